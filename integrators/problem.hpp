@@ -1,0 +1,62 @@
+#pragma once
+// What an integrator sees of a model: a residual and a Jacobian callback over a flat state
+// (y, y'), plus the hooks that let the model treat rotations as MBDyn does (incremental
+// Cayley-Gibbs-Rodrigues parameters relative to the last converged point; seed 000 §3.1-3.2).
+// Integrators never know element or node types.
+//
+// Sign convention (MBDyn's, technical manual ch. 5): the problem is f(y, y', t) = 0 and the
+// model assembles the residual r = -f. The Jacobian it assembles is
+//     J = df/dy' + dCoef * df/dy      (= -(dr/dy' + dCoef dr/dy))
+// and Newton solves J * delta = r, then y' += delta and, for differential unknowns,
+// y += dCoef * delta; algebraic unknowns get y += delta.
+#include <Eigen/Core>
+#include <span>
+#include <vector>
+
+#include "integrators/sparse_matrix.hpp"
+
+namespace mbl::integrators {
+
+using Vector = Eigen::VectorXd;
+
+enum class DofOrder : unsigned char { Differential, Algebraic };
+
+/// The nonlinear system of one time point as the Newton solver sees it.
+class Problem {
+ public:
+  virtual ~Problem() = default;
+
+  virtual int size() const = 0;
+  /// Order of each unknown; constant over a run.
+  virtual DofOrder dof_order(int i) const = 0;
+
+  /// y and y' have just changed (prediction or Newton update): recompute whatever depends on
+  /// them (node orientation R = R(g) R_ref, angular velocity, ...).
+  virtual void update(double t, const Vector& y, const Vector& yp) = 0;
+
+  /// r = -f(y, y', t) at the state of the last update(). `abs_r`, if not null, receives the
+  /// sum of the absolute values of each contribution (for the relnorm/sepnorm tests).
+  virtual void residual(double t, double dCoef, Vector& r, Vector* abs_r) = 0;
+  /// J = df/dy' + dCoef df/dy at the state of the last update(); J has been zeroed.
+  virtual void jacobian(double t, double dCoef, SparseMatrix& J) = 0;
+
+  // ---- rotation-aware history (seed 000 §3.1) --------------------------------------------------
+  /// Called once per converged time point (a step or an ESDIRK stage), in order. The problem
+  /// records what it needs (node R, omega) and rewrites y, y' into canonical form: for each
+  /// node, the orientation parameters become g = 0 and g' = omega (the converged orientation
+  /// is the new reference). Integrators store the canonical vectors as history.
+  virtual void after_convergence(double t, Vector& y, Vector& yp) = 0;
+
+  /// Before a prediction: `y_hist[j]`, `yp_hist[j]` are copies of the canonical vectors of the
+  /// (j+1)-th most recent converged point (j = 0 is t_{N-1}). The problem re-expresses the
+  /// rotation parameters of the older points relative to t_{N-1}: g = g(R_{N-1-j} R_{N-1}^T),
+  /// g' = G(g)^{-1} omega. Entries for j = 0 stay as they are.
+  virtual void rebase_history(std::span<Vector> y_hist, std::span<Vector> yp_hist) = 0;
+
+  /// After the integrator has written the predicted y, y': the problem computes the predicted
+  /// orientation R(g) R_{N-1} and omega = G(g) g', stores them as the reference of the Newton
+  /// corrections, and resets g and g' to zero in y and y' (seed 000 §3.2).
+  virtual void after_predict(double t, Vector& y, Vector& yp) = 0;
+};
+
+}  // namespace mbl::integrators

@@ -1,0 +1,100 @@
+#include "integrators/sparse_matrix.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mbl::integrators {
+
+void SparseMatrix::resize(int n) {
+  n_ = n;
+  col_ptr_.assign(n + 1, 0);
+  row_idx_.clear();
+  values_.clear();
+  pending_.clear();
+  ++version_;
+}
+
+void SparseMatrix::zero() {
+  compress();
+  std::fill(values_.begin(), values_.end(), 0.0);
+}
+
+void SparseMatrix::add(int row, int col, double v) {
+  if (row < 0 || col < 0 || row >= n_ || col >= n_)
+    throw std::out_of_range("SparseMatrix::add: index out of range");
+  const int b = col_ptr_[col], e = col_ptr_[col + 1];
+  auto first = row_idx_.begin() + b, last = row_idx_.begin() + e;
+  auto it = std::lower_bound(first, last, row);
+  if (it != last && *it == row) {
+    values_[it - row_idx_.begin()] += v;
+    return;
+  }
+  pending_.push_back({row, col, v});
+}
+
+void SparseMatrix::add_scattered(const std::vector<int>& rows, const std::vector<int>& cols,
+                                 const Eigen::MatrixXd& m) {
+  for (int j = 0; j < m.cols(); ++j)
+    for (int i = 0; i < m.rows(); ++i)
+      if (m(i, j) != 0.0) add(rows[i], cols[j], m(i, j));
+}
+
+void SparseMatrix::compress() {
+  if (pending_.empty()) return;
+  // Merge the existing pattern with the pending entries, column by column.
+  std::vector<std::vector<std::pair<int, double>>> cols(n_);
+  for (int c = 0; c < n_; ++c)
+    for (int k = col_ptr_[c]; k < col_ptr_[c + 1]; ++k) cols[c].push_back({row_idx_[k], values_[k]});
+  for (const auto& p : pending_) cols[p.col].push_back({p.row, p.v});
+  pending_.clear();
+  col_ptr_.assign(n_ + 1, 0);
+  row_idx_.clear();
+  values_.clear();
+  for (int c = 0; c < n_; ++c) {
+    auto& v = cols[c];
+    std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      if (!row_idx_.empty() && static_cast<int>(row_idx_.size()) > col_ptr_[c] &&
+          row_idx_.back() == v[k].first) {
+        values_.back() += v[k].second;
+      } else {
+        row_idx_.push_back(v[k].first);
+        values_.push_back(v[k].second);
+      }
+    }
+    col_ptr_[c + 1] = static_cast<int>(row_idx_.size());
+  }
+  ++version_;
+}
+
+const std::vector<int>& SparseMatrix::col_ptr() { compress(); return col_ptr_; }
+const std::vector<int>& SparseMatrix::row_idx() { compress(); return row_idx_; }
+const std::vector<double>& SparseMatrix::values() { compress(); return values_; }
+std::size_t SparseMatrix::nonzeros() const { return row_idx_.size() + pending_.size(); }
+
+double SparseMatrix::coeff(int row, int col) const {
+  double v = 0.0;
+  for (int k = col_ptr_[col]; k < col_ptr_[col + 1]; ++k)
+    if (row_idx_[k] == row) v += values_[k];
+  for (const auto& p : pending_)
+    if (p.row == row && p.col == col) v += p.v;
+  return v;
+}
+
+Eigen::MatrixXd SparseMatrix::to_dense() const {
+  Eigen::MatrixXd d = Eigen::MatrixXd::Zero(n_, n_);
+  for (int c = 0; c < n_; ++c)
+    for (int k = col_ptr_[c]; k < col_ptr_[c + 1]; ++k) d(row_idx_[k], c) += values_[k];
+  for (const auto& p : pending_) d(p.row, p.col) += p.v;
+  return d;
+}
+
+Eigen::VectorXd SparseMatrix::multiply(const Eigen::VectorXd& x) const {
+  Eigen::VectorXd y = Eigen::VectorXd::Zero(n_);
+  for (int c = 0; c < n_; ++c)
+    for (int k = col_ptr_[c]; k < col_ptr_[c + 1]; ++k) y[row_idx_[k]] += values_[k] * x[c];
+  for (const auto& p : pending_) y[p.row] += p.v * x[p.col];
+  return y;
+}
+
+}  // namespace mbl::integrators

@@ -1,0 +1,51 @@
+#pragma once
+// Drive callers (manual §2.6): scalar functions of time (and of the model state) that feed
+// forces, joints, gravity, spectral radii, ... Implementations live in elements/drives; this is
+// the interface the rest of the solver uses.
+#include <memory>
+#include <string>
+
+namespace mbl::math { class MathParser; }
+
+namespace mbl {
+
+/// Shared clock and math environment, owned by the model and updated by the solution phases
+/// before every evaluation round (MBDyn's DriveHandler).
+struct DriveEnvironment {
+  double time = 0.0;
+  double time_step = 0.0;
+  long step = 0;
+  math::MathParser* math = nullptr;  ///< for `string` drives (Time, TimeStep, Step, Var)
+};
+
+class DriveCaller {
+ public:
+  virtual ~DriveCaller() = default;
+  /// Value at time t (the current model state is available through the environment).
+  virtual double value(double t) const = 0;
+  /// First time derivative, where MBDyn provides one.
+  virtual bool has_derivative() const { return false; }
+  virtual double derivative(double t) const { return 0.0; }
+  /// Drives with memory (sample and hold, discrete filter, ...) advance here, once per
+  /// converged step.
+  virtual void after_convergence(double t) {}
+  /// Shown in the .log and in error messages, e.g. "const, 9.81".
+  virtual std::string describe() const { return {}; }
+};
+
+using DriveCallerPtr = std::shared_ptr<DriveCaller>;
+
+/// The constant drive, needed by the core before any reader runs.
+class ConstDrive final : public DriveCaller {
+ public:
+  explicit ConstDrive(double v) : v_(v) {}
+  double value(double) const override { return v_; }
+  bool has_derivative() const override { return true; }
+  double derivative(double) const override { return 0.0; }
+  std::string describe() const override;
+
+ private:
+  double v_;
+};
+
+}  // namespace mbl

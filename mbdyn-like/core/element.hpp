@@ -1,0 +1,84 @@
+#pragma once
+// Elements add residual and Jacobian contributions over the unknowns of the nodes they connect
+// and over their own unknowns (Lagrange multipliers, internal states). See assembly.hpp for the
+// sign convention. Elements never read cards (their readers build them from a Params struct)
+// and never know which integrator runs.
+#include <string>
+#include <string_view>
+
+#include "mbdyn-like/core/assembly.hpp"
+#include "mbdyn-like/core/output_sink.hpp"
+#include "parser/read_context.hpp"
+#include "parser/source.hpp"
+
+namespace mbl {
+
+/// Initial assembly (technical manual §6.1): a static problem over node positions,
+/// orientations, velocities and angular velocities (12 unknowns per structural node, at
+/// StructNode::ia_index()), plus each participating element's own unknowns.
+struct AssemblyContext {
+  double t = 0.0;
+  const Vector* y = nullptr;  ///< the assembly unknowns
+};
+
+class Element : public parser::PrivateDataOwner {
+ public:
+  explicit Element(unsigned label) : label_(label) {}
+  ~Element() override = default;
+
+  unsigned label() const { return label_; }
+  /// Card family, as in the .log and NetCDF: "joint", "body", "force", "couple", "gravity",
+  /// "beam", "genel", "inertia", ...
+  virtual std::string_view kind() const = 0;
+  /// The specific type as MBDyn names it in the .log / NetCDF `type` attribute
+  /// ("revolute pin", "Clamp", ...).
+  virtual std::string_view type_name() const = 0;
+
+  // ---- own unknowns ------------------------------------------------------------------------------
+  virtual int dof_count() const { return 0; }
+  virtual DofOrder dof_order(int) const { return DofOrder::Algebraic; }
+  /// Equations for own unknowns are algebraic unless said otherwise.
+  void set_first_index(int i) { first_index_ = i; }
+  int first_index() const { return first_index_; }
+  virtual void initial_state(Vector& y, Vector& yp) const {}
+
+  // ---- regular phases --------------------------------------------------------------------------
+  virtual void residual(ResidualSink& r, const StepContext& c) = 0;
+  virtual void jacobian(JacobianSink& J, const StepContext& c) = 0;
+  /// Called after each converged time point (internal states, reactions for output).
+  virtual void after_convergence(const StepContext& c) {}
+  /// Called after the prediction of each time point (elements with internal references).
+  virtual void after_predict(const StepContext& c) {}
+
+  // ---- initial assembly (technical manual §6.1) --------------------------------------------------
+  /// True if the element takes part in initial assembly (joints; deformable/forces on request).
+  virtual bool in_initial_assembly() const { return false; }
+  virtual int initial_dof_count() const { return 0; }
+  void set_initial_first_index(int i) { initial_first_index_ = i; }
+  int initial_first_index() const { return initial_first_index_; }
+  virtual void initial_residual(ResidualSink& r, const AssemblyContext& c) {}
+  virtual void initial_jacobian(JacobianSink& J, const AssemblyContext& c) {}
+
+  // ---- output ------------------------------------------------------------------------------------
+  virtual void output_setup(OutputSink&) {}
+  virtual void output(OutputSink&) const {}
+  /// The element's line in the .log model description (appendix E), without the newline.
+  virtual std::string log_line() const { return {}; }
+  bool output_enabled() const { return output_; }
+  void set_output_enabled(bool on) { output_ = on; }
+
+  // ---- private data (element drives, `bind`) ---------------------------------------------------
+  unsigned private_data_index(std::string_view) const override { return 0; }
+  unsigned private_data_count() const override { return 0; }
+  double private_data(unsigned) const override { return 0.0; }
+
+  parser::SourceLocation where;  ///< the card that defined it
+
+ private:
+  unsigned label_;
+  int first_index_ = -1;
+  int initial_first_index_ = -1;
+  bool output_ = true;
+};
+
+}  // namespace mbl

@@ -1,0 +1,75 @@
+#pragma once
+// The model (MBDyn's DataManager, minus reading): owns nodes, elements, drives and the math
+// environment; numbers the unknowns; and is the integrators::Problem the solution phases solve.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "integrators/problem.hpp"
+#include "mbdyn-like/core/drive_caller.hpp"
+#include "mbdyn-like/core/element.hpp"
+#include "mbdyn-like/core/node.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
+#include "parser/math/math_parser.hpp"
+
+namespace mbl {
+
+class Model : public integrators::Problem, public parser::EntityDirectory {
+ public:
+  Model();
+  ~Model() override;
+
+  // ---- contents (owned) -----------------------------------------------------------------------
+  Node& add_node(std::unique_ptr<Node> n);
+  Element& add_element(std::unique_ptr<Element> e);
+  const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
+  const std::vector<std::unique_ptr<Element>>& elements() const { return elements_; }
+  /// Node of family `kind` with `label`, or nullptr.
+  Node* find_node(std::string_view kind, unsigned label) const;
+  StructNode* find_struct_node(unsigned label) const;
+  Element* find_element(std::string_view kind, unsigned label) const;
+  /// parser::EntityDirectory (node/element drives).
+  parser::PrivateDataOwner* find_entity(std::string_view kind, unsigned label) override;
+
+  math::MathParser& math() { return math_; }
+  DriveEnvironment& drive_env() { return drive_env_; }
+  /// Drives with memory register here to be advanced after each converged step.
+  void register_drive(DriveCallerPtr d) { stateful_drives_.push_back(std::move(d)); }
+
+  /// Numbers every unknown (nodes first, in input order, then elements) and sizes the state.
+  void number_dofs();
+  /// Initial y, y' from the nodes' and elements' initial conditions.
+  void initial_state(Vector& y, Vector& yp) const;
+
+  // ---- integrators::Problem -------------------------------------------------------------------
+  int size() const override { return n_dofs_; }
+  integrators::DofOrder dof_order(int i) const override { return dof_order_[i]; }
+  void update(double t, const Vector& y, const Vector& yp) override;
+  void residual(double t, double dCoef, Vector& r, Vector* abs_r) override;
+  void jacobian(double t, double dCoef, integrators::SparseMatrix& J) override;
+  void after_convergence(double t, Vector& y, Vector& yp) override;
+  void rebase_history(std::span<Vector> y_hist, std::span<Vector> yp_hist) override;
+  void after_predict(double t, Vector& y, Vector& yp) override;
+
+  /// Sets Time/TimeStep/Step for drives and the math environment.
+  void set_time(double t, double dt, long step);
+
+  /// Description of DOF `i` for messages ("structural node 2: position y").
+  std::string describe_dof(int i) const;
+
+ private:
+  math::MathParser math_;
+  DriveEnvironment drive_env_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<std::unique_ptr<Element>> elements_;
+  std::map<std::pair<std::string, unsigned>, Node*> node_index_;
+  std::map<std::pair<std::string, unsigned>, Element*> element_index_;
+  std::vector<DriveCallerPtr> stateful_drives_;
+  int n_dofs_ = 0;
+  std::vector<integrators::DofOrder> dof_order_;
+  const Vector* y_ = nullptr;
+  const Vector* yp_ = nullptr;
+};
+
+}  // namespace mbl

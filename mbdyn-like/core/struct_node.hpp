@@ -1,0 +1,128 @@
+#pragma once
+// Structural nodes (technical manual §8.1; input manual "structural" node card).
+//
+// Unknowns (as MBDyn numbers them, see the .log "struct node dofs/eqs" lines):
+//   dof_index()+0..2  x   position          (differential, derivative v)
+//   dof_index()+3..5  g   incremental CGR   (differential, derivative g'; omega = G(g) g' + R(g) w_ref)
+//   dynamic nodes only:
+//   dof_index()+6..8  beta   momentum          (differential)
+//   dof_index()+9..11 gamma  momenta moment    (differential)
+// Equations: force/moment equilibrium at eq_index() (= first+6 for dynamic, first for static);
+// momentum definitions (dynamic) at momentum_eq_index() (= first).
+#include <array>
+#include <deque>
+#include <string>
+
+#include "mbdyn-like/core/node.hpp"
+#include "mbdyn-like/core/types.hpp"
+
+namespace mbl {
+
+class StructNode : public Node {
+ public:
+  enum class Type { Static, Dynamic, Modal, DummyOffset, DummyRelativeFrame };
+
+  struct InitialConditions {
+    Vec3 x_W = Vec3::Zero();
+    Mat3 R_WN = Mat3::Identity();
+    Vec3 v_W = Vec3::Zero();
+    Vec3 w_W = Vec3::Zero();
+  };
+
+  StructNode(unsigned label, Type type, const InitialConditions& ic);
+
+  std::string_view kind() const override { return "structural"; }
+  Type type() const { return type_; }
+  std::string_view type_name() const;  ///< "static", "dynamic", ... (NetCDF, .log)
+  bool is_dynamic() const { return type_ == Type::Dynamic; }
+  bool is_dummy() const { return type_ == Type::DummyOffset || type_ == Type::DummyRelativeFrame; }
+
+  int dof_count() const override;
+  DofOrder dof_order(int) const override { return DofOrder::Differential; }
+
+  int dof_index() const { return first_index(); }
+  int eq_index() const { return first_index() + (is_dynamic() ? 6 : 0); }
+  int momentum_dof_index() const { return first_index() + 6; }
+  int momentum_eq_index() const { return first_index(); }
+  /// Initial assembly: x, g, v, omega at ia_index()+0..11 (equations in the same rows).
+  int ia_index() const { return ia_index_; }
+  void set_ia_index(int i) { ia_index_ = i; }
+
+  // ---- current kinematics (the last update()), measured and expressed in W -------------------
+  const Vec3& x_W() const { return x_W_; }
+  const Mat3& R_WN() const { return R_WN_; }
+  const Vec3& v_W() const { return v_W_; }
+  const Vec3& w_W() const { return w_W_; }
+  /// Orientation and angular velocity at the start of the Newton corrections (the prediction);
+  /// the Jacobian uses w_ref (technical manual §5.1: d omega = d g' - w_ref x d g).
+  const Mat3& R_ref() const { return R_ref_; }
+  const Vec3& w_ref() const { return w_ref_; }
+  const Vec3& g() const { return g_; }
+  /// Momentum and momenta moment with their derivatives (dynamic nodes).
+  const Vec3& beta() const { return beta_; }
+  const Vec3& gamma() const { return gamma_; }
+  const Vec3& beta_dot() const { return beta_dot_; }
+  const Vec3& gamma_dot() const { return gamma_dot_; }
+  /// Accelerations, computed after convergence when requested (manual "accelerations").
+  const Vec3& xpp_W() const { return xpp_W_; }
+  const Vec3& wp_W() const { return wp_W_; }
+  void set_accelerations(const Vec3& xpp, const Vec3& wp) { xpp_W_ = xpp; wp_W_ = wp; }
+  bool compute_accelerations = false;
+
+  /// The node as a rigid frame (for readers: `reference, node`).
+  parser::RigidFrame frame() const { return {x_W_, R_WN_, v_W_, w_W_}; }
+
+  // ---- the state machinery ---------------------------------------------------------------------
+  void initial_state(Vector& y, Vector& yp) const override;
+  void update(const Vector& y, const Vector& yp) override;
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  void after_convergence(Vector& y, Vector& yp) override;
+  void rebase_history(int j, Vector& y, Vector& yp) const override;
+  void after_predict(Vector& y, Vector& yp) override;
+
+  /// Sets the kinematics directly (initial assembly, dummy nodes).
+  void set_kinematics(const Vec3& x, const Mat3& R, const Vec3& v, const Vec3& w);
+  const InitialConditions& initial() const { return ic_; }
+  void set_initial(const InitialConditions& ic) { ic_ = ic; }
+
+  // ---- output ----------------------------------------------------------------------------------
+  void output_setup(OutputSink&) override;
+  void output(OutputSink&) const override;
+  enum class OrientationOutput { Euler123, Euler313, Euler321, OrientationVector, Matrix };
+  OrientationOutput orientation_output = OrientationOutput::Euler123;
+
+  // Private data (manual "structural node" private data): X[1..3], x[1..3], Phi[1..3],
+  // XP[1..3], xP[1..3], Omega[1..3], omega[1..3], E[1..3], E123, E313, E321, PE[0..3], XPP, ...
+  unsigned private_data_index(std::string_view name) const override;
+  unsigned private_data_count() const override;
+  double private_data(unsigned index) const override;
+
+  /// Dummy nodes: base node and offset/relative-frame data (technical manual §8.1.3).
+  StructNode* dummy_base = nullptr;
+  StructNode* dummy_reference = nullptr;  ///< relative frame dummy: the reference node
+  Vec3 dummy_offset_B = Vec3::Zero();
+  Mat3 dummy_R_BH = Mat3::Identity();
+  /// Recomputes a dummy node from its base node(s).
+  void update_dummy();
+
+ private:
+  Type type_;
+  int ia_index_ = -1;
+  InitialConditions ic_;
+  Vec3 x_W_, v_W_, w_W_;
+  Mat3 R_WN_;
+  Mat3 R_ref_ = Mat3::Identity();
+  Vec3 w_ref_ = Vec3::Zero();
+  Vec3 g_ = Vec3::Zero(), gp_ = Vec3::Zero();
+  Vec3 beta_ = Vec3::Zero(), gamma_ = Vec3::Zero();
+  Vec3 beta_dot_ = Vec3::Zero(), gamma_dot_ = Vec3::Zero();
+  Vec3 xpp_W_ = Vec3::Zero(), wp_W_ = Vec3::Zero();
+  /// Orientation and angular velocity of the converged points, newest first (rebase_history).
+  std::deque<std::pair<Mat3, Vec3>> history_;
+  // NetCDF variable ids
+  int nc_X_ = -1, nc_R_ = -1, nc_XP_ = -1, nc_W_ = -1, nc_XPP_ = -1, nc_WP_ = -1;
+  int nc_B_ = -1, nc_G_ = -1, nc_BP_ = -1, nc_GP_ = -1;
+};
+
+}  // namespace mbl

@@ -1,0 +1,97 @@
+#pragma once
+// The math language of the input manual §2.2 (MBDyn's MathParser): typed values (bool, integer,
+// real, string), variables with `const`/`ifndef` declarations, namespaces, statement lists, every
+// operator and built-in function. Any numeric argument of any card is evaluated here.
+//
+// Interface owned by the parser team; implementation in parser/math/*.cpp.
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "parser/source.hpp"
+
+namespace mbl::math {
+
+enum class Type { Bool, Integer, Real, String };
+
+/// A typed value. Arithmetic follows MBDyn: integer op integer stays integer (so 1/2 == 0),
+/// mixing with real promotes to real, `+` on strings concatenates.
+class Value {
+ public:
+  Value() : v_(0.0) {}
+  Value(bool b) : v_(b) {}
+  Value(std::int64_t i) : v_(i) {}
+  Value(int i) : v_(static_cast<std::int64_t>(i)) {}
+  Value(double d) : v_(d) {}
+  Value(std::string s) : v_(std::move(s)) {}
+
+  Type type() const { return static_cast<Type>(v_.index()); }
+  bool is_number() const { return type() != Type::String; }
+  /// Numeric conversions (bool -> 0/1); throw std::invalid_argument on strings.
+  double to_real() const;
+  std::int64_t to_integer() const;  ///< real values are truncated as MBDyn does
+  bool to_bool() const;
+  const std::string& to_string_value() const;  ///< throws unless String
+  /// Printed as MBDyn prints it in the symbol table (reals with %g-like formatting).
+  std::string str() const;
+
+  const std::variant<bool, std::int64_t, double, std::string>& raw() const { return v_; }
+
+ private:
+  std::variant<bool, std::int64_t, double, std::string> v_;
+};
+
+class MathParser;
+
+/// A compiled expression: parse once, evaluate many times (string drives evaluate each step).
+class Expression {
+ public:
+  virtual ~Expression() = default;
+  virtual Value eval(MathParser& env) const = 0;
+};
+
+/// Built-in or registered function: receives evaluated arguments.
+using Function = std::function<Value(std::span<const Value> args)>;
+
+class MathParser {
+ public:
+  MathParser();  ///< with the predefined constants (TRUE, FALSE, pi, e, Time, Var, ...)
+  ~MathParser();
+  MathParser(const MathParser&) = delete;
+  MathParser& operator=(const MathParser&) = delete;
+
+  /// Evaluates `text` (an expression or a parenthesised statement list) that starts at `where`
+  /// in the deck. Errors throw parser::InputError at the exact column inside `text`.
+  Value evaluate(std::string_view text, const parser::SourceLocation& where);
+
+  /// Parses `text` once; the result can be evaluated later against the current variables.
+  std::shared_ptr<const Expression> compile(std::string_view text,
+                                            const parser::SourceLocation& where);
+
+  /// Executes the argument text of a `set:` card: a declaration
+  /// `[const|ifndef] [bool|integer|real|string] name = expr`, an assignment or an expression.
+  void execute_set(std::string_view text, const parser::SourceLocation& where);
+
+  /// Defines or overwrites a (non-const) variable, e.g. Time, TimeStep, Step, Var.
+  void set_variable(std::string_view name, Value value);
+  /// Current value of a variable (namespace-qualified names allowed), or nullptr.
+  const Value* find_variable(std::string_view name) const;
+
+  /// Registers `ns::name(...)` (e.g. "model", "distance"); ns empty = global function.
+  void register_function(std::string_view ns, std::string_view name, Function f);
+
+  /// `print: symbol table;` — the format of MBDyn's .log "Symbol table:" section.
+  void print_symbol_table(std::ostream& os) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mbl::math

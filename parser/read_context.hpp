@@ -1,0 +1,93 @@
+#pragma once
+// Everything a card reader may consult besides its own arguments, passed explicitly (no globals):
+// the math environment, `reference:` frames, named definitions (drive callers, constitutive
+// laws, scalar functions, ...), the entities already read (for node/element drives), and the
+// diagnostics sink.
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "parser/card_reader.hpp"
+#include "parser/math/math_parser.hpp"
+
+namespace mbl::parser {
+
+/// A reference frame defined by a `reference:` card (already resolved to global).
+struct NamedReference {
+  RigidFrame frame;
+  SourceLocation where;
+};
+
+/// Something that exposes MBDyn "private data" (node drives, element drives, `model::` functions):
+/// named scalar outputs such as "X[1]", "Phi[3]", "omega[2]".
+class PrivateDataOwner {
+ public:
+  virtual ~PrivateDataOwner() = default;
+  /// 1-based index of the private datum called `name`, or 0 when there is none.
+  virtual unsigned private_data_index(std::string_view name) const = 0;
+  virtual unsigned private_data_count() const = 0;
+  virtual double private_data(unsigned index) const = 0;
+};
+
+/// Lookup of entities read so far, implemented by the model builder.
+class EntityDirectory {
+ public:
+  virtual ~EntityDirectory() = default;
+  /// `kind` is the card family ("structural" node, "joint", "body", "abstract" node, ...);
+  /// returns nullptr when there is no such entity.
+  virtual PrivateDataOwner* find_entity(std::string_view kind, unsigned label) = 0;
+};
+
+struct Diagnostic {
+  SourceLocation where;
+  std::string severity;  ///< "warning", "not implemented", "info"
+  std::string message;
+};
+
+class ReadContext {
+ public:
+  explicit ReadContext(math::MathParser& math) : math_(math) {}
+
+  math::MathParser& math() { return math_; }
+
+  // `reference:` cards
+  const NamedReference* find_reference(unsigned label) const {
+    auto it = references_.find(label);
+    return it == references_.end() ? nullptr : &it->second;
+  }
+  void add_reference(unsigned label, NamedReference ref) { references_[label] = std::move(ref); }
+  const std::map<unsigned, NamedReference>& references() const { return references_; }
+
+  /// Named definitions of a card family ("drive caller", "constitutive law 3D", "scalar
+  /// function", "template drive caller 3", ...). The stored type is the family's own.
+  template <class T>
+  std::shared_ptr<T> find_named(const std::string& family, const std::string& name) const {
+    auto it = named_.find({family, name});
+    return it == named_.end() ? nullptr : std::static_pointer_cast<T>(it->second);
+  }
+  void add_named(const std::string& family, const std::string& name, std::shared_ptr<void> def) {
+    named_[{family, name}] = std::move(def);
+  }
+
+  void set_entities(EntityDirectory* d) { entities_ = d; }
+  EntityDirectory* entities() const { return entities_; }
+
+  void report(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  std::size_t count(std::string_view severity) const {
+    std::size_t n = 0;
+    for (const auto& d : diagnostics_) n += (d.severity == severity);
+    return n;
+  }
+
+ private:
+  math::MathParser& math_;
+  std::map<unsigned, NamedReference> references_;
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<void>> named_;
+  EntityDirectory* entities_ = nullptr;
+  std::vector<Diagnostic> diagnostics_;
+};
+
+}  // namespace mbl::parser
