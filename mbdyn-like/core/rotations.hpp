@@ -4,27 +4,109 @@
 //     g = 2 tan(phi/2) n,
 //     R(g) = I + 4/(4 + g.g) (g x + 1/2 g x g x),
 //     G(g) = 4/(4 + g.g) (I + 1/2 g x)          (omega = G(g) g'),
-// plus the output parameterisations (orientation vector, Euler 123/313/321).
+// plus the parameterisations used in input and output (orientation vector, Euler-like angles
+// 123/313/321: successive rotations about the axes as they result from the previous rotation,
+// e.g. R = R1(a) R2(b) R3(c) for 123).
+//
+// Header-only: the parser (orientation input) and the core (nodes, output) share it.
+#include <algorithm>
+#include <cmath>
+
 #include "mbdyn-like/core/types.hpp"
 
 namespace mbl::rot {
 
-Mat3 cgr_to_R(const Vec3& g);
-Mat3 cgr_G(const Vec3& g);
-Mat3 cgr_G_inverse(const Vec3& g);  ///< I - 1/2 g x + 1/4 g g^T
-/// CGR parameters of R (|rotation| < pi).
-Vec3 R_to_cgr(const Mat3& R);
+inline Mat3 cgr_to_R(const Vec3& g) {
+  const double d = 4.0 / (4.0 + g.squaredNorm());
+  const Mat3 gx = skew(g);
+  return Mat3::Identity() + d * (gx + 0.5 * gx * gx);
+}
 
-/// Orientation (rotation) vector phi = phi n: R = exp(phi x).
-Mat3 rotvec_to_R(const Vec3& phi);
-Vec3 R_to_rotvec(const Mat3& R);
+inline Mat3 cgr_G(const Vec3& g) {
+  const double d = 4.0 / (4.0 + g.squaredNorm());
+  return d * (Mat3::Identity() + 0.5 * skew(g));
+}
 
-/// Euler angles in radians; R = R1(a) R2(b) R3(c) for 123, and so on.
-Mat3 euler123_to_R(const Vec3& angles);
-Vec3 R_to_euler123(const Mat3& R);
-Mat3 euler313_to_R(const Vec3& angles);
-Vec3 R_to_euler313(const Mat3& R);
-Mat3 euler321_to_R(const Vec3& angles);
-Vec3 R_to_euler321(const Mat3& R);
+/// Inverse of G(g): I - 1/2 g x + 1/4 g g^T.
+inline Mat3 cgr_G_inverse(const Vec3& g) {
+  return Mat3::Identity() - 0.5 * skew(g) + 0.25 * g * g.transpose();
+}
+
+/// CGR parameters of R (valid for |rotation| < pi): g = 4 ax(R) / (1 + tr R).
+inline Vec3 R_to_cgr(const Mat3& R) {
+  const double c = 1.0 + R.trace();
+  return 4.0 * ax(R) / c;
+}
+
+/// Orientation vector phi = angle * axis: R = exp(phi x).
+inline Mat3 rotvec_to_R(const Vec3& phi) {
+  const double a = phi.norm();
+  const Mat3 px = skew(phi);
+  if (a < 1e-8) return Mat3::Identity() + px + 0.5 * px * px;
+  return Mat3::Identity() + std::sin(a) / a * px + (1.0 - std::cos(a)) / (a * a) * px * px;
+}
+
+/// Orientation vector of R (technical manual §4.2), angle in [0, pi].
+inline Vec3 R_to_rotvec(const Mat3& R) {
+  const Vec3 s = ax(R);  // sin(phi) n
+  const double sin_phi = s.norm();
+  const double cos_phi = 0.5 * (R.trace() - 1.0);
+  if (sin_phi < 1e-12) {
+    if (cos_phi > 0.0) return s;  // small angle: phi n ~ sin(phi) n
+    // Rotation by pi: axis from the symmetric part, R = 2 n n^T - I.
+    const Mat3 nnT = 0.5 * (R + Mat3::Identity());
+    int k;
+    nnT.diagonal().maxCoeff(&k);
+    Vec3 n = nnT.col(k) / std::sqrt(nnT(k, k));
+    return M_PI * n;
+  }
+  const double phi = std::atan2(sin_phi, cos_phi);
+  return s * (phi / sin_phi);
+}
+
+inline Mat3 R1(double a) {
+  Mat3 m;
+  m << 1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a);
+  return m;
+}
+inline Mat3 R2(double a) {
+  Mat3 m;
+  m << std::cos(a), 0, std::sin(a), 0, 1, 0, -std::sin(a), 0, std::cos(a);
+  return m;
+}
+inline Mat3 R3(double a) {
+  Mat3 m;
+  m << std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1;
+  return m;
+}
+
+/// Angles in radians.
+inline Mat3 euler123_to_R(const Vec3& e) { return R1(e[0]) * R2(e[1]) * R3(e[2]); }
+inline Mat3 euler313_to_R(const Vec3& e) { return R3(e[0]) * R1(e[1]) * R3(e[2]); }
+inline Mat3 euler321_to_R(const Vec3& e) { return R3(e[0]) * R2(e[1]) * R1(e[2]); }
+
+inline Vec3 R_to_euler123(const Mat3& R) {
+  // R = R1(a) R2(b) R3(c): R(0,2) = sin b, R(1,2) = -sin a cos b, R(0,1) = -cos b sin c.
+  const double b = std::asin(std::clamp(R(0, 2), -1.0, 1.0));
+  const double a = std::atan2(-R(1, 2), R(2, 2));
+  const double c = std::atan2(-R(0, 1), R(0, 0));
+  return {a, b, c};
+}
+
+inline Vec3 R_to_euler313(const Mat3& R) {
+  // R = R3(a) R1(b) R3(c): R(2,2) = cos b, R(0,2) = sin a sin b, R(2,0) = sin b sin c.
+  const double b = std::acos(std::clamp(R(2, 2), -1.0, 1.0));
+  const double a = std::atan2(R(0, 2), -R(1, 2));
+  const double c = std::atan2(R(2, 0), R(2, 1));
+  return {a, b, c};
+}
+
+inline Vec3 R_to_euler321(const Mat3& R) {
+  // R = R3(a) R2(b) R1(c): R(2,0) = -sin b, R(1,0) = sin a cos b, R(2,1) = cos b sin c.
+  const double b = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
+  const double a = std::atan2(R(1, 0), R(0, 0));
+  const double c = std::atan2(R(2, 1), R(2, 2));
+  return {a, b, c};
+}
 
 }  // namespace mbl::rot
