@@ -13,6 +13,8 @@
 
 namespace mbl {
 
+class Model;
+
 /// Initial assembly (technical manual §6.1): a static problem over node positions,
 /// orientations, velocities and angular velocities (12 unknowns per structural node, at
 /// StructNode::ia_index()), plus each participating element's own unknowns.
@@ -33,6 +35,9 @@ class Element : public parser::PrivateDataOwner {
   /// The specific type as MBDyn names it in the .log / NetCDF `type` attribute
   /// ("revolute pin", "Clamp", ...).
   virtual std::string_view type_name() const = 0;
+
+  /// Called once after the whole deck is read (resolve gravity, other elements, ...).
+  virtual void setup(Model&) {}
 
   // ---- own unknowns ------------------------------------------------------------------------------
   virtual int dof_count() const { return 0; }

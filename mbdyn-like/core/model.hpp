@@ -9,6 +9,7 @@
 #include "integrators/problem.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
 #include "mbdyn-like/core/element.hpp"
+#include "mbdyn-like/core/gravity_field.hpp"
 #include "mbdyn-like/core/node.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 #include "parser/math/math_parser.hpp"
@@ -31,6 +32,12 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   Element* find_element(std::string_view kind, unsigned label) const;
   /// parser::EntityDirectory (node/element drives).
   parser::PrivateDataOwner* find_entity(std::string_view kind, unsigned label) override;
+
+  /// The gravity field, if a gravity element exists (bodies ask for it in setup()).
+  const GravityField* gravity() const { return gravity_; }
+  void set_gravity(const GravityField* g) { gravity_ = g; }
+  /// Calls Element::setup on every element (after reading, before numbering).
+  void setup_elements();
 
   math::MathParser& math() { return math_; }
   DriveEnvironment& drive_env() { return drive_env_; }
@@ -66,6 +73,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::map<std::pair<std::string, unsigned>, Node*> node_index_;
   std::map<std::pair<std::string, unsigned>, Element*> element_index_;
   std::vector<DriveCallerPtr> stateful_drives_;
+  const GravityField* gravity_ = nullptr;
   int n_dofs_ = 0;
   std::vector<integrators::DofOrder> dof_order_;
   const Vector* y_ = nullptr;

@@ -1,0 +1,45 @@
+#include "elements/joints/clamp.hpp"
+
+#include <fmt/format.h>
+
+#include "mbdyn-like/core/rotations.hpp"
+
+namespace mbl::elements {
+
+Clamp::Clamp(unsigned label, StructNode& node, const Vec3& x0_W, const Mat3& R0_W)
+    : Joint(label), node_(node), x0_W_(x0_W), R0_W_(R0_W) {
+  R_WJ_ = R0_W;
+}
+
+void Clamp::residual(ResidualSink& r, const StepContext& c) {
+  const int row = first_index();
+  r.add(node_.eq_index(), Vec3(-lambda3(c, 0)));
+  r.add(node_.eq_index() + 3, Vec3(-lambda3(c, 3)));
+  r.add(row, Vec3((node_.x_W() - x0_W_) / c.dCoef));
+  r.add(row + 3, Vec3(rot::R_to_rotvec(node_.R_WN() * R0_W_.transpose()) / c.dCoef));
+}
+
+// (9.15), with Gamma^-1(theta_c) ~ I since theta_c = 0 at convergence.
+void Clamp::jacobian(JacobianSink& J, const StepContext&) {
+  const int row = first_index();
+  const Mat3 I = Mat3::Identity();
+  J.add(node_.eq_index(), row, I);
+  J.add(node_.eq_index() + 3, row + 3, I);
+  J.add(row, node_.dof_index(), Mat3(-I));
+  J.add(row + 3, node_.dof_index() + 3, Mat3(-I));
+}
+
+void Clamp::after_convergence(const StepContext& c) {
+  F_W_ = lambda3(c, 0);
+  M_W_ = lambda3(c, 3);
+}
+
+std::string Clamp::log_line() const {
+  const Vec3& x = x0_W_;
+  const Mat3& R = R0_W_;
+  return fmt::format("clamp: {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} 0 0 0 1 0 0 0 1 0 0 0 1", label(),
+                     node_.label(), x[0], x[1], x[2], R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1),
+                     R(1, 2), R(2, 0), R(2, 1), R(2, 2), node_.label());
+}
+
+}  // namespace mbl::elements

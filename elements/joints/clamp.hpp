@@ -1,0 +1,24 @@
+#pragma once
+// Clamp (technical manual §9.1.2): imposes the position x0 and orientation R0 of a node.
+//   d_c = x - x0 = 0,  theta_c = ax(exp^-1(R R0^T)) = 0;  f = lambda, m = mu.
+#include "elements/joints/joint.hpp"
+
+namespace mbl::elements {
+
+class Clamp final : public Joint {
+ public:
+  Clamp(unsigned label, StructNode& node, const Vec3& x0_W, const Mat3& R0_W);
+  std::string_view type_name() const override { return "Clamp"; }
+  int dof_count() const override { return 6; }
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  void after_convergence(const StepContext& c) override;
+  std::string log_line() const override;
+
+ private:
+  StructNode& node_;
+  Vec3 x0_W_;
+  Mat3 R0_W_;
+};
+
+}  // namespace mbl::elements

@@ -1,0 +1,58 @@
+#pragma once
+// Common part of the joints: the reaction force and moment (global F_W, M_W, and the same
+// expressed in the joint frame R_WJ) for .jnt and NetCDF output (input manual, "joint" output:
+// label, f(3), m(3) local, F(3), M(3) global, then joint-specific columns).
+#include <string>
+
+#include "mbdyn-like/core/element.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
+
+namespace mbl::elements {
+
+class Joint : public Element {
+ public:
+  using Element::Element;
+  std::string_view kind() const override { return "joint"; }
+
+  void output_setup(OutputSink& out) override;
+  void output(OutputSink& out) const override;
+
+  // Private data common to all joints: reaction "Fx" ... "Mz" in the joint frame.
+  unsigned private_data_index(std::string_view name) const override;
+  unsigned private_data_count() const override { return 6; }
+  double private_data(unsigned i) const override;
+
+ protected:
+  /// Joint-specific columns after the 12 standard ones (none by default).
+  virtual void output_extra(OutputSink& out, std::ostream& os) const {}
+  /// Multiplier `k` of this joint in the state y.
+  double lambda(const StepContext& c, int k) const { return (*c.y)[first_index() + k]; }
+  Vec3 lambda3(const StepContext& c, int k) const { return c.y->segment<3>(first_index() + k); }
+
+  Vec3 F_W_ = Vec3::Zero();  ///< reaction force, global
+  Vec3 M_W_ = Vec3::Zero();  ///< reaction moment, global
+  Mat3 R_WJ_ = Mat3::Identity();  ///< joint frame for the local components
+
+ private:
+  int nc_f_ = -1, nc_m_ = -1, nc_F_ = -1, nc_M_ = -1;
+};
+
+/// A point and a frame rigidly attached to a node (offset b_N and orientation R_NH in the node
+/// frame), or fixed in the ground when node is null (then offset is the absolute position and
+/// R_NH the absolute orientation).
+struct Attachment {
+  StructNode* node = nullptr;
+  Vec3 offset_N = Vec3::Zero();
+  Mat3 R_NH = Mat3::Identity();
+
+  bool grounded() const { return node == nullptr; }
+  /// Offset from the node to the point, in W (zero for the ground).
+  Vec3 b_W() const { return node ? Vec3(node->R_WN() * offset_N) : Vec3::Zero(); }
+  Vec3 x_W() const { return node ? Vec3(node->x_W() + node->R_WN() * offset_N) : offset_N; }
+  Mat3 R_WH() const { return node ? Mat3(node->R_WN() * R_NH) : R_NH; }
+  Vec3 v_W() const { return node ? Vec3(node->v_W() + node->w_W().cross(b_W())) : Vec3::Zero(); }
+  Vec3 w_W() const { return node ? node->w_W() : Vec3::Zero(); }
+};
+
+
+}  // namespace mbl::elements

@@ -1,0 +1,37 @@
+#pragma once
+// Revolute hinge (technical manual §9.1.6) and its variants: two attachments a (node 1) and
+// b (node 2, or the ground for the `revolute pin`). Constraints, scaled by 1/dCoef:
+//   Phi_x = (x1 + b1) - (x2 + b2) = 0               (3, absent in `revolute rotation`)
+//   c1 = e3_a . e2_b = 0,  c2 = e3_a . e1_b = 0     (axes 3 stay parallel)
+// Node rows get r -= Phi_q^T lambda; the reaction force F = lambda acts as -F on node 1.
+#include "elements/joints/joint.hpp"
+
+namespace mbl::elements {
+
+class RevoluteHinge final : public Joint {
+ public:
+  enum class Variant { Hinge, Pin, Rotation };
+  RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b);
+
+  std::string_view type_name() const override;
+  int dof_count() const override { return position_ ? 5 : 2; }
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  void after_convergence(const StepContext& c) override;
+
+  // Private data: "rz" relative rotation about axis 3, "wz" relative angular velocity.
+  unsigned private_data_index(std::string_view name) const override;
+  unsigned private_data_count() const override { return 8; }
+  double private_data(unsigned i) const override;
+
+ protected:
+  void output_extra(OutputSink& out, std::ostream& os) const override;
+
+ private:
+  Mat3 R_rel() const;  ///< orientation of frame a (node 1) relative to frame b
+  Variant variant_;
+  Attachment a_, b_;
+  bool position_;
+};
+
+}  // namespace mbl::elements

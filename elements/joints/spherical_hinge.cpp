@@ -1,0 +1,59 @@
+#include "elements/joints/spherical_hinge.hpp"
+
+namespace mbl::elements {
+
+void add_coincidence_residual(ResidualSink& r, const StepContext& c, const Attachment& a,
+                              const Attachment& b, int row_c, const Vec3& F) {
+  r.add(row_c, Vec3((a.x_W() - b.x_W()) / c.dCoef));
+  if (!a.grounded()) {
+    r.add(a.node->eq_index(), Vec3(-F));
+    r.add(a.node->eq_index() + 3, Vec3(-a.b_W().cross(F)));
+  }
+  if (!b.grounded()) {
+    r.add(b.node->eq_index(), F);
+    r.add(b.node->eq_index() + 3, Vec3(b.b_W().cross(F)));
+  }
+}
+
+void add_coincidence_jacobian(JacobianSink& J, const StepContext& c, const Attachment& a,
+                              const Attachment& b, int row_c, const Vec3& F) {
+  const Mat3 I = Mat3::Identity();
+  if (!a.grounded()) {
+    const StructNode& n = *a.node;
+    const Mat3 bx = skew(a.b_W());
+    J.add(n.eq_index(), row_c, I);
+    J.add(n.eq_index() + 3, row_c, bx);
+    J.add(n.eq_index() + 3, n.dof_index() + 3, Mat3(c.dCoef * skew(F) * bx));
+    J.add(row_c, n.dof_index(), Mat3(-I));
+    J.add(row_c, n.dof_index() + 3, bx);
+  }
+  if (!b.grounded()) {
+    const StructNode& n = *b.node;
+    const Mat3 bx = skew(b.b_W());
+    J.add(n.eq_index(), row_c, Mat3(-I));
+    J.add(n.eq_index() + 3, row_c, Mat3(-bx));
+    J.add(n.eq_index() + 3, n.dof_index() + 3, Mat3(-c.dCoef * skew(F) * bx));
+    J.add(row_c, n.dof_index(), I);
+    J.add(row_c, n.dof_index() + 3, Mat3(-bx));
+  }
+}
+
+SphericalHinge::SphericalHinge(unsigned label, bool pin, const Attachment& a, const Attachment& b)
+    : Joint(label), pin_(pin), a_(a), b_(b) {
+  R_WJ_ = a_.R_WH();
+}
+
+void SphericalHinge::residual(ResidualSink& r, const StepContext& c) {
+  add_coincidence_residual(r, c, a_, b_, first_index(), lambda3(c, 0));
+}
+
+void SphericalHinge::jacobian(JacobianSink& J, const StepContext& c) {
+  add_coincidence_jacobian(J, c, a_, b_, first_index(), lambda3(c, 0));
+}
+
+void SphericalHinge::after_convergence(const StepContext& c) {
+  F_W_ = lambda3(c, 0);
+  R_WJ_ = a_.R_WH();
+}
+
+}  // namespace mbl::elements

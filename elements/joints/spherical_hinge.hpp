@@ -1,0 +1,29 @@
+#pragma once
+// Spherical hinge (technical manual §9.1.5) and spherical pin: the points of two attachments
+// coincide, Phi = (x1 + b1) - (x2 + b2) = 0 (scaled by 1/dCoef); node 1 gets -F, node 2 +F.
+#include "elements/joints/joint.hpp"
+
+namespace mbl::elements {
+
+class SphericalHinge final : public Joint {
+ public:
+  SphericalHinge(unsigned label, bool pin, const Attachment& a, const Attachment& b);
+  std::string_view type_name() const override { return pin_ ? "Spherical pin" : "Spherical hinge"; }
+  int dof_count() const override { return 3; }
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  void after_convergence(const StepContext& c) override;
+
+ private:
+  bool pin_;
+  Attachment a_, b_;
+};
+
+/// Position constraint shared by spherical, revolute and similar joints: adds
+/// r_a -= F, r_a_rot -= b_a x F, r_b += F, r_b_rot += b_b x F, r_c = (x_a - x_b)/dCoef.
+void add_coincidence_residual(ResidualSink& r, const StepContext& c, const Attachment& a,
+                              const Attachment& b, int row_c, const Vec3& F);
+void add_coincidence_jacobian(JacobianSink& J, const StepContext& c, const Attachment& a,
+                              const Attachment& b, int row_c, const Vec3& F);
+
+}  // namespace mbl::elements

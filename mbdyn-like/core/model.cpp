@@ -1,0 +1,143 @@
+#include "mbdyn-like/core/model.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace mbl {
+
+Model::Model() { drive_env_.math = &math_; }
+Model::~Model() = default;
+
+Node& Model::add_node(std::unique_ptr<Node> n) {
+  node_index_[{std::string(n->kind()), n->label()}] = n.get();
+  nodes_.push_back(std::move(n));
+  return *nodes_.back();
+}
+
+Element& Model::add_element(std::unique_ptr<Element> e) {
+  element_index_[{std::string(e->kind()), e->label()}] = e.get();
+  elements_.push_back(std::move(e));
+  return *elements_.back();
+}
+
+Node* Model::find_node(std::string_view kind, unsigned label) const {
+  auto it = node_index_.find({std::string(kind), label});
+  return it == node_index_.end() ? nullptr : it->second;
+}
+
+StructNode* Model::find_struct_node(unsigned label) const {
+  return dynamic_cast<StructNode*>(find_node("structural", label));
+}
+
+Element* Model::find_element(std::string_view kind, unsigned label) const {
+  auto it = element_index_.find({std::string(kind), label});
+  return it == element_index_.end() ? nullptr : it->second;
+}
+
+parser::PrivateDataOwner* Model::find_entity(std::string_view kind, unsigned label) {
+  if (Node* n = find_node(kind, label)) return n;
+  return find_element(kind, label);
+}
+
+void Model::setup_elements() {
+  for (auto& e : elements_) e->setup(*this);
+}
+
+void Model::number_dofs() {
+  int next = 0;
+  dof_order_.clear();
+  for (auto& n : nodes_) {
+    n->set_first_index(next);
+    for (int k = 0; k < n->dof_count(); ++k) dof_order_.push_back(n->dof_order(k));
+    next += n->dof_count();
+  }
+  for (auto& e : elements_) {
+    e->set_first_index(next);
+    for (int k = 0; k < e->dof_count(); ++k) dof_order_.push_back(e->dof_order(k));
+    next += e->dof_count();
+  }
+  n_dofs_ = next;
+}
+
+void Model::initial_state(Vector& y, Vector& yp) const {
+  y = Vector::Zero(n_dofs_);
+  yp = Vector::Zero(n_dofs_);
+  for (const auto& n : nodes_) n->initial_state(y, yp);
+  for (const auto& e : elements_) e->initial_state(y, yp);
+}
+
+void Model::update(double t, const Vector& y, const Vector& yp) {
+  y_ = &y;
+  yp_ = &yp;
+  for (auto& n : nodes_) n->update(y, yp);
+  // Dummy nodes follow their base nodes.
+  for (auto& n : nodes_)
+    if (auto* s = dynamic_cast<StructNode*>(n.get()); s && s->is_dummy()) s->update_dummy();
+}
+
+void Model::residual(double t, double dCoef, Vector& r, Vector* abs_r) {
+  r.setZero(n_dofs_);
+  if (abs_r) abs_r->setZero(n_dofs_);
+  ResidualSink sink(r, abs_r);
+  const StepContext c{t, dCoef, y_, yp_};
+  for (auto& n : nodes_) n->residual(sink, c);
+  for (auto& e : elements_) e->residual(sink, c);
+}
+
+void Model::jacobian(double t, double dCoef, integrators::SparseMatrix& J) {
+  JacobianSink sink(J);
+  const StepContext c{t, dCoef, y_, yp_};
+  for (auto& n : nodes_) n->jacobian(sink, c);
+  for (auto& e : elements_) e->jacobian(sink, c);
+}
+
+void Model::after_convergence(double t, Vector& y, Vector& yp) {
+  const StepContext c{t, 0.0, &y, &yp};
+  for (auto& e : elements_) e->after_convergence(c);
+  for (auto& n : nodes_) n->after_convergence(y, yp);
+  for (auto& d : stateful_drives_) d->after_convergence(t);
+  y_ = &y;
+  yp_ = &yp;
+}
+
+void Model::rebase_history(std::span<Vector> y_hist, std::span<Vector> yp_hist) {
+  for (std::size_t j = 1; j < y_hist.size(); ++j)
+    for (auto& n : nodes_) n->rebase_history(static_cast<int>(j), y_hist[j], yp_hist[j]);
+}
+
+void Model::after_predict(double t, Vector& y, Vector& yp) {
+  for (auto& n : nodes_) n->after_predict(y, yp);
+  const StepContext c{t, 0.0, &y, &yp};
+  for (auto& e : elements_) e->after_predict(c);
+}
+
+void Model::set_time(double t, double dt, long step) {
+  drive_env_.time = t;
+  drive_env_.time_step = dt;
+  drive_env_.step = step;
+  math_.set_variable("Time", math::Value(t));
+  math_.set_variable("TimeStep", math::Value(dt));
+  math_.set_variable("Step", math::Value(static_cast<std::int64_t>(step)));
+}
+
+std::string Model::describe_dof(int i) const {
+  static const char* kStructNames[] = {"position x", "position y", "position z",
+                                       "orientation g1", "orientation g2", "orientation g3",
+                                       "momentum x", "momentum y", "momentum z",
+                                       "momenta moment x", "momenta moment y", "momenta moment z"};
+  for (const auto& n : nodes_)
+    if (i >= n->first_index() && i < n->first_index() + n->dof_count()) {
+      const int k = i - n->first_index();
+      if (n->kind() == "structural" && k < 12)
+        return fmt::format("{} node {}: {}", n->kind(), n->label(), kStructNames[k]);
+      return fmt::format("{} node {}: unknown {}", n->kind(), n->label(), k + 1);
+    }
+  for (const auto& e : elements_)
+    if (i >= e->first_index() && i < e->first_index() + e->dof_count())
+      return fmt::format("{} {} ({}): unknown {}", e->kind(), e->label(), e->type_name(),
+                         i - e->first_index() + 1);
+  return fmt::format("unknown {}", i);
+}
+
+}  // namespace mbl

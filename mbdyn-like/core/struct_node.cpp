@@ -1,0 +1,294 @@
+#include "mbdyn-like/core/struct_node.hpp"
+
+#include <array>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "mbdyn-like/core/rotations.hpp"
+
+namespace mbl {
+
+namespace {
+constexpr std::size_t kHistoryDepth = 8;  // enough for the 6-stage ESDIRK and 4th-order predictor
+constexpr double kRadToDeg = 180.0 / M_PI;
+}  // namespace
+
+StructNode::StructNode(unsigned label, Type type, const InitialConditions& ic)
+    : Node(label), type_(type), ic_(ic), x_W_(ic.x_W), v_W_(ic.v_W), w_W_(ic.w_W), R_WN_(ic.R_WN) {
+  R_ref_ = ic.R_WN;
+  w_ref_ = ic.w_W;
+}
+
+std::string_view StructNode::type_name() const {
+  switch (type_) {
+    case Type::Static: return "static";
+    case Type::Dynamic: return "dynamic";
+    case Type::Modal: return "modal";
+    case Type::DummyOffset:
+    case Type::DummyRelativeFrame: return "dummy";
+  }
+  return "static";
+}
+
+int StructNode::dof_count() const {
+  switch (type_) {
+    case Type::Dynamic: return 12;
+    case Type::Static:
+    case Type::Modal: return 6;
+    default: return 0;
+  }
+}
+
+void StructNode::initial_state(Vector& y, Vector& yp) const {
+  if (dof_count() == 0) return;
+  const int i = dof_index();
+  y.segment<3>(i) = ic_.x_W;
+  y.segment<3>(i + 3).setZero();  // g relative to the initial orientation
+  yp.segment<3>(i) = ic_.v_W;
+  yp.segment<3>(i + 3) = ic_.w_W;  // g' = omega at g = 0
+  // Momenta are set by the bodies (Element::initial_state adds m v + w x s, ...).
+}
+
+void StructNode::update(const Vector& y, const Vector& yp) {
+  if (dof_count() == 0) return;
+  const int i = dof_index();
+  x_W_ = y.segment<3>(i);
+  v_W_ = yp.segment<3>(i);
+  g_ = y.segment<3>(i + 3);
+  gp_ = yp.segment<3>(i + 3);
+  // Seed 000 §3.2: R = R(g) R_ref, omega = G(g) g' + R(g) w_ref.
+  const Mat3 R_delta = rot::cgr_to_R(g_);
+  R_WN_ = R_delta * R_ref_;
+  w_W_ = rot::cgr_G(g_) * gp_ + R_delta * w_ref_;
+  if (is_dynamic()) {
+    beta_ = y.segment<3>(i + 6);
+    gamma_ = y.segment<3>(i + 9);
+    beta_dot_ = yp.segment<3>(i + 6);
+    gamma_dot_ = yp.segment<3>(i + 9);
+  }
+}
+
+// MBDyn's automatic structural element (technical manual §8.1.1): the momentum definitions
+// beta = sum(m v + w x s), gamma = sum(s x v + J w) get -beta, -gamma here (bodies add the
+// rest); the equilibrium gets the inertia force beta' and moment gamma' + v x beta.
+void StructNode::residual(ResidualSink& r, const StepContext&) {
+  if (!is_dynamic()) return;
+  r.add(momentum_eq_index(), -beta_);
+  r.add(momentum_eq_index() + 3, -gamma_);
+  r.add(eq_index(), -beta_dot_);
+  r.add(eq_index() + 3, Vec3(-gamma_dot_ - v_W_.cross(beta_)));
+}
+
+void StructNode::jacobian(JacobianSink& J, const StepContext& c) {
+  if (!is_dynamic()) return;
+  const Mat3 I = Mat3::Identity();
+  const int mom = momentum_dof_index();
+  J.add(momentum_eq_index(), mom, c.dCoef * I);
+  J.add(momentum_eq_index() + 3, mom + 3, c.dCoef * I);
+  J.add(eq_index(), mom, I);
+  J.add(eq_index() + 3, mom + 3, I);
+  // d(v x beta) = -beta x dv + v x dbeta
+  J.add(eq_index() + 3, dof_index(), Mat3(-skew(beta_)));
+  J.add(eq_index() + 3, mom, Mat3(c.dCoef * skew(v_W_)));
+}
+
+void StructNode::after_convergence(Vector& y, Vector& yp) {
+  if (dof_count() == 0) return;
+  history_.emplace_front(R_WN_, w_W_);
+  if (history_.size() > kHistoryDepth) history_.pop_back();
+  // Canonical form: the converged orientation becomes the reference (g = 0, g' = omega).
+  const int i = dof_index();
+  y.segment<3>(i + 3).setZero();
+  yp.segment<3>(i + 3) = w_W_;
+  R_ref_ = R_WN_;
+  w_ref_ = w_W_;
+  g_.setZero();
+  gp_ = w_W_;
+}
+
+void StructNode::rebase_history(int j, Vector& y, Vector& yp) const {
+  if (dof_count() == 0 || j == 0 || j >= static_cast<int>(history_.size())) return;
+  // Seed 000 §3.1: g_{N-1-j} = g(R_{N-1-j} R_{N-1}^T), g' = G(g)^{-1} omega_{N-1-j}.
+  const Mat3& R_newest = history_.front().first;
+  const auto& [R_j, w_j] = history_[j];
+  const Vec3 g = rot::R_to_cgr(R_j * R_newest.transpose());
+  const int i = dof_index();
+  y.segment<3>(i + 3) = g;
+  yp.segment<3>(i + 3) = rot::cgr_G_inverse(g) * w_j;
+}
+
+void StructNode::after_predict(Vector& y, Vector& yp) {
+  if (dof_count() == 0) return;
+  const int i = dof_index();
+  const Vec3 g0 = y.segment<3>(i + 3);
+  const Vec3 gp0 = yp.segment<3>(i + 3);
+  const Mat3& R_prev = history_.empty() ? R_ref_ : history_.front().first;
+  // Seed 000 §3.1-3.2: predicted orientation and angular velocity become the reference of the
+  // Newton corrections; the incremental parameters restart from zero.
+  R_ref_ = rot::cgr_to_R(g0) * R_prev;
+  w_ref_ = rot::cgr_G(g0) * gp0;
+  y.segment<3>(i + 3).setZero();
+  yp.segment<3>(i + 3).setZero();
+}
+
+void StructNode::set_kinematics(const Vec3& x, const Mat3& R, const Vec3& v, const Vec3& w) {
+  x_W_ = x;
+  R_WN_ = R;
+  v_W_ = v;
+  w_W_ = w;
+  R_ref_ = R;
+  w_ref_ = w;
+}
+
+void StructNode::update_dummy() {
+  if (!dummy_base) return;
+  const StructNode& b = *dummy_base;
+  if (type_ == Type::DummyOffset) {
+    // Technical manual (8.27).
+    const Vec3 o_W = b.R_WN() * dummy_offset_B;
+    x_W_ = b.x_W() + o_W;
+    R_WN_ = b.R_WN() * dummy_R_BH;
+    v_W_ = b.v_W() + b.w_W().cross(o_W);
+    w_W_ = b.w_W();
+    xpp_W_ = b.xpp_W() + b.wp_W().cross(o_W) + b.w_W().cross(b.w_W().cross(o_W));
+    wp_W_ = b.wp_W();
+  } else if (dummy_reference) {
+    // Technical manual (8.28).
+    const StructNode& r = *dummy_reference;
+    const Mat3 RT = dummy_R_BH.transpose() * r.R_WN().transpose();
+    const Vec3 d = b.x_W() - r.x_W();
+    x_W_ = RT * d - dummy_offset_B;
+    R_WN_ = RT * b.R_WN();
+    v_W_ = RT * (b.v_W() - r.v_W() - r.w_W().cross(d));
+    w_W_ = RT * (b.w_W() - r.w_W());
+    xpp_W_ = RT * (b.xpp_W() - r.xpp_W() - r.wp_W().cross(d) - r.w_W().cross(r.w_W().cross(d)) -
+                   2.0 * r.w_W().cross(b.v_W() - r.v_W()));
+    wp_W_ = RT * (b.wp_W() - r.wp_W() - r.w_W().cross(b.w_W()));
+  }
+}
+
+// ---- output ---------------------------------------------------------------------------------
+
+namespace {
+Vec3 orientation_angles(const Mat3& R, StructNode::OrientationOutput kind) {
+  switch (kind) {
+    case StructNode::OrientationOutput::Euler123: return rot::R_to_euler123(R) * kRadToDeg;
+    case StructNode::OrientationOutput::Euler313: return rot::R_to_euler313(R) * kRadToDeg;
+    case StructNode::OrientationOutput::Euler321: return rot::R_to_euler321(R) * kRadToDeg;
+    case StructNode::OrientationOutput::OrientationVector: return rot::R_to_rotvec(R);
+    case StructNode::OrientationOutput::Matrix: break;
+  }
+  return Vec3::Zero();
+}
+}  // namespace
+
+void StructNode::output_setup(OutputSink& out) {
+  if (!out.netcdf() || !output_enabled()) return;
+  const std::string base = fmt::format("node.struct.{}", label());
+  out.declare_entity(base, std::string(type_name()));
+  nc_X_ = out.declare(base + ".X", NcShape::Vec3, "Length", "global position vector (X, Y, Z)");
+  switch (orientation_output) {
+    case OrientationOutput::Matrix:
+      nc_R_ = out.declare(base + ".R", NcShape::Mat3, "-",
+                          "global orientation matrix (R11, R21, R31, R12, R22, R32, R13, R23, R33)");
+      break;
+    case OrientationOutput::OrientationVector:
+      nc_R_ = out.declare(base + ".Phi", NcShape::Vec3, "radian",
+                          "global orientation vector (Phi_X, Phi_Y, Phi_Z)");
+      break;
+    default: {
+      const char* seq = orientation_output == OrientationOutput::Euler313   ? "313"
+                        : orientation_output == OrientationOutput::Euler321 ? "321"
+                                                                            : "123";
+      nc_R_ = out.declare(base + ".E", NcShape::Vec3, "deg",
+                          fmt::format("global orientation Euler angles ({}) (E_X, E_Y, E_Z)", seq));
+    }
+  }
+  nc_XP_ = out.declare(base + ".XP", NcShape::Vec3, "Velocity", "global velocity vector (v_X, v_Y, v_Z)");
+  nc_W_ = out.declare(base + ".Omega", NcShape::Vec3, "Angular velocity",
+                      "global angular velocity vector (omega_X, omega_Y, omega_Z)");
+  if (compute_accelerations) {
+    nc_XPP_ = out.declare(base + ".XPP", NcShape::Vec3, "Acceleration",
+                          "global acceleration vector (a_X, a_Y, a_Z)");
+    nc_WP_ = out.declare(base + ".OmegaP", NcShape::Vec3, "Angular acceleration",
+                         "global angular acceleration vector (omegaP_X, omegaP_Y, omegaP_Z)");
+  }
+}
+
+void StructNode::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  if (std::ostream* os = out.text(OutputFile::Mov)) {
+    out.write_label(*os, label());
+    out.write(*os, x_W_);
+    if (orientation_output == OrientationOutput::Matrix) {
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) out.write(*os, R_WN_(r, c));
+    } else {
+      out.write(*os, orientation_angles(R_WN_, orientation_output));
+    }
+    out.write(*os, v_W_);
+    out.write(*os, w_W_);
+    if (compute_accelerations) {
+      out.write(*os, xpp_W_);
+      out.write(*os, wp_W_);
+    }
+    *os << '\n';
+  }
+  if (out.netcdf() && nc_X_ >= 0) {
+    out.put(nc_X_, x_W_);
+    if (orientation_output == OrientationOutput::Matrix)
+      out.put(nc_R_, R_WN_);
+    else
+      out.put(nc_R_, orientation_angles(R_WN_, orientation_output));
+    out.put(nc_XP_, v_W_);
+    out.put(nc_W_, w_W_);
+    if (nc_XPP_ >= 0) {
+      out.put(nc_XPP_, xpp_W_);
+      out.put(nc_WP_, wp_W_);
+    }
+  }
+}
+
+// ---- private data (input manual, structural node "Private data") -----------------------------
+namespace {
+// Names in index order; each expands to [1], [2], [3].
+constexpr std::array<const char*, 12> kPrivateVectors = {"X", "x", "Phi", "XP", "xP", "Omega", "omega",
+                                                         "E", "E313", "E321", "XPP", "OmegaP"};
+}  // namespace
+
+unsigned StructNode::private_data_count() const { return 3 * kPrivateVectors.size(); }
+
+unsigned StructNode::private_data_index(std::string_view name) const {
+  const auto lb = name.find('[');
+  if (lb == std::string_view::npos || name.back() != ']') return 0;
+  std::string_view base = name.substr(0, lb);
+  const std::string_view idx = name.substr(lb + 1, name.size() - lb - 2);
+  if (idx.size() != 1 || idx[0] < '1' || idx[0] > '3') return 0;
+  if (base == "E123") base = "E";
+  for (std::size_t k = 0; k < kPrivateVectors.size(); ++k)
+    if (base == kPrivateVectors[k]) return static_cast<unsigned>(3 * k + (idx[0] - '0'));
+  return 0;
+}
+
+double StructNode::private_data(unsigned index) const {
+  if (index < 1 || index > private_data_count()) return 0.0;
+  const unsigned k = (index - 1) / 3, c = (index - 1) % 3;
+  Vec3 v;
+  switch (k) {
+    case 0: v = x_W_; break;
+    case 1: v = R_WN_.transpose() * x_W_; break;
+    case 2: v = rot::R_to_rotvec(R_WN_); break;
+    case 3: v = v_W_; break;
+    case 4: v = R_WN_.transpose() * v_W_; break;
+    case 5: v = w_W_; break;
+    case 6: v = R_WN_.transpose() * w_W_; break;
+    case 7: v = rot::R_to_euler123(R_WN_); break;
+    case 8: v = rot::R_to_euler313(R_WN_); break;
+    case 9: v = rot::R_to_euler321(R_WN_); break;
+    case 10: v = xpp_W_; break;
+    default: v = wp_W_; break;
+  }
+  return v[c];
+}
+
+}  // namespace mbl
