@@ -13,7 +13,10 @@ namespace mbl {
 enum class OutputFile { Out, Log, Mov, Jnt, Frc, Ine, Act, Drv, Grv, Abs, Rot, Prm };
 
 /// Shape of a NetCDF variable per time record (time is always the first, unlimited dimension).
-enum class NcShape { Scalar, Vec3, Mat3 };
+/// Scalar is a double ("doublereal"); IntScalar an int ("integer", e.g. elem.driven.<L>.activation,
+/// written with put(var, double) rounded); Mat3 is stored (time, Vec3, Vec3) in MBDyn's order
+/// R11, R21, R31, R12, ... (column-major).
+enum class NcShape { Scalar, Vec3, Mat3, IntScalar };
 
 class OutputSink {
  public:

@@ -1,0 +1,61 @@
+#include "mbdyn-like/output/format.hpp"
+
+#include <fmt/format.h>
+
+#include <iterator>
+#include <sstream>
+
+namespace mbl::output {
+
+void append_real(std::string& out, double v, int precision) {
+  out.push_back(' ');
+  // fmt's 'e' is C's %e: mantissa, at least two exponent digits, sign of zero kept.
+  fmt::format_to(std::back_inserter(out), "{:.{}e}", v, precision);
+}
+
+std::string format_real(double v, int precision) {
+  std::string s;
+  append_real(s, v, precision);
+  return s;
+}
+
+std::string format_label(unsigned label) { return fmt::format("{:>8}", label); }
+
+std::string format_general(double v, int precision) {
+  // The .out file is written through a C++ stream in default float mode, i.e. %g without the
+  // '#' flag: trailing zeros dropped, exponent form when exp < -4 or exp >= precision.
+  std::ostringstream os;
+  os.precision(precision);
+  os << v;
+  return os.str();
+}
+
+std::string format_step_line(const StepLine& s, int precision) {
+  return fmt::format("Step {} {} {} {} {} {} {} {}", s.step, format_general(s.time, precision),
+                     format_general(s.time_step, precision), s.iterations,
+                     format_general(s.residual_error, precision),
+                     format_general(s.solution_error, precision), s.solution_converged ? 1 : 0,
+                     s.output ? 1 : 0);
+}
+
+static std::string solution_comment(std::string_view what, double time, int iterations,
+                                    double error, int precision) {
+  return fmt::format("# {} at time {} performed in {} iterations with {} error", what,
+                     format_general(time, precision), iterations,
+                     format_general(error, precision));
+}
+
+std::string format_derivatives_line(double time, int iterations, double error, int precision) {
+  return solution_comment("Derivatives solution step", time, iterations, error, precision);
+}
+
+std::string format_dummy_steps_line(double time, int iterations, double error, int precision) {
+  return solution_comment("Initial solution after dummy steps", time, iterations, error, precision);
+}
+
+std::string_view step_key_lines() {
+  return "# Key for lines starting with \"Step\":\n"
+         "# Step Time TStep NIter ResErr SolErr SolConv Out\n";
+}
+
+}  // namespace mbl::output

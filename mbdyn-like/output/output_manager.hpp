@@ -1,0 +1,126 @@
+#pragma once
+// The OutputSink of a run: MBDyn's text files <prefix>.out/.log/.mov/.jnt/... and the NetCDF file
+// <prefix>.nc, with the control-data output settings (input manual §5.3.5-5.3.11).
+//
+// How the solution phases drive it:
+//
+//   OutputManager out(config);
+//   out.begin_setup();                                  // .log ("output frequency: ..."), .nc
+//   out.declare_group("node", "struct", labels_of_all_structural_nodes);
+//   for (node : nodes)    if (node->output_enabled()) node->output_setup(out);
+//   out.declare_group("elem", "autostruct", ...); out.declare_group("elem", "joint", ...); ...
+//   for (elem : elements) if (elem->output_enabled()) elem->output_setup(out);
+//   out.end_setup();                                    // NetCDF leaves define mode
+//   out.write_derivatives_line(t0, iterations, error);  // first line of the .out file
+//   for each converged step:
+//     if (out.begin_step(step, time, dt)) {             // honours output frequency / meter
+//       for (node : nodes)    if (node->output_enabled()) node->output(out);
+//       for (elem : elements) if (elem->output_enabled()) elem->output(out);
+//     }
+//     out.end_step({step, time, dt, iterations, residual, 0, false, /*output*/ ignored});
+//   out.close();
+//
+// Text files are created on first use (only the files some entity writes, as MBDyn). Between
+// begin_step() of a non-output step and end_step(), text() returns nullptr for entity files and
+// NetCDF puts are ignored, so an entity that writes anyway does no harm.
+#include <array>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mbdyn-like/core/drive_caller.hpp"
+#include "mbdyn-like/core/output_sink.hpp"
+#include "mbdyn-like/output/format.hpp"
+#include "mbdyn-like/output/nc_writer.hpp"
+
+namespace mbl::output {
+
+/// Control-data output settings.
+struct OutputConfig {
+  std::string prefix = "mbdyn-like";  ///< files are <prefix>.<ext>
+  int precision = kDefaultPrecision;  ///< `output precision`
+  bool precision_given = false;
+  long frequency = 1;                 ///< `output frequency`
+  DriveCallerPtr meter;               ///< `output meter` (replaces frequency when set)
+  bool netcdf = false;                ///< `output results: netcdf`
+  NcFormat netcdf_format = NcFormat::Classic;
+  bool netcdf_sync = false;           ///< `, sync`
+  bool text = true;                   ///< `, no text` clears it (.out and .log are still written)
+};
+
+/// File name extension of each text file.
+std::string_view extension(OutputFile f);
+
+class OutputManager : public OutputSink {
+ public:
+  explicit OutputManager(OutputConfig config);
+  ~OutputManager() override;
+  OutputManager(const OutputManager&) = delete;
+  OutputManager& operator=(const OutputManager&) = delete;
+
+  const OutputConfig& config() const { return config_; }
+
+  // ---- setup -------------------------------------------------------------------------------------
+  /// Opens the .log (first line "output frequency: <n>|custom") and the .nc file. Throws
+  /// OutputError when a file cannot be created.
+  void begin_setup();
+  /// Label list of one node or element type (`level` "node" or "elem"; `type_key` as in MBDyn's
+  /// NetCDF: "struct", "autostruct", "joint", "beam", "force" (forces and couples), "gravity").
+  /// List every entity of the type, output enabled or not. Empty description: MBDyn's.
+  void declare_group(const std::string& level, const std::string& type_key,
+                     const std::vector<unsigned>& labels, const std::string& description = {});
+  void end_setup();
+
+  // ---- steps -------------------------------------------------------------------------------------
+  /// Whether `step` at `time` is an output step (`output meter` != 0 at `time`, else
+  /// step % frequency == 0; `force` always outputs). Starts a NetCDF record when it is.
+  bool begin_step(long step, double time, double dt, bool force = false);
+  bool in_output_step() const { return in_output_step_; }
+  /// Writes the .out Step line of the step (its `output` field is taken from begin_step) and
+  /// ends the NetCDF record.
+  void end_step(const StepLine& line);
+  /// "# Derivatives solution step at time ..." (before the first Step line).
+  void write_derivatives_line(double time, int iterations, double error);
+  /// "# Initial solution after dummy steps at time ..." (after the derivatives line).
+  void write_dummy_steps_line(double time, int iterations, double error);
+  /// Any other line of the .out file (e.g. "End of derivatives; no simulation is required.").
+  void write_out_line(const std::string& line);
+  /// Flushes text files and syncs the NetCDF file.
+  void flush();
+  void close();
+
+  // ---- OutputSink --------------------------------------------------------------------------------
+  std::ostream* text(OutputFile f) override;
+  void write(std::ostream& os, double v) override;
+  using OutputSink::write;
+  void write_label(std::ostream& os, unsigned label) override;
+  bool netcdf() const override { return nc_ != nullptr; }
+  void declare_entity(const std::string& name, const std::string& type) override;
+  VarId declare(const std::string& name, NcShape shape, const std::string& units,
+                const std::string& description) override;
+  void put(VarId var, double v) override;
+  void put(VarId var, const Vec3& v) override;
+  void put(VarId var, const Mat3& m) override;
+
+  /// Path of a text file (whether written or not).
+  std::string path(OutputFile f) const;
+
+ private:
+  std::ofstream& open(OutputFile f);
+  void write_step_key_once();
+
+  OutputConfig config_;
+  OutFormat out_format_;
+  static constexpr std::size_t kFiles = std::size_t(OutputFile::Prm) + 1;
+  std::array<std::unique_ptr<std::ofstream>, kFiles> files_;
+  std::unique_ptr<NcWriter> nc_;
+  bool setup_done_ = false;
+  bool in_step_ = false;
+  bool in_output_step_ = false;
+  bool step_key_written_ = false;
+  long step_lines_ = 0;
+  std::string buffer_;
+};
+
+}  // namespace mbl::output
