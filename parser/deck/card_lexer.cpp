@@ -1,12 +1,15 @@
 // The card-level grammar of a deck (input manual §1.2 and §2.1), in Boost.Spirit X3.
 //
-//   card        := description [ ':' arg { ',' arg } ] ';'
+//   card        := description [ ':' arg { (',' | ':') arg } ] ';'
 //   description := word { inline-blank word }          (words of [A-Za-z0-9_])
 //   arg         := { blank | comment | string | '(' inner ')' | '[' inner ']' | '::' | other }
 //   inner       := anything, with nested groups, strings and comments (',' ';' ':' included)
 //   comment     := '#' ... end of line | '/*' ... '*/'
 //   string      := '"' { '\' any | not '"' } '"'
 //
+// A ':' after the first one separates arguments like ',' does: `driven:` wraps a whole element card
+// (`driven: 3, string, "Time > 1", joint: 3, ...;`, §8.16) and a few old cards use ':' between
+// blocks of arguments (§1.2 note 2); `::` (namespaces, `model::xposition(1)`) stays in its argument.
 // The top-level sequencing (description, ':', args, ';') is done by hand in lex_card so that every
 // malformed card gets a precise "expected X, found Y" at the right offset.
 #include "parser/deck/card_lexer.hpp"
@@ -100,7 +103,6 @@ const auto description = x3::raw[+word_char % +(inline_blank | comment)];
 const auto arg_item = skip_item | string_literal | paren_group | bracket_group | x3::lit("::") |
                       (x3::char_ - x3::char_(",;:()[]\""));
 const auto arg = x3::raw[*arg_item];
-const auto arg_list = arg % ',';
 
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
@@ -147,13 +149,21 @@ class CardLexer {
     run(*skip_item);
 
     std::vector<boost::iterator_range<It>> args;
+    std::vector<char> separators;  // after each argument
     if (it_ != end_ && *it_ == ':') {
       card.has_colon = true;
       ++it_;
-      run(arg_list, args);  // never fails: an argument may be empty
+      for (;;) {
+        boost::iterator_range<It> a;
+        run(arg, a);  // never fails: an argument may be empty
+        args.push_back(a);
+        if (it_ == end_ || (*it_ != ',' && *it_ != ':')) break;
+        separators.push_back(*it_++);
+      }
+      separators.push_back(';');
     }
     const std::string blanked = blank_comments(card.begin, offset(it_));
-    if (it_ == end_ || *it_ != ';') missing_semicolon(card, blanked, desc_end, args);
+    if (it_ == end_ || *it_ != ';') missing_semicolon(card, blanked, desc_end);
 
     card.semicolon = offset(it_);
     card.next = card.semicolon + 1;
@@ -162,8 +172,10 @@ class CardLexer {
       RawArg all = trimmed(blanked, card.begin, offset(args.front().begin()), card.semicolon);
       card.args_begin = all.begin;
       card.args_text = std::move(all.text);
-      for (const auto& a : args)
-        card.args.push_back(trimmed(blanked, card.begin, offset(a.begin()), offset(a.end())));
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        card.args.push_back(trimmed(blanked, card.begin, offset(args[i].begin()), offset(args[i].end())));
+        card.args.back().separator_after = separators[i];
+      }
       if (card.args.size() == 1 && card.args[0].text.empty()) card.args.clear();
     } else {
       card.args_begin = card.semicolon;
@@ -203,8 +215,7 @@ class CardLexer {
   }
 
   [[noreturn]] void missing_semicolon(const RawCard& card, const std::string& blanked,
-                                      std::size_t desc_end,
-                                      const std::vector<boost::iterator_range<It>>& args) {
+                                      std::size_t desc_end) {
     const std::size_t here = offset(it_);
     const std::string found = describe_at(text_, here);
     if (it_ == end_)
@@ -216,19 +227,6 @@ class CardLexer {
       if (later_line && is_word(*it_))
         throw LexError{desc_end, "expected ';' at the end of the card, found " + found};
       throw LexError{here, "expected ':' or ';' after the card name, found " + found};
-    }
-    if (*it_ == ':' && !args.empty()) {
-      // `a: 1, 2 <newline> b: 3;` -- the last argument runs into the next card's name.
-      const std::size_t arg_b = offset(args.back().begin());
-      const std::size_t nl = blanked.rfind('\n', here - card.begin);
-      if (nl != std::string::npos && nl + card.begin >= arg_b) {
-        bool name_like = true;
-        for (std::size_t i = nl + 1; i < here - card.begin; ++i)
-          name_like = name_like && (is_word(blanked[i]) || is_blank(blanked[i]));
-        if (name_like)
-          throw LexError{content_end(blanked, card.begin, nl + card.begin),
-                         "expected ';' at the end of the card, found the next card"};
-      }
     }
     throw LexError{here, "expected ',' or ';', found " + found};
   }

@@ -14,6 +14,7 @@ struct RawArg {
   std::size_t begin = 0;  ///< offset of the first character (for an empty argument: of the separator after it)
   std::size_t end = 0;    ///< one past the last character
   std::string text;       ///< [begin, end) with comments replaced by blanks (columns unchanged)
+  char separator_after = ';';  ///< ',', ':' or ';'
 };
 
 struct RawCard {

@@ -43,7 +43,7 @@ DeckCardReader::DeckCardReader(ReadContext& ctx, const LineTable& lines, const R
       args_where_(lines.at(raw.args_begin)),
       args_text_(raw.args_text) {
   args_.reserve(raw.args.size());
-  for (const RawArg& a : raw.args) args_.push_back(Arg{a.text, lines.at(a.begin)});
+  for (const RawArg& a : raw.args) args_.push_back(Arg{a.text, lines.at(a.begin), a.separator_after});
 }
 
 bool DeckCardReader::card_is(std::string_view words) const {
@@ -92,7 +92,14 @@ std::string DeckCardReader::found_text() const {
 }
 
 void DeckCardReader::fail_expected(std::string_view what) {
-  throw InputError(location(), fmt::format("expected {}, found {}", what, found_text()));
+  std::string hint;
+  // `a: 1, 2 <newline> b: 3;` lexes as one card whose argument "2 b" runs into the next card.
+  if (const Arg* a = peek(); a && a->separator_after == ':') {
+    const auto newlines = std::count(a->text.begin(), a->text.end(), '\n');
+    if (newlines > 0)
+      hint = fmt::format(" (is a ';' missing before line {}?)", a->where.line + newlines);
+  }
+  throw InputError(location(), fmt::format("expected {}, found {}{}", what, found_text(), hint));
 }
 
 void DeckCardReader::fail(std::string_view message) {

@@ -88,6 +88,7 @@ class DeckCardReader final : public CardReader {
   struct Arg {
     std::string text;
     SourceLocation where;
+    char separator_after = ';';
   };
   /// Where the numbers of a relative specification are given: `frame` (no prefix, `node`,
   /// `local`), the global frame, a named reference, or the other node.
