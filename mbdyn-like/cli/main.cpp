@@ -1,7 +1,53 @@
-// mbdyn-like: command-line program (invoked like MBDyn: mbdyn-like -f deck [-o prefix]).
-#include <cstdio>
+// mbdyn-like: the command-line program, invoked like MBDyn:
+//   mbdyn-like -f deck [-o prefix] | mbdyn-like deck | mbdyn-like --check deck
+//   mbdyn-like compare RUN REF [...] | mbdyn-like plot RUN VAR... -o fig
+// Exit codes: 0 ok, 2 input error, 3 solution failure (1: compare found differences).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "mbdyn-like/cli/run_command.hpp"
+#include "parser/errors.hpp"
 
 int main(int argc, char** argv) {
-  std::puts("mbdyn-like: skeleton");
-  return 0;
+  // Sub-commands that have their own options.
+  if (argc >= 2) {
+    const std::string sub = argv[1];
+    if (sub == "compare") return mbl::cli::compare_command(argc - 1, argv + 1);
+    if (sub == "plot") return mbl::cli::plot_command(argc - 1, argv + 1);
+  }
+
+  CLI::App app{"mbdyn-like: a multibody dynamics solver that runs MBDyn input decks"};
+  app.set_version_flag("--version", mbl::cli::version_string());
+  mbl::cli::RunOptions opt;
+  std::string input_flag, input_positional;
+  app.add_option("-f,--input-file", input_flag, "input deck");
+  app.add_option("deck", input_positional, "input deck (same as -f)");
+  app.add_option("-o,--output-file", opt.output_prefix,
+                 "output prefix (default: the deck's name without its extension)");
+  app.add_flag("--check", opt.check_only, "read and validate the deck, print a model summary, and exit");
+  app.add_flag("-s,-q,--silent,--quiet", opt.quiet, "print only errors");
+  app.footer(
+      "Subcommands:\n"
+      "  mbdyn-like compare RUN REF [--tol 1e-4] [--vars ...] [--json]   compare two runs\n"
+      "  mbdyn-like plot RUN VAR... -o fig.svg                              plot variables\n"
+      "Exit codes: 0 ok, 2 input error, 3 solution failure.");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  if (!input_flag.empty() && !input_positional.empty() && input_flag != input_positional) {
+    std::cerr << "mbdyn-like: error: two input decks given (" << input_flag << ", " << input_positional << ")\n";
+    return 2;
+  }
+  opt.deck = input_flag.empty() ? input_positional : input_flag;
+  if (opt.deck.empty()) {
+    std::cerr << "mbdyn-like: error: no input deck (use -f <deck> or give it as argument; --help for usage)\n";
+    return 2;
+  }
+  return mbl::cli::run_command(opt);
 }

@@ -68,6 +68,8 @@ void Model::initial_state(Vector& y, Vector& yp) const {
 }
 
 void Model::update(double t, const Vector& y, const Vector& yp) {
+  // Stages of multi-stage methods solve at intermediate times: keep the drives' clock in step.
+  if (t != drive_env_.time) set_time(t, drive_env_.time_step, drive_env_.step);
   y_ = &y;
   yp_ = &yp;
   for (auto& n : nodes_) n->update(y, yp);

@@ -1,0 +1,53 @@
+// Readers of the `force:` and `couple:` cards for structural nodes (input manual §8.8.4-8.8.7).
+#include "elements/forces/structural_force.hpp"
+#include "elements/input/drive_input.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
+
+namespace mbl::elements {
+namespace {
+
+using K = StructuralForce::Kind;
+using F = StructuralForce::Frame;
+
+Attachment read_point(parser::CardReader& in, BuildContext& ctx, bool position_required) {
+  Attachment a{&ctx.struct_node(in)};
+  if (in.keyword_is("position") || position_required) a.offset_N = in.position(a.node->frame());
+  return a;
+}
+
+void read_structural(parser::CardReader& in, BuildContext& ctx, unsigned label, K kind, F frame,
+                     bool internal) {
+  const Attachment a = read_point(in, ctx, kind == K::Force);
+  Attachment b;
+  if (internal) b = read_point(in, ctx, kind == K::Force);
+  auto value = read_vec3_drive(in, ctx);
+  auto e = std::make_unique<StructuralForce>(label, kind, frame, a, internal ? &b : nullptr, std::move(value));
+  e->where = in.card_location();
+  ctx.read_output_flag(in, *e, "forces");
+  ctx.model().add_element(std::move(e));
+}
+
+void read_family(parser::CardReader& in, BuildContext& ctx, unsigned label, K kind) {
+  F frame;
+  if (in.keyword_is("absolute")) frame = F::Absolute;
+  else if (in.keyword_is("follower")) frame = F::Follower;
+  else if (in.keyword_is("absolute internal")) return read_structural(in, ctx, label, kind, F::Absolute, true);
+  else if (in.keyword_is("follower internal")) return read_structural(in, ctx, label, kind, F::Follower, true);
+  else if (in.peek_keyword_is("abstract") || in.peek_keyword_is("total") || in.peek_keyword_is("total internal") ||
+           in.peek_keyword_is("external structural") || in.peek_keyword_is("modal") ||
+           in.peek_keyword_is("abstract internal") || in.peek_keyword_is("abstract reaction")) {
+    in.not_implemented(std::string(kind == K::Force ? "force" : "couple") + " type \"" + in.keyword() + "\"");
+    return;
+  } else {
+    in.fail_expected("a force type (absolute, follower, absolute internal, follower internal, ...)");
+  }
+  read_structural(in, ctx, label, kind, frame, in.keyword_is("internal"));
+}
+
+const bool registered_force = CardRegistry::family("element").add(
+    "force", [](parser::CardReader& in, BuildContext& ctx, unsigned label) { read_family(in, ctx, label, K::Force); });
+const bool registered_couple = CardRegistry::family("element").add(
+    "couple", [](parser::CardReader& in, BuildContext& ctx, unsigned label) { read_family(in, ctx, label, K::Couple); });
+
+}  // namespace
+}  // namespace mbl::elements

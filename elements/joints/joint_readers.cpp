@@ -1,0 +1,116 @@
+// Reader of the `joint:` card (input manual §8.12): dispatches on the joint type through the
+// "joint" registry; each joint kind registers its own reader (below, and in other files).
+#include "elements/input/drive_input.hpp"
+#include "elements/joints/clamp.hpp"
+#include "elements/joints/distance.hpp"
+#include "elements/joints/revolute_hinge.hpp"
+#include "elements/joints/spherical_hinge.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
+
+namespace mbl::elements {
+namespace {
+
+using parser::CardReader;
+
+void add_joint(CardReader& in, BuildContext& ctx, std::unique_ptr<Joint> j) {
+  j->where = in.card_location();
+  ctx.read_output_flag(in, *j, "joints");
+  ctx.model().add_element(std::move(j));
+}
+
+void read_joint(CardReader& in, BuildContext& ctx, unsigned label) {
+  if (const CardReaderFn* reader = CardRegistry::family("joint").match_keyword(in)) {
+    (*reader)(in, ctx, label);
+    return;
+  }
+  if (in.at_end()) in.fail_expected("a joint type");
+  in.not_implemented("joint type \"" + std::string(in.peek_text()) + "\"");
+}
+
+/// `node, [position,] offset [, orientation|hinge, R]` relative to the node.
+Attachment read_attachment(CardReader& in, BuildContext& ctx, bool position_keyword_optional = true) {
+  Attachment a{&ctx.struct_node(in)};
+  const parser::RigidFrame f = a.node->frame();
+  if (in.keyword_is("position") || position_keyword_optional) a.offset_N = in.position(f);
+  if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(f);
+  return a;
+}
+
+/// A ground attachment given in absolute terms: `[position,] x [, orientation|hinge, R]`.
+Attachment read_ground(CardReader& in) {
+  const parser::RigidFrame global;
+  Attachment a;
+  in.keyword_is("position");
+  a.offset_N = in.position(global);
+  if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(global);
+  return a;
+}
+
+void read_clamp(CardReader& in, BuildContext& ctx, unsigned label) {
+  StructNode& n = ctx.struct_node(in);
+  in.keyword_is("position");
+  const Vec3 x0 = in.keyword_is("node") ? n.x_W() : in.position(parser::RigidFrame{});
+  in.keyword_is("orientation");
+  const Mat3 R0 = in.keyword_is("node") ? n.R_WN() : in.orientation(parser::RigidFrame{});
+  add_joint(in, ctx, std::make_unique<Clamp>(label, n, x0, R0));
+}
+
+/// Friction is a later feature: report it at its location (returns true when reported).
+bool reported_friction(CardReader& in, std::string_view joint) {
+  if (!in.peek_keyword_is("friction")) return false;
+  in.not_implemented(std::string(joint) + " with friction");
+  return true;
+}
+
+void read_revolute(CardReader& in, BuildContext& ctx, unsigned label, RevoluteHinge::Variant v) {
+  const Attachment a = read_attachment(in, ctx);
+  const Attachment b = v == RevoluteHinge::Variant::Pin ? read_ground(in) : read_attachment(in, ctx);
+  if (in.keyword_is("initial theta")) in.real();
+  if (reported_friction(in, "revolute joint")) return;
+  add_joint(in, ctx, std::make_unique<RevoluteHinge>(label, v, a, b));
+}
+
+void read_spherical(CardReader& in, BuildContext& ctx, unsigned label, bool pin) {
+  const Attachment a = read_attachment(in, ctx);
+  const Attachment b = pin ? read_ground(in) : read_attachment(in, ctx);
+  add_joint(in, ctx, std::make_unique<SphericalHinge>(label, pin, a, b));
+}
+
+void read_distance(CardReader& in, BuildContext& ctx, unsigned label, bool with_offset) {
+  auto side = [&]() {
+    Attachment a{&ctx.struct_node(in)};
+    if (in.keyword_is("position") || with_offset) a.offset_N = in.position(a.node->frame());
+    return a;
+  };
+  const Attachment a = side();
+  const Attachment b = side();
+  DriveCallerPtr length;
+  if (in.keyword_is("from nodes")) {
+    length = std::make_shared<ConstDrive>((b.x_W() - a.x_W()).norm());
+  } else {
+    length = read_drive(in, ctx);
+  }
+  add_joint(in, ctx, std::make_unique<Distance>(label, a, b, std::move(length)));
+}
+
+using V = RevoluteHinge::Variant;
+const bool registered =
+    CardRegistry::family("element").add("joint", read_joint) &&
+    CardRegistry::family("joint").add("clamp", read_clamp) &&
+    CardRegistry::family("joint").add(
+        "revolute hinge", [](CardReader& in, BuildContext& c, unsigned l) { read_revolute(in, c, l, V::Hinge); }) &&
+    CardRegistry::family("joint").add(
+        "revolute pin", [](CardReader& in, BuildContext& c, unsigned l) { read_revolute(in, c, l, V::Pin); }) &&
+    CardRegistry::family("joint").add(
+        "revolute rotation", [](CardReader& in, BuildContext& c, unsigned l) { read_revolute(in, c, l, V::Rotation); }) &&
+    CardRegistry::family("joint").add(
+        "spherical hinge", [](CardReader& in, BuildContext& c, unsigned l) { read_spherical(in, c, l, false); }) &&
+    CardRegistry::family("joint").add(
+        "spherical pin", [](CardReader& in, BuildContext& c, unsigned l) { read_spherical(in, c, l, true); }) &&
+    CardRegistry::family("joint").add(
+        "distance", [](CardReader& in, BuildContext& c, unsigned l) { read_distance(in, c, l, false); }) &&
+    CardRegistry::family("joint").add(
+        "distance with offset", [](CardReader& in, BuildContext& c, unsigned l) { read_distance(in, c, l, true); });
+
+}  // namespace
+}  // namespace mbl::elements

@@ -1,0 +1,132 @@
+// Reader of the `structural:` node card (input manual §6.5).
+#include <fmt/format.h>
+
+#include "mbdyn-like/core/card_registry.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::elements {
+namespace {
+
+using parser::CardReader;
+using OO = StructNode::OrientationOutput;
+
+OO read_orientation_description(CardReader& in) {
+  if (in.keyword_is("euler123")) return OO::Euler123;
+  if (in.keyword_is("euler313")) return OO::Euler313;
+  if (in.keyword_is("euler321")) return OO::Euler321;
+  if (in.keyword_is("orientation vector")) return OO::OrientationVector;
+  if (in.keyword_is("orientation matrix")) return OO::Matrix;
+  in.fail_expected("an orientation description (euler123, euler313, euler321, orientation vector, orientation matrix)");
+}
+
+void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
+  n.orientation_output = ctx.output_defaults().orientation;
+  n.compute_accelerations = ctx.output_defaults().accelerations && n.is_dynamic();
+  n.set_output_enabled(ctx.output_defaults().enabled("structural nodes"));
+  while (!in.at_end()) {
+    if (in.keyword_is("orientation description")) {
+      n.orientation_output = read_orientation_description(in);
+    } else if (in.keyword_is("assembly")) {
+      // Initial assembly stiffnesses and omega-rotates flag (technical manual §6.1).
+      in.real();
+      in.real();
+      if (!in.keyword_is("yes") && !in.keyword_is("no")) in.boolean();
+    } else if (in.keyword_is("output")) {
+      if (in.keyword_is("yes")) n.set_output_enabled(true);
+      else if (in.keyword_is("no")) n.set_output_enabled(false);
+      else n.set_output_enabled(in.boolean());
+    } else if (in.keyword_is("accelerations")) {
+      if (in.keyword_is("yes")) n.compute_accelerations = true;
+      else if (in.keyword_is("no")) n.compute_accelerations = false;
+      else n.compute_accelerations = in.boolean();
+    } else {
+      in.fail_expected("orientation description, assembly, output or accelerations");
+    }
+  }
+}
+
+void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
+  const parser::SourceLocation where = in.card_location();
+  if (ctx.model().find_node("structural", label))
+    throw parser::InputError(where, fmt::format("structural node {} is already defined", label));
+  using T = StructNode::Type;
+  T type;
+  if (in.keyword_is("static")) type = T::Static;
+  else if (in.keyword_is("dynamic")) type = T::Dynamic;
+  else if (in.keyword_is("modal")) type = T::Modal;
+  else if (in.keyword_is("dummy")) type = T::DummyOffset;
+  else if (in.peek_keyword_is("static displacement") || in.peek_keyword_is("dynamic displacement")) {
+    in.not_implemented("structural node type \"displacement\" (3-dof nodes)");
+    return;
+  } else {
+    in.fail_expected("a structural node type (static, dynamic, modal, dummy)");
+  }
+
+  if (type == T::DummyOffset) {
+    StructNode& base = ctx.struct_node(in);
+    StructNode::InitialConditions ic;
+    auto node = std::make_unique<StructNode>(label, T::DummyOffset, ic);
+    node->dummy_base = &base;
+    if (in.keyword_is("offset")) {
+      node->dummy_offset_B = in.position(base.frame());
+      node->dummy_R_BH = in.orientation(base.frame());
+    } else if (in.keyword_is("relative frame")) {
+      node = std::make_unique<StructNode>(label, T::DummyRelativeFrame, ic);
+      node->dummy_base = &base;
+      node->dummy_reference = &ctx.struct_node(in);
+      if (in.keyword_is("position")) node->dummy_offset_B = in.position(node->dummy_reference->frame());
+      if (in.keyword_is("orientation")) node->dummy_R_BH = in.orientation(node->dummy_reference->frame());
+      if (in.keyword_is("pivot node")) {
+        in.not_implemented("dummy node \"relative frame\" with \"pivot node\"");
+        return;
+      }
+    } else {
+      in.fail_expected("a dummy node type (offset, relative frame)");
+    }
+    node->where = where;
+    read_trailing_options(in, *node, ctx);
+    node->update_dummy();
+    ctx.model().add_node(std::move(node));
+    return;
+  }
+
+  const parser::RigidFrame global;
+  StructNode::InitialConditions ic;
+  if (in.keyword_is("at reference")) {
+    const auto where_ref = in.location();
+    const unsigned ref = in.label();
+    const parser::NamedReference* r = ctx.read().find_reference(ref);
+    if (!r) throw parser::InputError(where_ref, fmt::format("expected a reference label, found {} (undefined)", ref));
+    ic = {r->frame.x_W, r->frame.R_W, r->frame.v_W, r->frame.w_W};
+  } else {
+    in.keyword_is("position");
+    ic.x_W = in.position(global);
+    in.keyword_is("orientation");
+    ic.R_WN = in.orientation(global);
+    StructNode::OrientationOutput oo{};
+    bool has_oo = false;
+    if (in.keyword_is("orientation description")) {
+      oo = read_orientation_description(in);
+      has_oo = true;
+    }
+    in.keyword_is("velocity");
+    ic.v_W = in.velocity(global, ic.x_W);
+    in.keyword_is("angular velocity");
+    ic.w_W = in.angular_velocity(global);
+    auto node = std::make_unique<StructNode>(label, type, ic);
+    node->where = where;
+    read_trailing_options(in, *node, ctx);
+    if (has_oo) node->orientation_output = oo;
+    ctx.model().add_node(std::move(node));
+    return;
+  }
+  auto node = std::make_unique<StructNode>(label, type, ic);
+  node->where = where;
+  read_trailing_options(in, *node, ctx);
+  ctx.model().add_node(std::move(node));
+}
+
+const bool registered = CardRegistry::family("node").add("structural", read_structural);
+
+}  // namespace
+}  // namespace mbl::elements

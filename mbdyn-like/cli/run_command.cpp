@@ -1,0 +1,103 @@
+#include "mbdyn-like/cli/run_command.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "mbdyn-like/model/model_builder.hpp"
+#include "mbdyn-like/output/compare.hpp"
+#include "mbdyn-like/phases/model_output.hpp"
+#include "mbdyn-like/phases/simulation.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::cli {
+
+namespace fs = std::filesystem;
+
+std::string version_string() { return "mbdyn-like 0.1.0"; }
+
+int compare_command(int argc, char** argv) { return run_compare_cli(argc, argv); }
+int plot_command(int argc, char** argv) {
+  std::cerr << "mbdyn-like: plot: not available yet\n";
+  return 2;
+}
+
+namespace {
+
+void print_diagnostics(const parser::ReadContext& ctx, bool quiet) {
+  for (const auto& d : ctx.diagnostics()) {
+    if (quiet && d.severity == "info") continue;
+    std::cerr << parser::format_diagnostic(d.where, d.severity, d.message);
+  }
+}
+
+std::string default_prefix(const std::string& deck) {
+  fs::path p(deck);
+  return (p.parent_path() / p.stem()).string();
+}
+
+}  // namespace
+
+int run_command(const RunOptions& opt) {
+  BuildResult built;
+  try {
+    built = read_deck(opt.deck);
+  } catch (const parser::InputError& e) {
+    std::cerr << e.format();
+    return 2;
+  }
+  print_diagnostics(*built.read_context, opt.quiet);
+  if (opt.check_only) {
+    std::cout << fmt::format("{}: model summary\n", opt.deck);
+    for (const auto& [kind, n] : built.summary) std::cout << fmt::format("  {:>6}  {}\n", n, kind);
+    std::cout << fmt::format("not implemented: {}\n", built.not_implemented);
+    return 0;
+  }
+  if (built.not_implemented > 0) {
+    std::cerr << fmt::format("mbdyn-like: error: {} card(s) use features that are not implemented yet (listed above); "
+                             "not running the simulation\n",
+                             built.not_implemented);
+    return 2;
+  }
+
+  OutputConfig oc;
+  oc.prefix = opt.output_prefix.empty() ? default_prefix(opt.deck) : opt.output_prefix;
+  const RunSettings& s = built.settings;
+  oc.frequency = s.output_frequency;
+  oc.meter = s.output_meter;
+  oc.precision = s.output_precision;
+  oc.netcdf = s.netcdf;
+  oc.netcdf_sync = s.netcdf_sync;
+  oc.text = s.text;
+  // Never overwrite the deck itself with an output file.
+  for (const char* ext : {".out", ".log", ".mov", ".jnt", ".frc", ".nc", ".ine", ".act", ".drv"}) {
+    std::error_code ec;
+    if (fs::exists(oc.prefix + ext) && fs::equivalent(oc.prefix + ext, opt.deck, ec)) {
+      std::cerr << fmt::format("mbdyn-like: error: output file {}{} would overwrite the input deck; use -o\n", oc.prefix, ext);
+      return 2;
+    }
+  }
+  try {
+    ModelOutput output(oc);
+    std::ostream& log = opt.quiet ? std::clog : std::cout;
+    const RunReport r = run_simulation(*built.model, s, output, log);
+    if (r.status == RunStatus::SolutionFailure) {
+      std::cerr << "mbdyn-like: error: " << r.message << "\n"
+                << fmt::format("mbdyn-like: outputs are complete up to time {} (step {})\n", r.final_time, r.steps);
+      return 3;
+    }
+    if (!opt.quiet)
+      std::cout << fmt::format("mbdyn-like: {} steps to time {} ({} Newton iterations)\n", r.steps, r.final_time,
+                               r.total_iterations);
+  } catch (const parser::InputError& e) {
+    std::cerr << e.format();
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "mbdyn-like: error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace mbl::cli

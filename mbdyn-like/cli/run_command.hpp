@@ -1,0 +1,19 @@
+#pragma once
+#include <string>
+
+namespace mbl::cli {
+
+struct RunOptions {
+  std::string deck;
+  std::string output_prefix;
+  bool check_only = false;
+  bool quiet = false;
+};
+
+std::string version_string();
+/// Reads and runs (or checks) a deck; returns the process exit code.
+int run_command(const RunOptions& opt);
+int compare_command(int argc, char** argv);
+int plot_command(int argc, char** argv);
+
+}  // namespace mbl::cli

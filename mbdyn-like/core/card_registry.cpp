@@ -1,0 +1,70 @@
+#include "mbdyn-like/core/card_registry.hpp"
+
+#include "parser/errors.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
+#include <memory>
+
+namespace mbl {
+
+CardRegistry& CardRegistry::family(std::string_view name) {
+  // Function-local static: filled by static initialisers in any order, read-only afterwards.
+  static std::map<std::string, std::unique_ptr<CardRegistry>> families;
+  auto& slot = families[normalise(name)];
+  if (!slot) slot = std::make_unique<CardRegistry>();
+  return *slot;
+}
+
+std::string CardRegistry::normalise(std::string_view keyword) {
+  std::string out;
+  for (char c : keyword)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool CardRegistry::add(std::string_view keyword, CardReaderFn fn) {
+  readers_[normalise(keyword)] = std::move(fn);
+  return true;
+}
+
+const CardReaderFn* CardRegistry::find(std::string_view keyword) const {
+  auto it = readers_.find(normalise(keyword));
+  return it == readers_.end() ? nullptr : &it->second;
+}
+
+const CardReaderFn* CardRegistry::match_keyword(parser::CardReader& in) const {
+  if (in.at_end()) return nullptr;
+  const std::string next = normalise(in.peek_text());
+  auto it = readers_.find(next);
+  if (it == readers_.end()) return nullptr;
+  in.keyword();
+  return &it->second;
+}
+
+std::vector<std::string> CardRegistry::keywords() const {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : readers_) out.push_back(k);
+  return out;
+}
+
+StructNode& BuildContext::struct_node(parser::CardReader& in) {
+  const parser::SourceLocation where = in.location();
+  const unsigned label = in.label();
+  StructNode* n = model_.find_struct_node(label);
+  if (!n) throw parser::InputError(where, fmt::format("expected a structural node label, found {} (no such node)", label));
+  return *n;
+}
+
+void BuildContext::read_output_flag(parser::CardReader& in, Element& e, const std::string& family) {
+  e.set_output_enabled(output_defaults_.enabled(family));
+  if (in.keyword_is("output")) {
+    if (in.keyword_is("yes")) e.set_output_enabled(true);
+    else if (in.keyword_is("no")) e.set_output_enabled(false);
+    else e.set_output_enabled(in.boolean());
+  }
+}
+
+}  // namespace mbl

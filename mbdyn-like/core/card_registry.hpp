@@ -1,0 +1,73 @@
+#pragma once
+// Card families are registries: keyword -> reader. A reader registers itself once, from its own
+// file (a static `const bool registered = CardRegistry::family("joint").add(...)`), so adding a
+// joint kind touches one place. Keys are normalised like card keywords (lower case, no blanks).
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mbdyn-like/core/model.hpp"
+#include "parser/card_reader.hpp"
+#include "parser/read_context.hpp"
+
+namespace mbl {
+
+/// Defaults from the control data block that readers apply to what they create.
+struct OutputDefaults {
+  bool nodes = true;
+  bool elements = true;
+  StructNode::OrientationOutput orientation = StructNode::OrientationOutput::Euler123;
+  bool accelerations = false;
+  /// `default output:` per family ("structural nodes", "joints", ...): false = off.
+  std::map<std::string, bool> by_family;
+  bool enabled(const std::string& family) const {
+    auto it = by_family.find(family);
+    return it == by_family.end() ? true : it->second;
+  }
+};
+
+/// What a card reader may use besides its arguments.
+class BuildContext {
+ public:
+  BuildContext(Model& model, parser::ReadContext& read) : model_(model), read_(read) {}
+  Model& model() { return model_; }
+  parser::ReadContext& read() { return read_; }
+  OutputDefaults& output_defaults() { return output_defaults_; }
+
+  /// Reads a structural node label and returns the node; InputError at the label otherwise.
+  StructNode& struct_node(parser::CardReader& in);
+  /// Applies a trailing `output, yes|no` (if present) and the family default.
+  void read_output_flag(parser::CardReader& in, Element& e, const std::string& family);
+
+ private:
+  Model& model_;
+  parser::ReadContext& read_;
+  OutputDefaults output_defaults_;
+};
+
+/// A reader consumes the arguments after the card's label (element and node cards) or after the
+/// description (control data and initial value cards); `label` is 0 where there is none.
+using CardReaderFn = std::function<void(parser::CardReader& in, BuildContext& ctx, unsigned label)>;
+
+class CardRegistry {
+ public:
+  /// The registry of one family: "control data", "initial value", "node", "element", "joint",
+  /// "drivers", "force", "couple", ...
+  static CardRegistry& family(std::string_view name);
+  static std::string normalise(std::string_view keyword);
+
+  /// Registers `keyword` (any spelling; normalised); returns true so it can initialise a static.
+  bool add(std::string_view keyword, CardReaderFn fn);
+  const CardReaderFn* find(std::string_view keyword) const;
+  /// Tries every registered keyword against the next argument (longest first) and consumes the
+  /// one that matches; returns its reader or nullptr.
+  const CardReaderFn* match_keyword(parser::CardReader& in) const;
+  std::vector<std::string> keywords() const;
+
+ private:
+  std::map<std::string, CardReaderFn> readers_;
+};
+
+}  // namespace mbl

@@ -1,0 +1,411 @@
+#include "mbdyn-like/model/model_builder.hpp"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <set>
+
+#include "parser/deck/deck_reader.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl {
+namespace {
+
+using parser::CardReader;
+
+/// `control data` and `initial value` cards: description -> reader into RunSettings.
+using SettingsCard = std::function<void(CardReader&, RunSettings&, BuildContext&)>;
+
+bool yes_no(CardReader& in) {
+  if (in.keyword_is("yes")) return true;
+  if (in.keyword_is("no")) return false;
+  return in.boolean();
+}
+
+integrators::ConvergenceTest read_test(CardReader& in) {
+  using T = integrators::ConvergenceTest;
+  if (in.keyword_is("none")) return T::None;
+  if (in.keyword_is("norm")) return T::Norm;
+  if (in.keyword_is("minmax")) return T::MinMax;
+  if (in.keyword_is("relnorm")) return T::RelNorm;
+  if (in.keyword_is("sepnorm")) return T::SepNorm;
+  in.fail_expected("a test (none, norm, minmax, relnorm, sepnorm)");
+}
+
+/// `tolerance: {null | r} [, test, t [, scale]] [, {null | s} [, test, t [, scale]]];`
+void read_tolerance(CardReader& in, integrators::NewtonOptions& o) {
+  o.residual_tolerance = in.keyword_is("null") ? 0.0 : in.real();
+  if (in.keyword_is("test")) {
+    o.residual_test = read_test(in);
+    in.keyword_is("scale");
+  }
+  if (in.at_end()) return;
+  o.solution_tolerance = in.keyword_is("null") ? 0.0 : in.real();
+  if (in.keyword_is("test")) {
+    o.solution_test = read_test(in);
+    in.keyword_is("scale");
+  }
+}
+
+const std::map<std::string, SettingsCard>& initial_value_cards() {
+  static const std::map<std::string, SettingsCard> cards = {
+      {"initialtime", [](CardReader& in, RunSettings& s, BuildContext&) { s.initial_time = in.real(); }},
+      {"finaltime",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         if (in.keyword_is("forever")) s.forever = true;
+         else s.final_time = in.real();
+       }},
+      {"timestep", [](CardReader& in, RunSettings& s, BuildContext&) { s.time_step = in.real(); }},
+      {"mintimestep", [](CardReader& in, RunSettings& s, BuildContext&) { s.min_time_step = in.real(); }},
+      {"maxtimestep",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         s.max_time_step = in.keyword_is("unlimited") ? 0.0 : in.real();
+       }},
+      {"tolerance", [](CardReader& in, RunSettings& s, BuildContext&) { read_tolerance(in, s.newton); }},
+      {"maxiterations",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         s.newton.max_iterations = static_cast<int>(in.integer());
+         s.newton.at_most = in.keyword_is("at most");
+       }},
+      {"derivativestolerance",
+       [](CardReader& in, RunSettings& s, BuildContext&) { s.derivatives_tolerance = in.real(); }},
+      {"derivativesmaxiterations",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         s.derivatives_max_iterations = static_cast<int>(in.integer());
+       }},
+      {"derivativescoefficient",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         if (!in.peek_keyword_is("auto")) s.derivatives_coefficient = in.real();
+         if (in.keyword_is("auto")) {
+           if (in.keyword_is("max iterations")) in.integer();
+           if (in.keyword_is("factor")) in.real();
+         }
+       }},
+      {"dummystepsnumber",
+       [](CardReader& in, RunSettings& s, BuildContext&) { s.dummy_steps = static_cast<int>(in.integer()); }},
+      {"dummystepstolerance", [](CardReader& in, RunSettings&, BuildContext&) { in.real(); }},
+      {"dummystepsmaxiterations", [](CardReader& in, RunSettings&, BuildContext&) { in.integer(); }},
+      {"dummystepsratio", [](CardReader& in, RunSettings&, BuildContext&) { in.real(); }},
+      {"abortafter", [](CardReader& in, RunSettings& s, BuildContext&) { s.abort_after = in.keyword(); }},
+      {"output",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         while (!in.at_end()) {
+           if (in.keyword_is("iterations")) s.output_iterations = true;
+           else if (in.keyword_is("residual")) s.output_residual = true;
+           else if (in.keyword_is("solution")) s.output_solution = true;
+           else if (in.keyword_is("none")) s.output_iterations = s.output_residual = s.output_solution = false;
+           else in.keyword();  // jacobian, messages, counter, bailout, matrix condition number, cpu time
+         }
+       }},
+      {"threads", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      {"modifyresidualtest", [](CardReader&, RunSettings&, BuildContext&) {}},
+  };
+  return cards;
+}
+
+const std::map<std::string, SettingsCard>& control_data_cards() {
+  static const std::map<std::string, SettingsCard> cards = {
+      {"skipinitialjointassembly",
+       [](CardReader&, RunSettings& s, BuildContext&) { s.skip_initial_joint_assembly = true; }},
+      {"initialstiffness",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         s.assembly_position_stiffness = in.real();
+         s.assembly_velocity_stiffness = in.at_end() ? s.assembly_position_stiffness : in.real();
+       }},
+      {"omegarotates", [](CardReader& in, RunSettings& s, BuildContext&) { s.omega_rotates = yes_no(in); }},
+      {"tolerance", [](CardReader& in, RunSettings& s, BuildContext&) { s.assembly_tolerance = in.real(); }},
+      {"maxiterations",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         s.assembly_max_iterations = static_cast<int>(in.integer());
+       }},
+      {"outputfrequency",
+       [](CardReader& in, RunSettings& s, BuildContext&) { s.output_frequency = static_cast<int>(in.integer()); }},
+      {"outputprecision",
+       [](CardReader& in, RunSettings& s, BuildContext&) { s.output_precision = static_cast<int>(in.integer()); }},
+      {"outputresults",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         while (!in.at_end()) {
+           if (in.keyword_is("netcdf")) s.netcdf = true;
+           else if (in.keyword_is("sync")) s.netcdf_sync = true;
+           else if (in.keyword_is("no text")) s.text = false;
+           else if (in.keyword_is("classic") || in.keyword_is("nc4")) {
+           } else in.fail_expected("netcdf, sync or no text");
+         }
+       }},
+      {"defaultorientation",
+       [](CardReader& in, RunSettings&, BuildContext& ctx) {
+         using OO = StructNode::OrientationOutput;
+         OO& o = ctx.output_defaults().orientation;
+         if (in.keyword_is("euler123")) o = OO::Euler123;
+         else if (in.keyword_is("euler313")) o = OO::Euler313;
+         else if (in.keyword_is("euler321")) o = OO::Euler321;
+         else if (in.keyword_is("orientation vector")) o = OO::OrientationVector;
+         else if (in.keyword_is("orientation matrix")) o = OO::Matrix;
+         else in.fail_expected("an orientation description");
+       }},
+      {"defaultoutput",
+       [](CardReader& in, RunSettings&, BuildContext& ctx) {
+         // `default output: {all | none | <family>} [, ...]` (input manual §5.3.5)
+         auto& d = ctx.output_defaults();
+         while (!in.at_end()) {
+           if (in.keyword_is("all")) d.by_family.clear();
+           else if (in.keyword_is("none")) {
+             for (const char* f : {"structural nodes", "rigid bodies", "joints", "forces", "beams", "gravity",
+                                   "abstract nodes", "genels", "plates", "aerodynamic elements"})
+               d.by_family[f] = false;
+           } else if (in.keyword_is("accelerations")) d.accelerations = true;
+           else d.by_family[in.keyword()] = true;
+         }
+       }},
+      {"title", [](CardReader& in, RunSettings& s, BuildContext&) { s.title = in.string(); }},
+      {"print", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      {"model", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      {"makerestartfile", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      {"selecttimeout", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      {"outputmeter", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      {"use",
+       [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},  // `use: ... in assembly`
+  };
+  return cards;
+}
+
+/// Control-data counters: "structural nodes: N", "joints: N", ... (input manual §5.4).
+const std::map<std::string, std::string>& counted_families() {
+  static const std::map<std::string, std::string> m = {
+      {"structuralnodes", "structural"}, {"rigidbodies", "body"},   {"joints", "joint"},
+      {"forces", "force"},               {"gravity", "gravity"},    {"beams", "beam"},
+      {"abstractnodes", "abstract"},     {"genels", "genel"},       {"electricnodes", "electric"},
+      {"hydraulicnodes", "hydraulic"},   {"parameternodes", "parameter"}, {"airproperties", "air properties"},
+      {"aerodynamicelements", "aerodynamic"}, {"inducedvelocityelements", "induced velocity"},
+      {"loadableelements", "loadable"},  {"plates", "plate"},        {"filedrivers", "file"},
+      {"bulkelements", "bulk"},          {"electricbulkelements", "electric bulk"}, {"electricelements", "electric"},
+      {"hydraulicelements", "hydraulic"}, {"outputelements", "output"}, {"solids", "solid"},
+      {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
+      {"rotors", "rotor"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"}};
+  return m;
+}
+
+class Builder {
+ public:
+  Builder() {
+    result_.model = std::make_unique<Model>();
+    result_.read_context = std::make_unique<parser::ReadContext>(result_.model->math());
+    result_.read_context->set_entities(result_.model.get());
+    ctx_ = std::make_unique<BuildContext>(*result_.model, *result_.read_context);
+    // MBDyn's default integrator when the deck has no `method:` card.
+    result_.settings.method.name = "crank nicolson";
+  }
+
+  void run(parser::DeckReader& deck) {
+    while (CardReader* card = deck.next_card()) {
+      if (handle(*card)) break;
+    }
+    finish();
+  }
+
+  BuildResult take() { return std::move(result_); }
+  parser::ReadContext& read_context() { return *result_.read_context; }
+
+ private:
+  /// Returns true after `end: elements;`.
+  bool handle(CardReader& in) {
+    if (in.card_is("begin")) {
+      const parser::SourceLocation where = in.location();
+      block_ = in.keyword();
+      in.expect_end();
+      static const std::set<std::string> known = {"data", "initialvalue", "controldata", "nodes", "drivers", "elements",
+                                                  "inversedynamics"};
+      if (!known.count(block_)) throw parser::InputError(where, fmt::format("expected a block name (data, initial value, control data, nodes, drivers, elements), found \"{}\"", block_));
+      return false;
+    }
+    if (in.card_is("end")) {
+      const parser::SourceLocation where = in.location();
+      const std::string b = in.keyword();
+      in.expect_end();
+      if (b != block_)
+        throw parser::InputError(where, fmt::format("expected \"end: {}\", found \"end: {}\"", block_.empty() ? "<none>" : block_, b));
+      block_.clear();
+      return b == "elements";
+    }
+    if (block_ == "data") return read_data(in), false;
+    if (block_ == "initialvalue" || block_ == "inversedynamics") return read_settings(in, initial_value_cards(), "initial value"), false;
+    if (block_ == "controldata") return read_control(in), false;
+    if (block_ == "nodes") return read_labelled(in, "node"), false;
+    if (block_ == "elements") return read_labelled(in, "element"), false;
+    if (block_ == "drivers") return read_labelled(in, "driver"), false;
+    // Definitions allowed anywhere (drive caller:, constitutive law:, ...).
+    if (read_definition(in)) return false;
+    throw parser::InputError(in.card_location(), fmt::format("expected \"begin: <block>\", found card \"{}\" outside any block", in.description()));
+  }
+
+  void read_data(CardReader& in) {
+    if (in.card_is("problem")) {
+      if (in.keyword_is("initial value")) return in.expect_end();
+      if (in.peek_keyword_is("inverse dynamics")) return in.not_implemented("problem \"inverse dynamics\"");
+      in.fail_expected("a problem (initial value)");
+    }
+    if (in.card_is("integrator")) return in.not_implemented("data card \"integrator\"");
+    unknown(in, "data");
+  }
+
+  void read_settings(CardReader& in, const std::map<std::string, SettingsCard>& table, const char* block) {
+    if (read_definition(in)) return;
+    const std::string d(in.description());
+    if (d == "method") return read_method(in);
+    if (d == "linearsolver" || d == "solver") return read_linear_solver(in);
+    if (d == "nonlinearsolver") return read_nonlinear_solver(in);
+    auto it = table.find(d);
+    if (it == table.end()) return unknown(in, block);
+    it->second(in, result_.settings, *ctx_);
+    in.expect_end();
+  }
+
+  void read_control(CardReader& in) {
+    const std::string d(in.description());
+    auto it = counted_families().find(d);
+    if (it != counted_families().end()) {
+      // `gravity;` and `inertia;` have no count.
+      declared_[it->second] = in.at_end() ? 1 : static_cast<int>(in.integer());
+      declared_where_[it->second] = in.card_location();
+      in.expect_end();
+      return;
+    }
+    read_settings(in, control_data_cards(), "control data");
+  }
+
+  void read_method(CardReader& in) {
+    auto& m = result_.settings.method;
+    result_.settings.method_given = true;
+    m.name = in.keyword();
+    // Spectral radii are drive callers of time; the common forms are constants.
+    auto read_rho = [&]() -> integrators::RhoFunction {
+      const double v = in.real();
+      return [v](double) { return v; };
+    };
+    if (m.name == "bdf") {
+      if (in.keyword_is("order")) m.bdf_order = static_cast<int>(in.integer());
+    } else if (m.name == "cranknicolson" || m.name == "impliciteuler") {
+    } else if (!in.at_end()) {
+      m.rho = read_rho();
+      if (!in.at_end()) m.rho_alg = read_rho();
+    }
+    in.expect_end();
+  }
+
+  void read_linear_solver(CardReader& in) {
+    auto& ls = result_.settings.linear_solver;
+    ls.name = in.keyword();
+    in.skip_rest();  // options (map, cc, colamd, pivot factor, ...) are mapped by the factory later
+  }
+
+  void read_nonlinear_solver(CardReader& in) {
+    auto& o = result_.settings.newton;
+    if (in.keyword_is("newton raphson")) {
+      if (in.keyword_is("modified")) {
+        o.jacobian_every = static_cast<int>(in.integer());
+        o.keep_jacobian = in.keyword_is("keep jacobian matrix") || in.keyword_is("keep jacobian");
+      } else {
+        in.keyword_is("true");
+      }
+      in.skip_rest();
+      return;
+    }
+    if (in.keyword_is("line search")) {
+      o.line_search.enabled = true;
+      in.skip_rest();
+      return;
+    }
+    in.not_implemented("nonlinear solver \"" + std::string(in.peek_text()) + "\"");
+  }
+
+  /// Node, element and driver cards: `<kind>: <label>, ...;` dispatched through the registries.
+  void read_labelled(CardReader& in, const std::string& family) {
+    if (read_definition(in)) return;
+    const std::string d(in.description());
+    if (family == "element") {
+      if (const CardReaderFn* f = CardRegistry::family("unlabelled element").find(d)) {
+        (*f)(in, *ctx_, 0);
+        in.expect_end();
+        ++found_[d];
+        return;
+      }
+    }
+    const CardReaderFn* f = CardRegistry::family(family).find(d);
+    if (!f) {
+      in.not_implemented(fmt::format("{} kind \"{}\"", family, d));
+      ++found_[counted_name(d)];
+      return;
+    }
+    const unsigned label = in.label();
+    const std::size_t before = result_.read_context->count("not implemented");
+    (*f)(in, *ctx_, label);
+    if (result_.read_context->count("not implemented") == before) in.expect_end();
+    ++found_[counted_name(d)];
+  }
+
+  std::string counted_name(const std::string& d) {
+    // Couples are counted with the forces (input manual §5.4 "forces").
+    return d == "couple" ? "force" : d;
+  }
+
+  /// Definitions that may appear in any block; returns true if handled.
+  bool read_definition(CardReader& in) {
+    const CardReaderFn* f = CardRegistry::family("definition").find(in.description());
+    if (!f) return false;
+    (*f)(in, *ctx_, 0);
+    in.expect_end();
+    return true;
+  }
+
+  void unknown(CardReader& in, const char* block) {
+    in.not_implemented(fmt::format("{} card \"{}\"", block, in.description()));
+  }
+
+  void finish() {
+    if (!block_.empty()) {
+      throw parser::InputError(parser::SourceLocation{}, fmt::format("expected \"end: {}\", found the end of the input", block_));
+    }
+    Model& m = *result_.model;
+    m.setup_elements();
+    // Summary for --check.
+    for (const auto& n : m.nodes()) {
+      auto* s = dynamic_cast<StructNode*>(n.get());
+      ++result_.summary[fmt::format("{} node{}", n->kind(), s ? fmt::format(" ({})", s->type_name()) : "")];
+    }
+    for (const auto& e : m.elements()) ++result_.summary[fmt::format("{} ({})", e->kind(), e->type_name())];
+    result_.not_implemented = result_.read_context->count("not implemented");
+    // Control-data counters must match what was read (MBDyn refuses a mismatch).
+    if (result_.not_implemented == 0) {
+      for (const auto& [family, n] : declared_) {
+        const int found = found_.count(family) ? found_[family] : 0;
+        if (found != n && family != "gravity" && family != "inertia")
+          throw parser::InputError(declared_where_[family],
+                                   fmt::format("expected {} {} card(s) as declared here, found {}", n, family, found));
+      }
+    }
+  }
+
+  BuildResult result_;
+  std::unique_ptr<BuildContext> ctx_;
+  std::string block_;
+  std::map<std::string, int> declared_, found_;
+  std::map<std::string, parser::SourceLocation> declared_where_;
+};
+
+}  // namespace
+
+BuildResult read_deck(const std::string& path) {
+  Builder b;
+  parser::DeckReader deck(path, b.read_context());
+  b.run(deck);
+  return b.take();
+}
+
+BuildResult read_deck_text(const std::string& name, const std::string& text) {
+  Builder b;
+  parser::DeckReader deck(name, text, b.read_context());
+  b.run(deck);
+  return b.take();
+}
+
+}  // namespace mbl

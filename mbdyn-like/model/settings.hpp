@@ -1,0 +1,47 @@
+#pragma once
+// Everything the `data`, `initial value` and `control data` blocks say about how to run:
+// plain data filled by the model builder and used by the solution phases.
+#include <optional>
+#include <string>
+
+#include "integrators/integrator.hpp"
+#include "integrators/linear_solver.hpp"
+#include "integrators/newton.hpp"
+#include "mbdyn-like/core/drive_caller.hpp"
+
+namespace mbl {
+
+struct RunSettings {
+  // ---- initial value block (input manual §4.1) -------------------------------------------------
+  double initial_time = 0.0;
+  double final_time = 0.0;
+  bool forever = false;
+  double time_step = 1.0;
+  double min_time_step = 0.0;
+  double max_time_step = 0.0;  ///< 0: unlimited
+  integrators::MethodSpec method;
+  bool method_given = false;
+  integrators::NewtonOptions newton;
+  integrators::LinearSolverSpec linear_solver;
+  double derivatives_tolerance = 1e-6;
+  int derivatives_max_iterations = 1;
+  double derivatives_coefficient = 1e-6;
+  int dummy_steps = 0;
+  /// `abort after: input | assembly | derivatives | dummy steps`
+  std::string abort_after;
+  bool output_iterations = false, output_residual = false, output_solution = false;
+
+  // ---- control data (input manual ch. 5) ----------------------------------------------------------
+  bool skip_initial_joint_assembly = false;
+  double assembly_position_stiffness = 1.0, assembly_velocity_stiffness = 1.0;
+  bool omega_rotates = false;
+  double assembly_tolerance = 1e-6;
+  int assembly_max_iterations = 1;
+  int output_frequency = 1;
+  DriveCallerPtr output_meter;
+  int output_precision = 6;
+  bool netcdf = false, netcdf_sync = false, text = true;
+  std::string title;
+};
+
+}  // namespace mbl

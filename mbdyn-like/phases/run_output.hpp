@@ -1,0 +1,21 @@
+#pragma once
+// What the solution phases report to the output writers (mbdyn-like/output implements it).
+#include "integrators/integrator.hpp"
+#include "mbdyn-like/core/model.hpp"
+
+namespace mbl {
+
+class RunOutput {
+ public:
+  virtual ~RunOutput() = default;
+  /// After reading and numbering: open files, declare NetCDF variables, write the .log.
+  virtual void setup(Model& model) = 0;
+  /// The derivatives phase finished (the "Step 0" line and the initial output).
+  virtual void derivatives(Model& model, double t, int iterations, double residual_error) = 0;
+  /// A converged step (or the failing one, with converged = false, which writes nothing else).
+  virtual void step(Model& model, long step, double t, double dt, const integrators::StepResult& r) = 0;
+  /// Flushes and closes everything (also after a failure: files stay valid).
+  virtual void close() = 0;
+};
+
+}  // namespace mbl

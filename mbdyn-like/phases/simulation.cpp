@@ -1,0 +1,101 @@
+#include "mbdyn-like/phases/simulation.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <cmath>
+#include <ostream>
+
+namespace mbl {
+namespace {
+
+integrators::NewtonSolver make_newton(const RunSettings& s, integrators::NewtonOptions opt, std::ostream& log) {
+  integrators::LinearSolverChoice ls = integrators::make_linear_solver(s.linear_solver);
+  if (!ls.message.empty()) log << "info: " << ls.message << '\n';
+  return integrators::NewtonSolver(std::move(opt), std::move(ls.solver));
+}
+
+std::string describe_failure(const Model& model, const integrators::StepResult& r) {
+  std::string msg = r.message.empty() ? std::string(integrators::to_string(r.failure)) : r.message;
+  if (r.singular_index >= 0) msg += fmt::format(" (at {})", model.describe_dof(r.singular_index));
+  return msg;
+}
+
+}  // namespace
+
+RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
+  RunReport report;
+  model.number_dofs();
+  Vector y, yp;
+  model.initial_state(y, yp);
+  double t = s.initial_time;
+  model.set_time(t, s.time_step, 0);
+  model.update(t, y, yp);
+  output.setup(model);
+
+  if (s.abort_after == "input") {
+    report.status = RunStatus::Aborted;
+    output.close();
+    return report;
+  }
+
+  // ---- derivatives (technical manual §6.2.1): y' at t0 with y kept ---------------------------
+  {
+    integrators::NewtonOptions opt = s.newton;
+    opt.residual_tolerance = s.derivatives_tolerance;
+    opt.max_iterations = s.derivatives_max_iterations;
+    opt.at_most = true;
+    opt.solution_tolerance = 0.0;
+    opt.line_search.enabled = false;
+    integrators::NewtonSolver newton = make_newton(s, opt, log);
+    const double dCoef = s.derivatives_coefficient;
+    integrators::NewtonResult r =
+        newton.solve(model, t, dCoef, dCoef, y, yp, integrators::UpdateMode::Derivatives);
+    if (!r.converged && r.failure != integrators::FailureReason::MaxIterations) {
+      report.status = RunStatus::SolutionFailure;
+      integrators::StepResult sr;
+      sr.failure = r.failure;
+      sr.singular_index = r.singular_index;
+      sr.message = r.message;
+      report.message = "derivatives phase failed: " + describe_failure(model, sr);
+      output.close();
+      return report;
+    }
+    output.derivatives(model, t, r.iterations, r.residual_error);
+  }
+  if (s.abort_after == "derivatives" || s.abort_after == "assembly") {
+    report.status = RunStatus::Aborted;
+    output.close();
+    return report;
+  }
+
+  // ---- regular steps --------------------------------------------------------------------------
+  std::unique_ptr<integrators::ImplicitStepIntegrator> integrator = integrators::make_integrator(s.method);
+  integrators::NewtonSolver newton = make_newton(s, s.newton, log);
+  integrator->start(model, t, y, yp);
+  const double dt = s.time_step;
+  const double t_end = s.forever ? std::numeric_limits<double>::infinity() : s.final_time;
+  long step = 0;
+  // MBDyn stops at the last step that does not pass the final time (within a small tolerance).
+  while (t + dt <= t_end + 1e-9 * std::abs(dt)) {
+    ++step;
+    const double t_new = s.initial_time + step * dt;
+    model.set_time(t_new, dt, step);
+    integrators::StepResult r = integrator->advance(model, t_new, dt, newton);
+    if (!r.converged) {
+      output.step(model, step, t_new, dt, r);
+      report.status = RunStatus::SolutionFailure;
+      report.message = fmt::format("step {} at time {} did not converge: {}", step, t_new, describe_failure(model, r));
+      break;
+    }
+    t = t_new;
+    report.total_iterations += r.iterations;
+    report.steps = step;
+    output.step(model, step, t, dt, r);
+  }
+  report.final_time = t;
+  output.close();
+  return report;
+}
+
+}  // namespace mbl

@@ -1,0 +1,27 @@
+#pragma once
+// MBDyn's solution phases for an initial-value problem (technical manual ch. 6): initial
+// assembly, derivatives, (dummy steps), regular steps.
+#include <iosfwd>
+#include <string>
+
+#include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/model/settings.hpp"
+#include "mbdyn-like/phases/run_output.hpp"
+
+namespace mbl {
+
+enum class RunStatus { Completed, Aborted, SolutionFailure };
+
+struct RunReport {
+  RunStatus status = RunStatus::Completed;
+  long steps = 0;
+  double final_time = 0.0;
+  long total_iterations = 0;
+  std::string message;  ///< why a run stopped early
+};
+
+/// Runs the whole simulation. Never throws on divergence: a failing step ends the run cleanly
+/// with status SolutionFailure; outputs are complete up to the last converged step.
+RunReport run_simulation(Model& model, const RunSettings& settings, RunOutput& output, std::ostream& log);
+
+}  // namespace mbl
