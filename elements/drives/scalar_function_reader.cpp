@@ -149,7 +149,7 @@ const ScalarFunctionReader* match_type(parser::CardReader& in) {
 /// model::sf::name(x) (§2.2 model namespace).
 void define(parser::ReadContext& ctx, const std::string& name, ScalarFunctionPtr f) {
   ctx.add_named("scalar function", name, std::const_pointer_cast<ScalarFunction>(f));
-  ctx.math().register_function("model::sf", name, [f](std::span<const math::Value> args) {
+  ctx.math().register_function("model", "sf::" + name, [f](std::span<const math::Value> args) {
     if (args.size() != 1)
       throw std::invalid_argument("a scalar function takes exactly one argument");
     return math::Value(f->value(args[0].to_real()));
