@@ -29,6 +29,9 @@ class DriveCaller {
   /// Drives with memory (sample and hold, discrete filter, ...) advance here, once per
   /// converged step.
   virtual void after_convergence(double t) {}
+  /// True for drives that keep their own memory and must receive after_convergence() once per
+  /// converged step (the drive readers collect them; composites do not forward the call).
+  virtual bool is_stateful() const { return false; }
   /// Shown in the .log and in error messages, e.g. "const, 9.81".
   virtual std::string describe() const { return {}; }
 };

@@ -1,0 +1,176 @@
+// Dispatch of `<drive_caller>` arguments to the registered readers, named definitions
+// (`drive caller:`, `reference`, `postponed`) and the per-deck drive tables.
+#include "elements/drives/drive_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "elements/drives/drive_callers.hpp"
+#include "elements/drives/drive_registry.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::drives {
+
+namespace {
+
+DriveCallerRegistry& registry() {
+  static DriveCallerRegistry r = [] {
+    DriveCallerRegistry reg;
+    register_function_drives(reg);
+    register_composite_drives(reg);
+    register_stateful_drives(reg);
+    register_entity_drives(reg);
+    register_file_drive(reg);
+    return reg;
+  }();
+  return r;
+}
+
+std::string key_of(unsigned label) { return std::to_string(label); }
+
+/// A bare identifier that names no variable cannot be a number: report it as an unknown drive.
+bool looks_like_unknown_word(parser::CardReader& in) {
+  const std::string_view text = in.peek_text();
+  if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text.front())) || text.front() == '_'))
+    return false;
+  for (char c : text)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ' ')) return false;
+  return in.context().math().find_variable(text) == nullptr;
+}
+
+}  // namespace
+
+void register_drive_caller_type(const std::string& keyword, DriveCallerReader reader) {
+  registry()[keyword] = std::move(reader);
+}
+
+DriveTables& drive_tables(parser::ReadContext& ctx) {
+  auto t = ctx.find_named<DriveTables>("drive tables", "");
+  if (!t) {
+    t = std::make_shared<DriveTables>();
+    ctx.add_named("drive tables", "", t);
+  }
+  return *t;
+}
+
+DriveCallerPtr read_drive_caller(parser::CardReader& in, DriveEnvironment& env) {
+  const parser::SourceLocation where = in.location();
+  if (in.keyword_is("reference")) {
+    const parser::SourceLocation label_at = in.location();
+    const unsigned label = in.label();
+    auto d = in.context().find_named<DriveCaller>("drive caller", key_of(label));
+    if (!d) throw parser::InputError(label_at, fmt::format("drive caller {} is not defined", label));
+    return d;
+  }
+  if (in.peek_keyword_is("ginac"))
+    throw parser::InputError(where, "GiNaC drive callers are not supported");
+  for (const auto& [keyword, reader] : registry()) {
+    if (!in.keyword_is(keyword)) continue;
+    DriveCallerPtr d = reader(in, env);
+    if (d->is_stateful()) drive_tables(in.context()).stateful.push_back(d);
+    return d;
+  }
+  if (looks_like_unknown_word(in))
+    in.fail_expected("a drive caller (const, sine, ramp, string, reference, ...) or a number");
+  return std::make_shared<ConstDrive>(in.real());  // §2.6: a bare number is a const drive
+}
+
+DriveCallerDefinition read_drive_caller_card(parser::CardReader& in, DriveEnvironment& env) {
+  DriveCallerDefinition def;
+  def.where = in.card_location();
+  const parser::SourceLocation label_at = in.location();
+  def.label = in.label();
+  auto& ctx = in.context();
+  if (ctx.find_named<DriveCaller>("drive caller", key_of(def.label)))
+    throw parser::InputError(label_at,
+                             fmt::format("drive caller {} is already defined", def.label));
+  if (in.keyword_is("name")) def.name = in.string();
+  def.drive = read_drive_caller(in, env);
+  while (!in.at_end()) {
+    if (in.keyword_is("output trace"))
+      def.output_trace = read_yes_no(in);
+    else if (in.keyword_is("output"))
+      def.output = read_yes_no(in);
+    else
+      in.fail_expected("`output`, `output trace` or ';'");
+  }
+  in.expect_end();
+  ctx.add_named("drive caller", key_of(def.label), def.drive);
+  auto& tables = drive_tables(ctx);
+  if (auto it = tables.postponed.find(def.label); it != tables.postponed.end())
+    it->second->target = def.drive;
+  tables.definitions.push_back(def);
+  return def;
+}
+
+std::vector<DriveCallerPtr> stateful_drives(parser::ReadContext& ctx) {
+  const auto& s = drive_tables(ctx).stateful;
+  return {s.rbegin(), s.rend()};  // a drive is created after the drives it contains
+}
+
+const std::vector<DriveCallerDefinition>& drive_caller_definitions(parser::ReadContext& ctx) {
+  return drive_tables(ctx).definitions;
+}
+
+void check_postponed_drives(parser::ReadContext& ctx) {
+  for (const auto& [label, slot] : drive_tables(ctx).postponed)
+    if (!slot->target)
+      throw parser::InputError(slot->first_use,
+                               fmt::format("postponed drive caller {} is never defined "
+                                           "(expected a `drive caller: {}, ...;` card)",
+                                           label, label));
+}
+
+void install_drive_math_functions(parser::ReadContext& ctx, DriveEnvironment& env) {
+  parser::ReadContext* pctx = &ctx;
+  DriveEnvironment* penv = &env;
+  ctx.math().register_function(
+      "model", "drive", [pctx, penv](std::span<const math::Value> args) -> math::Value {
+        if (args.empty() || args.size() > 2)
+          throw std::invalid_argument("model::drive(label[, x]) takes one or two arguments");
+        const auto label = args[0].to_integer();
+        auto d = pctx->find_named<DriveCaller>("drive caller", std::to_string(label));
+        if (!d) throw std::invalid_argument(fmt::format("drive caller {} is not defined", label));
+        const double x = args.size() == 2 ? args[1].to_real() : penv->time;
+        return math::Value(d->value(x));
+      });
+}
+
+// ---- argument helpers ----------------------------------------------------------------------
+
+double read_end_time(parser::CardReader& in) {
+  if (in.keyword_is("forever")) return kForever;
+  return in.real();
+}
+
+long read_cycles(parser::CardReader& in, bool allow_half) {
+  if (in.keyword_is("forever")) return 0;
+  if (in.keyword_is("one")) return 1;
+  if (allow_half && in.keyword_is("half")) return -1;
+  const parser::SourceLocation at = in.location();
+  const auto n = in.integer();
+  if (n == 0)
+    throw parser::InputError(at, "expected a non-zero number of cycles, `one`, `half` or "
+                                 "`forever`, found 0");
+  if (!allow_half && n < 0)
+    throw parser::InputError(at, fmt::format("expected a positive number of cycles, found {}", n));
+  return long(n);
+}
+
+bool read_yes_no(parser::CardReader& in) {
+  if (in.keyword_is("yes")) return true;
+  if (in.keyword_is("no")) return false;
+  return in.boolean();
+}
+
+long read_count(parser::CardReader& in, long min, std::string_view what) {
+  const parser::SourceLocation at = in.location();
+  const auto n = in.integer();
+  if (n < min)
+    throw parser::InputError(at, fmt::format("expected {} >= {}, found {}", what, min, n));
+  return long(n);
+}
+
+}  // namespace mbl::drives

@@ -1,0 +1,152 @@
+#include "elements/drives/template_drive.hpp"
+
+#include <fmt/format.h>
+
+#include "elements/drives/drive_composite.hpp"
+#include "elements/drives/drive_reader.hpp"
+#include "elements/drives/drive_registry.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::drives {
+
+namespace {
+
+std::string family_of(std::string_view dim) { return "template drive caller " + std::string(dim); }
+
+template <class T>
+T read_entity(parser::CardReader& in, const parser::RigidFrame* frame) {
+  if constexpr (std::is_same_v<T, double>) {
+    return 1.0;
+  } else if constexpr (std::is_same_v<T, Vec3>) {
+    return frame ? in.direction(*frame) : in.vec3();
+  } else if constexpr (std::is_same_v<T, Vec6>) {
+    return in.vec6();
+  } else if constexpr (std::is_same_v<T, Mat3>) {
+    return in.mat3();
+  } else {
+    return in.mat6();
+  }
+}
+
+DriveCallerPtr read_component(parser::CardReader& in, DriveEnvironment& env) {
+  if (in.keyword_is("inactive")) return nullptr;
+  return read_drive_caller(in, env);
+}
+
+/// `component, [sym | diag,] c, c, ...` (matrix layouts: sym = upper triangle row by row).
+template <class T>
+TplDriveCallerPtr<T> read_components(parser::CardReader& in, DriveEnvironment& env) {
+  constexpr int n = TplTraits<T>::size;
+  std::vector<DriveCallerPtr> d(n);
+  if constexpr (std::is_same_v<T, Mat3> || std::is_same_v<T, Mat6>) {
+    constexpr int m = std::is_same_v<T, Mat3> ? 3 : 6;
+    if (in.keyword_is("sym")) {
+      for (int i = 0; i < m; ++i)
+        for (int j = i; j < m; ++j) d[i * m + j] = d[j * m + i] = read_component(in, env);
+      return std::make_shared<TplComponentDrive<T>>(std::move(d));
+    }
+    if (in.keyword_is("diag")) {
+      for (int i = 0; i < m; ++i) d[i * m + i] = read_component(in, env);
+      return std::make_shared<TplComponentDrive<T>>(std::move(d));
+    }
+  }
+  for (int k = 0; k < n; ++k) d[k] = read_component(in, env);
+  return std::make_shared<TplComponentDrive<T>>(std::move(d));
+}
+
+}  // namespace
+
+template <class T>
+TplDriveCallerPtr<T> read_tpl_drive_caller(parser::CardReader& in, DriveEnvironment& env,
+                                           const parser::RigidFrame* frame) {
+  if (in.keyword_is("reference")) {
+    const parser::SourceLocation at = in.location();
+    const unsigned label = in.label();
+    auto d = in.context().find_named<TplDriveCaller<T>>(family_of(TplTraits<T>::name),
+                                                        std::to_string(label));
+    if (!d)
+      throw parser::InputError(at, fmt::format("template drive caller {} of dimension {} is not "
+                                               "defined",
+                                               label, TplTraits<T>::name));
+    return d;
+  }
+  if (in.keyword_is("null")) return std::make_shared<TplNullDrive<T>>();
+  if (in.keyword_is("component")) {
+    if constexpr (std::is_same_v<T, double>)
+      return std::make_shared<TplSingleDrive<double>>(1.0, read_drive_caller(in, env));
+    else
+      return read_components<T>(in, env);
+  }
+  if (in.keyword_is("array")) {
+    const long n = read_count(in, 1, "the number of template drive callers");
+    std::vector<TplDriveCallerPtr<T>> d;
+    for (long i = 0; i < n; ++i) d.push_back(read_tpl_drive_caller<T>(in, env, frame));
+    if (n == 1) return d.front();
+    return std::make_shared<TplArrayDrive<T>>(std::move(d));
+  }
+  in.keyword_is("single");  // may be omitted (§2.6.42)
+  T entity = read_entity<T>(in, frame);
+  auto drive = read_drive_caller(in, env);
+  return std::make_shared<TplSingleDrive<T>>(std::move(entity), std::move(drive));
+}
+
+template TplDriveCallerPtr<double> read_tpl_drive_caller<double>(parser::CardReader&,
+                                                                 DriveEnvironment&,
+                                                                 const parser::RigidFrame*);
+template TplDriveCallerPtr<Vec3> read_tpl_drive_caller<Vec3>(parser::CardReader&,
+                                                             DriveEnvironment&,
+                                                             const parser::RigidFrame*);
+template TplDriveCallerPtr<Vec6> read_tpl_drive_caller<Vec6>(parser::CardReader&,
+                                                             DriveEnvironment&,
+                                                             const parser::RigidFrame*);
+template TplDriveCallerPtr<Mat3> read_tpl_drive_caller<Mat3>(parser::CardReader&,
+                                                             DriveEnvironment&,
+                                                             const parser::RigidFrame*);
+template TplDriveCallerPtr<Mat6> read_tpl_drive_caller<Mat6>(parser::CardReader&,
+                                                             DriveEnvironment&,
+                                                             const parser::RigidFrame*);
+
+namespace {
+
+template <class T>
+void read_and_store(parser::CardReader& in, DriveEnvironment& env, unsigned label,
+                    const parser::SourceLocation& label_at) {
+  auto& ctx = in.context();
+  const std::string family = family_of(TplTraits<T>::name);
+  if (ctx.find_named<TplDriveCaller<T>>(family, std::to_string(label)))
+    throw parser::InputError(label_at, fmt::format("template drive caller {} of dimension {} is "
+                                                   "already defined",
+                                                   label, TplTraits<T>::name));
+  auto d = read_tpl_drive_caller<T>(in, env);
+  ctx.add_named(family, std::to_string(label), std::const_pointer_cast<TplDriveCaller<T>>(d));
+}
+
+}  // namespace
+
+void read_template_drive_caller_card(parser::CardReader& in, DriveEnvironment& env) {
+  const parser::SourceLocation label_at = in.location();
+  const unsigned label = in.label();
+  const parser::SourceLocation dim_at = in.location();
+  std::string dim;
+  if (!in.peek_text().empty() && in.peek_text().front() == '"')
+    dim = in.string();
+  else
+    dim = std::to_string(in.integer());
+  if (dim == "1")
+    read_and_store<double>(in, env, label, label_at);
+  else if (dim == "3")
+    read_and_store<Vec3>(in, env, label, label_at);
+  else if (dim == "6")
+    read_and_store<Vec6>(in, env, label, label_at);
+  else if (dim == "3x3")
+    read_and_store<Mat3>(in, env, label, label_at);
+  else if (dim == "6x6")
+    read_and_store<Mat6>(in, env, label, label_at);
+  else
+    throw parser::InputError(dim_at, fmt::format("expected a template dimension 1, 3, 6, \"3x3\" "
+                                                 "or \"6x6\", found {}",
+                                                 dim));
+  in.expect_end();
+}
+
+}  // namespace mbl::drives
