@@ -1,21 +1,40 @@
 #include "elements/input/drive_input.hpp"
 
+#include "elements/drives/drive_reader.hpp"
+#include "elements/drives/scalar_function.hpp"
+#include "elements/drives/template_drive.hpp"
+
 namespace mbl::elements {
 
-// Minimal forms until the drive-caller registry is wired in: a bare value, `const, v`, `null`.
 DriveCallerPtr read_drive(parser::CardReader& in, BuildContext& ctx) {
-  if (in.keyword_is("null")) return std::make_shared<ConstDrive>(0.0);
-  if (in.keyword_is("const")) return std::make_shared<ConstDrive>(in.real());
-  if (in.keyword_is("one") || in.keyword_is("unit")) return std::make_shared<ConstDrive>(1.0);
-  return std::make_shared<ConstDrive>(in.real());
+  return drives::read_drive_caller(in, ctx.model().drive_env());
 }
 
 std::function<Vec3(double)> read_vec3_drive(parser::CardReader& in, BuildContext& ctx) {
-  if (in.keyword_is("null")) return [](double) { return Vec3::Zero(); };
-  in.keyword_is("single");
-  const Vec3 dir = in.vec3();
-  DriveCallerPtr d = read_drive(in, ctx);
-  return [dir, d](double t) { return Vec3(dir * d->value(t)); };
+  drives::TplDriveCallerPtr<Vec3> d = drives::read_tpl_drive_caller<Vec3>(in, ctx.model().drive_env());
+  return [d](double t) { return d->value(t); };
 }
 
+namespace {
+
+// Definition cards that may appear in any block, and the drivers block.
+const bool registered =
+    CardRegistry::family("definition")
+        .add("drive caller",
+             [](parser::CardReader& in, BuildContext& ctx, unsigned) {
+               drives::read_drive_caller_card(in, ctx.model().drive_env());
+             }) &&
+    CardRegistry::family("definition")
+        .add("template drive caller",
+             [](parser::CardReader& in, BuildContext& ctx, unsigned) {
+               drives::read_template_drive_caller_card(in, ctx.model().drive_env());
+             }) &&
+    CardRegistry::family("definition")
+        .add("scalar function", [](parser::CardReader& in, BuildContext&, unsigned) { drives::read_scalar_function_card(in); }) &&
+    // The drivers-block cards read their own label.
+    CardRegistry::family("driver").add("file", [](parser::CardReader& in, BuildContext& ctx, unsigned) {
+      drives::read_file_driver_card(in, ctx.model().drive_env());
+    });
+
+}  // namespace
 }  // namespace mbl::elements

@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 
+#include "elements/drives/drive_reader.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "parser/errors.hpp"
 
@@ -192,6 +193,7 @@ class Builder {
     result_.read_context = std::make_unique<parser::ReadContext>(result_.model->math());
     result_.read_context->set_entities(result_.model.get());
     ctx_ = std::make_unique<BuildContext>(*result_.model, *result_.read_context);
+    drives::install_drive_math_functions(*result_.read_context, result_.model->drive_env());
     // MBDyn's default integrator when the deck has no `method:` card.
     result_.settings.method.name = "crank nicolson";
   }
@@ -336,7 +338,7 @@ class Builder {
       ++found_[counted_name(d)];
       return;
     }
-    const unsigned label = in.label();
+    const unsigned label = family == "driver" ? 0 : in.label();
     const std::size_t before = result_.read_context->count("not implemented");
     (*f)(in, *ctx_, label);
     if (result_.read_context->count("not implemented") == before) in.expect_end();
@@ -366,6 +368,8 @@ class Builder {
       throw parser::InputError(parser::SourceLocation{}, fmt::format("expected \"end: {}\", found the end of the input", block_));
     }
     Model& m = *result_.model;
+    drives::check_postponed_drives(*result_.read_context);
+    for (auto& d : drives::stateful_drives(*result_.read_context)) m.register_drive(d);
     m.setup_elements();
     // Summary for --check.
     for (const auto& n : m.nodes()) {
