@@ -57,6 +57,19 @@ class Problem {
   /// orientation R(g) R_{N-1} and omega = G(g) g', stores them as the reference of the Newton
   /// corrections, and resets g and g' to zero in y and y' (seed 000 §3.2).
   virtual void after_predict(double t, Vector& y, Vector& yp) = 0;
+
+  // ---- optional hooks (defaults suit problems without internal state) ---------------------------
+  /// Physical dimension class of equation i (any integer; equal values = same dimension). Used
+  /// only by the `sepnorm` residual test (technical manual §3.6). Default: one class.
+  virtual int equation_dimension(int i) const { return 0; }
+
+  /// Called by an integrator at the beginning of advance(), when the last converged point is a
+  /// completed step: save whatever after_convergence()/after_predict() will overwrite (rotation
+  /// references, internal states).
+  virtual void save_checkpoint() {}
+  /// Called when advance() fails (possibly after some ESDIRK stages converged): go back to the
+  /// saved checkpoint. The integrator then calls update(t, y, y') with the last converged step.
+  virtual void restore_checkpoint() {}
 };
 
 }  // namespace mbl::integrators

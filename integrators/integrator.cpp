@@ -1,0 +1,372 @@
+#include "integrators/integrator.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fmt/format.h>
+#include <span>
+#include <stdexcept>
+
+namespace mbl::integrators {
+
+namespace {
+StepResult from_newton(const NewtonResult& n, int iterations) {
+  StepResult r;
+  r.converged = n.converged;
+  r.iterations = iterations;
+  r.residual_error = n.residual_error;
+  r.solution_error = n.solution_error;
+  r.failure = n.failure;
+  r.singular_index = n.singular_index;
+  r.message = n.message;
+  return r;
+}
+StepResult invalid(const std::string& msg) {
+  StepResult r;
+  r.failure = FailureReason::InvalidParameter;
+  r.message = msg;
+  return r;
+}
+}  // namespace
+
+NewtonResult solve_derivatives(Problem& problem, double t0, Vector& y, Vector& yp,
+                               NewtonSolver& newton, double coefficient) {
+  problem.update(t0, y, yp);
+  return newton.solve(problem, t0, coefficient, coefficient, y, yp, UpdateMode::Derivatives);
+}
+
+// ---- ImplicitStepIntegrator --------------------------------------------------------------------
+
+void ImplicitStepIntegrator::start(Problem& problem, double t0, const Vector& y0,
+                                   const Vector& yp0) {
+  n_ = problem.size();
+  alg_.resize(n_);
+  for (int i = 0; i < n_; ++i) alg_[i] = problem.dof_order(i) == DofOrder::Algebraic;
+  Point p0{t0, y0, yp0};
+  problem.after_convergence(t0, p0.y, p0.yp);
+  history_.clear();
+  history_.push_front(p0);
+  steps_ = 0;
+  on_start(history_.front());
+}
+
+StepResult ImplicitStepIntegrator::advance(Problem& problem, double t, double dt,
+                                           NewtonSolver& newton) {
+  if (history_.empty()) throw std::logic_error("ImplicitStepIntegrator::advance before start");
+  if (!(dt > 0.0) || !std::isfinite(dt) || !std::isfinite(t))
+    return invalid(fmt::format("invalid time step {}", dt));
+  problem.save_checkpoint();
+  Point out;
+  StepResult res = step(problem, t, dt, newton, out);
+  if (res.converged) {
+    history_.push_front(std::move(out));
+    while (static_cast<int>(history_.size()) > history_size_) history_.pop_back();
+    ++steps_;
+  } else {
+    problem.restore_checkpoint();
+    problem.update(time(), history_.front().y, history_.front().yp);
+  }
+  return res;
+}
+
+std::vector<ImplicitStepIntegrator::Point> ImplicitStepIntegrator::rebased(
+    Problem& problem, const std::vector<const Point*>& pts) const {
+  std::vector<Vector> ys, yps;
+  for (const Point* p : pts) {
+    ys.push_back(p->y);
+    yps.push_back(p->yp);
+  }
+  problem.rebase_history(std::span<Vector>(ys), std::span<Vector>(yps));
+  std::vector<Point> out;
+  for (std::size_t j = 0; j < pts.size(); ++j) out.push_back({pts[j]->t, ys[j], yps[j]});
+  return out;
+}
+
+NewtonResult ImplicitStepIntegrator::solve_point(Problem& problem, double t, const Vector& C,
+                                                 const Vector& XP_pred, double D, double D_alg,
+                                                 NewtonSolver& newton, Point& out) {
+  const Eigen::ArrayXd Dv = alg_.select(Eigen::ArrayXd::Constant(n_, D_alg),
+                                        Eigen::ArrayXd::Constant(n_, D));
+  const Vector Xn = (C.array() + Dv * XP_pred.array()).matrix();
+  Vector y = alg_.select(XP_pred.array(), Xn.array()).matrix();
+  Vector yp = alg_.select(Xn.array(), XP_pred.array()).matrix();
+  problem.after_predict(t, y, yp);
+  problem.update(t, y, yp);
+  NewtonResult res = newton.solve(problem, t, D, D_alg, y, yp, UpdateMode::Regular);
+  if (res.converged) {
+    problem.after_convergence(t, y, yp);
+    out = Point{t, std::move(y), std::move(yp)};
+    last_dcoef_ = D;
+  }
+  return res;
+}
+
+Vector ImplicitStepIntegrator::predict(double t, const std::vector<Point>& pts, int count) const {
+  count = std::min<int>(count, static_cast<int>(pts.size()));
+  if (count <= 1) return XP(pts.front());  // constant prediction, seed eq. (15)
+  std::vector<double> times;
+  for (int j = 0; j < count; ++j) times.push_back(pts[j].t);
+  const coef::Predictor P = count == 2 ? coef::second_order_predictor(t, times[0], times[1])
+                                       : coef::hermite_predictor(t, times);
+  const double h = t - times[0];
+  Vector xp = Vector::Zero(n_);
+  for (int j = 0; j < count; ++j) xp += (P.m[j] / h) * X(pts[j]) + P.n[j] * XP(pts[j]);
+  return xp;
+}
+
+// ---- StepNIntegrator ---------------------------------------------------------------------------
+
+template <int N>
+StepNIntegrator<N>::StepNIntegrator(std::string name, Formula f, RhoFunction rho,
+                                    RhoFunction rho_alg, bool extrapolate)
+    : ImplicitStepIntegrator(std::move(name), std::max(N, 2)),
+      formula_(std::move(f)),
+      rho_(std::move(rho)),
+      rho_alg_(std::move(rho_alg)),
+      extrapolate_(extrapolate) {}
+
+template <int N>
+StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, NewtonSolver& newton,
+                                    Point& out) {
+  const int avail = static_cast<int>(history_.size());
+  const double h_prev = avail >= 2 ? history_[0].t - history_[1].t : dt;
+  coef::Lms fd, fa;
+  if (avail < N) {
+    fd = fa = coef::trapezoidal(dt);  // start-up, seed eq. (3)
+  } else {
+    try {
+      const double rho = rho_ ? rho_(t) : 0.0;
+      const double rho_alg = rho_alg_ ? rho_alg_(t) : rho;
+      fd = formula_(rho, dt, h_prev, steps() + 1);
+      fa = rho_alg == rho ? fd : formula_(rho_alg, dt, h_prev, steps() + 1);
+    } catch (const std::invalid_argument& e) {
+      return invalid(e.what());
+    }
+  }
+  const int r = static_cast<int>(fd.a.size());
+  const int n_pred = extrapolate_ && avail >= 2 ? 2 : 1;  // seed eq. (12), else eq. (15)
+  const int npts = std::min(avail, std::max(r, n_pred));
+  std::vector<const Point*> ptrs;
+  for (int j = 0; j < npts; ++j) ptrs.push_back(&history_[j]);
+  const std::vector<Point> pts = rebased(problem, ptrs);
+  Vector Cd = Vector::Zero(n_), Ca = Vector::Zero(n_);
+  for (int j = 1; j <= r; ++j) {
+    const Vector Xj = X(pts[j - 1]), XPj = XP(pts[j - 1]);
+    Cd += fd.a[j - 1] * Xj + fd.b[j] * XPj;
+    Ca += fa.a[j - 1] * Xj + fa.b[j] * XPj;
+  }
+  const Vector C = alg_.select(Ca.array(), Cd.array()).matrix();
+  const Vector XP_pred = predict(t, pts, n_pred);
+  const NewtonResult nr = solve_point(problem, t, C, XP_pred, fd.b[0], fa.b[0], newton, out);
+  return from_newton(nr, nr.iterations);
+}
+
+// ---- SingleStepIntegrator ----------------------------------------------------------------------
+
+template <int N>
+SingleStepIntegrator<N>::SingleStepIntegrator(std::string name, RhoFunction rho)
+    : ImplicitStepIntegrator(std::move(name), 2), rho_(std::move(rho)) {}
+
+template <int N>
+void SingleStepIntegrator<N>::on_start(const Point& p0) {
+  // Seed §2.2: the auxiliary variables start equal to y'_0.
+  aux_.assign(N - 1, XP(p0).template cast<std::complex<double>>());
+}
+
+template <int N>
+StepResult SingleStepIntegrator<N>::step(Problem& problem, double t, double dt,
+                                         NewtonSolver& newton, Point& out) {
+  using cd = std::complex<double>;
+  std::vector<cd> g;
+  try {
+    g = coef::ss_gammas(N, rho_ ? rho_(t) : 0.0);
+  } catch (const std::invalid_argument& e) {
+    return invalid(e.what());
+  }
+  // Coefficients of A^p_N over the basis [y'_N, y'_{N-1}, aux^1_{N-1}, ..., aux^{N-1}_{N-1}]
+  // from the chain (4b)-(4e); then y_N from (4a): this reproduces eqs. (9)-(11).
+  const int nb = N + 1;
+  auto unit = [&](int k) {
+    Eigen::VectorXcd e = Eigen::VectorXcd::Zero(nb);
+    e[k] = 1.0;
+    return e;
+  };
+  Eigen::VectorXcd A_new = unit(0);  // A^0_N
+  for (int p = 1; p < N; ++p) {
+    const cd ge = g[2 * (N - p)], go = g[2 * (N - p) - 1];
+    A_new = ((1.0 - ge) * unit(p) + ge * A_new - (1.0 - go) * unit(p + 1)) / go;
+  }
+  const Eigen::VectorXcd ycoef = dt * ((1.0 - g[0]) * unit(N) + g[0] * A_new);
+  const std::vector<Point> pts = rebased(problem, {&history_[0]});
+  const Vector XP1 = XP(pts[0]);
+  Vector C = X(pts[0]) + ycoef[1].real() * XP1;
+  for (int p = 1; p < N; ++p) C += (ycoef[p + 1] * aux_[p - 1]).real();
+  const double D = ycoef[0].real();
+  const NewtonResult nr = solve_point(problem, t, C, XP1, D, D, newton, out);
+  if (nr.converged) {
+    // Eqs. (18)-(20) on the canonical vectors (omega for rotations).
+    Eigen::VectorXcd old_prev = XP(history_[0]).template cast<cd>();
+    Eigen::VectorXcd new_prev = XP(out).template cast<cd>();
+    for (int p = 1; p < N; ++p) {
+      const cd ge = g[2 * (N - p)], go = g[2 * (N - p) - 1];
+      Eigen::VectorXcd updated =
+          ((1.0 - ge) * old_prev + ge * new_prev - (1.0 - go) * aux_[p - 1]) / go;
+      old_prev = aux_[p - 1];
+      new_prev = updated;
+      aux_[p - 1] = std::move(updated);
+    }
+  }
+  return from_newton(nr, nr.iterations);
+}
+
+// ---- StageNIntegrator --------------------------------------------------------------------------
+
+template <int S>
+StageNIntegrator<S>::StageNIntegrator(std::string name, TableauFn tableau, RhoFunction rho)
+    : ImplicitStepIntegrator(std::move(name), 2), tableau_(std::move(tableau)), rho_(std::move(rho)) {}
+
+template <int S>
+StepResult StageNIntegrator<S>::step(Problem& problem, double t, double dt, NewtonSolver& newton,
+                                     Point& out) {
+  try {
+    const double rho = rho_ ? rho_(t) : 0.0;
+    if (rho != cached_rho_ || cached_.stages() == 0) {
+      cached_ = tableau_(rho);
+      cached_rho_ = rho;
+    }
+  } catch (const std::invalid_argument& e) {
+    cached_rho_ = -1.0;
+    return invalid(e.what());
+  }
+  const coef::Tableau& tab = cached_;
+  if (tab.stages() != S) return invalid(fmt::format("{}: tableau with {} stages", name(), tab.stages()));
+  const double t0 = t - dt;
+  std::vector<Point> stages{history_[0]};
+  int iterations = 0;
+  NewtonResult nr;
+  for (int i = 1; i < S; ++i) {
+    const double ti = i == S - 1 ? t : t0 + tab.c[i] * dt;
+    std::vector<const Point*> ptrs;  // previous stages, most recent first
+    for (int j = i - 1; j >= 0; --j) ptrs.push_back(&stages[j]);
+    const std::vector<Point> pts = rebased(problem, ptrs);
+    Vector C = X(pts[i - 1]);  // stage 1 = t_{k-1}
+    for (int j = 0; j < i; ++j) C += (dt * tab.A(i, j)) * XP(pts[i - 1 - j]);
+    // Seed §3.1: constant prediction for the second stage, eq. (12) afterwards, eq. (16) for
+    // the last stage of the fourth/fifth-order methods.
+    const int n_pred = i == 1 ? 1 : (i == S - 1 && tab.fourth_order_last_prediction && i >= 3) ? 3 : 2;
+    const Vector XP_pred = predict(ti, pts, n_pred);
+    const double D = dt * tab.A(i, i);
+    Point p;
+    nr = solve_point(problem, ti, C, XP_pred, D, D, newton, p);
+    iterations += nr.iterations;
+    if (!nr.converged) {
+      StepResult r = from_newton(nr, iterations);
+      r.message = fmt::format("{} (stage {} of {})", r.message, i + 1, S);
+      return r;
+    }
+    stages.push_back(std::move(p));
+  }
+  out = std::move(stages.back());
+  return from_newton(nr, iterations);
+}
+
+template class StepNIntegrator<1>;
+template class StepNIntegrator<2>;
+template class StepNIntegrator<3>;
+template class StepNIntegrator<4>;
+template class SingleStepIntegrator<2>;
+template class SingleStepIntegrator<3>;
+template class SingleStepIntegrator<4>;
+template class StageNIntegrator<3>;
+template class StageNIntegrator<4>;
+template class StageNIntegrator<5>;
+template class StageNIntegrator<6>;
+
+// ---- factory -----------------------------------------------------------------------------------
+
+std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) {
+  std::string name = spec.name;
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  auto need_rho = [&]() {
+    if (!spec.rho)
+      throw std::invalid_argument(
+          fmt::format("method {} needs the asymptotic spectral radius", spec.name));
+    return spec.rho;
+  };
+  const RhoFunction rho_alg = spec.rho_alg ? spec.rho_alg : spec.rho;
+  using coef::Lms;
+  if (name == "crank nicolson" || name == "crank nicholson")
+    return std::make_unique<StepNIntegrator<1>>(
+        "crank nicolson", [](double, double h, double, int) { return coef::trapezoidal(h); },
+        nullptr, nullptr, false);
+  if (name == "implicit euler" || (name == "bdf" && spec.bdf_order == 1))
+    return std::make_unique<StepNIntegrator<1>>(
+        "implicit euler", [](double, double h, double, int) { return coef::implicit_euler(h); },
+        nullptr, nullptr, false);
+  if (name == "bdf") {
+    if (spec.bdf_order != 2)
+      throw std::invalid_argument(
+          fmt::format("bdf order {} not available (only 1 and 2)", spec.bdf_order));
+    return std::make_unique<StepNIntegrator<2>>(
+        "bdf", [](double, double h, double hp, int) { return coef::ms2(0.0, h, hp); },
+        nullptr, nullptr);
+  }
+  if (name == "ms" || name == "ms2")
+    return std::make_unique<StepNIntegrator<2>>(
+        "ms", [](double r, double h, double hp, int) { return coef::ms2(r, h, hp); }, need_rho(),
+        rho_alg);
+  if (name == "ms3")
+    return std::make_unique<StepNIntegrator<3>>(
+        "ms3", [](double r, double h, double, int) { return coef::ms3(r, h); }, need_rho(), rho_alg);
+  if (name == "ms4")
+    return std::make_unique<StepNIntegrator<4>>(
+        "ms4", [](double r, double h, double, int) { return coef::ms4(r, h); }, need_rho(), rho_alg);
+  if (name == "hope")
+    return std::make_unique<StepNIntegrator<2>>(
+        "hope",
+        [](double r, double h, double, int step) {
+          // Odd steps: Crank-Nicolson; even steps: the two-step formula.
+          return step % 2 == 1 ? coef::trapezoidal(h) : coef::hope_two_step(r, h);
+        },
+        need_rho(), rho_alg);
+  if (name == "ss2") return std::make_unique<SingleStepIntegrator<2>>("ss2", need_rho());
+  if (name == "ss3") return std::make_unique<SingleStepIntegrator<3>>("ss3", need_rho());
+  if (name == "ss4") return std::make_unique<SingleStepIntegrator<4>>("ss4", need_rho());
+  if (name == "bathe")
+    return std::make_unique<StageNIntegrator<3>>("Bathe", coef::bathe, need_rho());
+  if (name == "msstc3")
+    return std::make_unique<StageNIntegrator<4>>(
+        "msstc3", [](double r) { return coef::msstc(3, r); }, need_rho());
+  if (name == "msstc4")
+    return std::make_unique<StageNIntegrator<5>>(
+        "msstc4", [](double r) { return coef::msstc(4, r); }, need_rho());
+  if (name == "msstc5")
+    return std::make_unique<StageNIntegrator<6>>(
+        "msstc5", [](double r) { return coef::msstc(5, r); }, need_rho());
+  if (name == "mssth3")
+    return std::make_unique<StageNIntegrator<4>>(
+        "mssth3", [](double r) { return coef::mssth(3, r); }, need_rho());
+  if (name == "mssth4")
+    return std::make_unique<StageNIntegrator<5>>(
+        "mssth4", [](double r) { return coef::mssth(4, r); }, need_rho());
+  if (name == "mssth5")
+    return std::make_unique<StageNIntegrator<6>>(
+        "mssth5", [](double r) { return coef::mssth(5, r); }, need_rho());
+  if (name == "dirk33")
+    return std::make_unique<StageNIntegrator<4>>("DIRK33", [](double) { return coef::esdirk3_4(); },
+                                                 nullptr);
+  if (name == "dirk43")
+    return std::make_unique<StageNIntegrator<5>>("DIRK43", [](double) { return coef::esdirk3_5(); },
+                                                 nullptr);
+  if (name == "dirk54")
+    return std::make_unique<StageNIntegrator<6>>("DIRK54", [](double) { return coef::esdirk4_6(); },
+                                                 nullptr);
+  throw std::invalid_argument(fmt::format(
+      "unknown integration method \"{}\" (expected crank nicolson, implicit euler, bdf, ms, ms2, "
+      "ms3, ms4, hope, ss2, ss3, ss4, Bathe, msstc3, msstc4, msstc5, mssth3, mssth4, mssth5, "
+      "DIRK33, DIRK43, DIRK54)",
+      spec.name));
+}
+
+}  // namespace mbl::integrators

@@ -1,0 +1,176 @@
+#pragma once
+// Implicit time integrators of MBDyn's initial-value problem (input manual §4.1.1 `method:`;
+// seed 000 §2-3). Names follow the paper: ImplicitStepIntegrator, StepNIntegrator<N> (linear
+// multistep), SingleStepIntegrator<N> (SS2-4), StageNIntegrator<S> (ESDIRK).
+//
+// Every time point t_N (a step, or an ESDIRK stage) is solved the same way (seed §3):
+//   1. copies of the needed converged points go through problem.rebase_history();
+//   2. the derivative y'_N is predicted (eq. 12 / eq. 16 / constant, eq. 15) and y_N follows from
+//      the integration formula y_N = C + dCoef * y'_N;
+//   3. problem.after_predict(), problem.update(), Newton (corrections of §3.2);
+//   4. problem.after_convergence() turns the point canonical; it is stored as history.
+// Algebraic unknowns swap roles: their value plays the derivative, y' (their time integral)
+// plays the state, so the same formulas predict them (MBDyn extrapolates them too).
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "integrators/coefficients.hpp"
+#include "integrators/newton.hpp"
+#include "integrators/problem.hpp"
+
+namespace mbl::integrators {
+
+/// A spectral radius as a function of time (MBDyn's drive caller).
+using RhoFunction = std::function<double(double t)>;
+
+struct StepResult {
+  bool converged = false;
+  int iterations = 0;  ///< linear solves summed over the stages of the step
+  double residual_error = 0.0;
+  double solution_error = 0.0;
+  FailureReason failure = FailureReason::None;
+  int singular_index = -1;
+  std::string message;
+};
+
+/// Runs the "derivatives" phase (technical manual §6.2.1): Newton in derivatives mode with
+/// dCoef = `coefficient`, y kept, y' (and algebraic unknowns) solved. Calls problem.update()
+/// first. Does not call after_convergence (ImplicitStepIntegrator::start() does).
+NewtonResult solve_derivatives(Problem& problem, double t0, Vector& y, Vector& yp,
+                               NewtonSolver& newton, double coefficient);
+
+class ImplicitStepIntegrator {
+ public:
+  virtual ~ImplicitStepIntegrator() = default;
+  const std::string& name() const { return name_; }
+  /// Implicit solves per step (1 for multistep/single-step, s-1 for an s-stage ESDIRK).
+  virtual int implicit_stages() const { return 1; }
+  /// Steps performed with the trapezoidal rule before the method has its history.
+  virtual int startup_steps() const { return 0; }
+
+  /// Initial state at t0 (after the derivatives phase). Calls problem.after_convergence() once
+  /// and keeps the canonical vectors.
+  void start(Problem& problem, double t0, const Vector& y0, const Vector& yp0);
+  /// Advances from time() to t = time() + dt. On failure the last converged state is kept (and
+  /// the problem restored through restore_checkpoint() + update()), so the caller may retry
+  /// with a smaller dt. Never throws on divergence.
+  StepResult advance(Problem& problem, double t, double dt, NewtonSolver& newton);
+
+  double time() const { return history_.front().t; }
+  const Vector& y() const { return history_.front().y; }
+  const Vector& yp() const { return history_.front().yp; }
+  int steps() const { return steps_; }
+  /// dCoef (dy/dy') of the last solved point, for the differential unknowns.
+  double last_dcoef() const { return last_dcoef_; }
+
+ protected:
+  explicit ImplicitStepIntegrator(std::string name, int history_size)
+      : name_(std::move(name)), history_size_(history_size) {}
+  struct Point {
+    double t = 0.0;
+    Vector y, yp;
+  };
+  /// Family-specific step: solve the new point(s); on success the new canonical step point is
+  /// returned in `out`.
+  virtual StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
+                          Point& out) = 0;
+  virtual void on_start(const Point& p0) {}
+
+  // ---- helpers shared by the families ----
+  /// Role vectors (see the header comment): X = state role, XP = derivative role.
+  Vector X(const Point& p) const { return alg_.select(p.yp, p.y); }
+  Vector XP(const Point& p) const { return alg_.select(p.y, p.yp); }
+  /// Copies of `pts` (most recent first) passed through problem.rebase_history().
+  std::vector<Point> rebased(Problem& problem, const std::vector<const Point*>& pts) const;
+  /// Steps 2b-4 of the header comment for one point: X = C + D * XP (D per dof order).
+  NewtonResult solve_point(Problem& problem, double t, const Vector& C, const Vector& XP_pred,
+                           double D, double D_alg, NewtonSolver& newton, Point& out);
+  /// Predicted derivative-role vector from points (most recent first) with eq. (12) / (16).
+  Vector predict(double t, const std::vector<Point>& pts, int count) const;
+
+  std::deque<Point> history_;  ///< converged steps, most recent first
+  Eigen::Array<bool, Eigen::Dynamic, 1> alg_;
+  int n_ = 0;
+
+ private:
+  std::string name_;
+  int history_size_;
+  int steps_ = 0;
+  double last_dcoef_ = 0.0;
+};
+
+/// Multistep family (seed §2.1): `crank nicolson`, `implicit euler`, `bdf`, `ms`/`ms2`, `ms3`,
+/// `ms4`, `hope`. The formula is supplied per step; the trapezoidal rule (eq. 3) covers the
+/// steps the method lacks history for.
+template <int N>
+class StepNIntegrator : public ImplicitStepIntegrator {
+ public:
+  /// (rho, h, h_prev, step number starting at 1) -> coefficients with r = N (or fewer).
+  using Formula = std::function<coef::Lms(double rho, double h, double h_prev, int step)>;
+  StepNIntegrator(std::string name, Formula f, RhoFunction rho, RhoFunction rho_alg,
+                  bool extrapolate = N > 1);
+  int startup_steps() const override { return N - 1; }
+
+ protected:
+  StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
+                  Point& out) override;
+
+ private:
+  Formula formula_;
+  RhoFunction rho_, rho_alg_;
+  bool extrapolate_;
+};
+
+/// Single-step family SS2/SS3/SS4 (seed §2.2, eqs. 4, 9-11, 15, 18-20); N = r.
+template <int N>
+class SingleStepIntegrator : public ImplicitStepIntegrator {
+ public:
+  SingleStepIntegrator(std::string name, RhoFunction rho);
+
+ protected:
+  StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
+                  Point& out) override;
+  void on_start(const Point& p0) override;
+
+ private:
+  RhoFunction rho_;
+  std::vector<Eigen::VectorXcd> aux_;  ///< derivative-role auxiliary variables 1 .. N-1
+};
+
+/// ESDIRK family (seed §2.3): `Bathe`, `msstc3/4/5`, `mssth3/4/5`, `DIRK33/43/54`; S = stages.
+template <int S>
+class StageNIntegrator : public ImplicitStepIntegrator {
+ public:
+  using TableauFn = std::function<coef::Tableau(double rho)>;
+  StageNIntegrator(std::string name, TableauFn tableau, RhoFunction rho);
+  int implicit_stages() const override { return S - 1; }
+
+ protected:
+  StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
+                  Point& out) override;
+
+ private:
+  TableauFn tableau_;
+  RhoFunction rho_;
+  double cached_rho_ = -1.0;  ///< the tableau is rebuilt only when rho changes
+  coef::Tableau cached_;
+};
+
+/// Plain data for make_integrator (the model builder reads the `method:` card).
+struct MethodSpec {
+  /// crank nicolson | implicit euler | bdf | ms | ms2 | ms3 | ms4 | hope | ss2 | ss3 | ss4 |
+  /// Bathe | msstc3 | msstc4 | msstc5 | mssth3 | mssth4 | mssth5 | DIRK33 | DIRK43 | DIRK54
+  /// (case-insensitive).
+  std::string name = "ms";
+  RhoFunction rho;      ///< differential spectral radius (required by the tunable methods)
+  RhoFunction rho_alg;  ///< algebraic one (multistep only); defaults to rho
+  int bdf_order = 2;    ///< `bdf, order, 1|2`
+};
+
+/// Throws std::invalid_argument for unknown names or missing radii.
+std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec);
+
+}  // namespace mbl::integrators

@@ -1,0 +1,114 @@
+#pragma once
+// Newton-Raphson for one time point, with MBDyn's options (input manual §4.1.1: `tolerance`,
+// `max iterations`, `nonlinear solver: newton raphson | line search`).
+//
+// The iteration (problem.hpp explains the sign convention): assemble r; test it; if not
+// converged assemble J (or reuse it, modified Newton), solve J d = r, update
+//   regular mode:      differential  y' += d, y += dCoef d;  algebraic y += d, y' += dCoef_alg d
+//   derivatives mode:  differential  y' += d (y kept);       algebraic y += d (technical manual
+//                      §6.2.1, eqs. 6.29)
+// (for algebraic unknowns y' holds the time integral of the unknown, as in MBDyn), then call
+// problem.update(). `iterations` counts the linear solves (MBDyn's NIter column in .out).
+// The solver never throws on divergence: it returns a failure the caller turns into a stop.
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "integrators/linear_solver.hpp"
+#include "integrators/problem.hpp"
+
+namespace mbl::integrators {
+
+/// How an error vector is reduced to a number (input manual §4.1.1 "Tolerance", technical
+/// manual §3.6).
+enum class ConvergenceTest { None, Norm, MinMax, RelNorm, SepNorm };
+
+enum class FailureReason {
+  None,
+  MaxIterations,     ///< not converged within max iterations
+  SingularMatrix,    ///< zero pivot (singular_index tells the unknown)
+  NotANumber,        ///< NaN/Inf in the residual or the solution
+  LineSearchFailed,  ///< line search: lambda below its minimum, or zero gradient
+  InvalidParameter,  ///< e.g. a spectral radius the method does not support
+};
+std::string_view to_string(FailureReason r);
+
+struct NewtonOptions {
+  // `tolerance: r_tol [, test, ...] [, s_tol [, test, ...]]`; 0 disables a test (MBDyn's null).
+  double residual_tolerance = 1e-6;
+  ConvergenceTest residual_test = ConvergenceTest::Norm;
+  double solution_tolerance = 0.0;
+  ConvergenceTest solution_test = ConvergenceTest::Norm;
+  // `max iterations: N [, at most]`
+  int max_iterations = 20;
+  bool at_most = false;
+  // `nonlinear solver: newton raphson [, true | modified, N [, keep jacobian matrix]]`
+  int jacobian_every = 1;  ///< 1: full Newton; N > 1: modified Newton, refresh every N iterations
+  bool keep_jacobian = false;  ///< keep the factorised Jacobian across time points
+  // `nonlinear solver: line search, ...` (input manual §4.1.1 defaults)
+  struct LineSearch {
+    bool enabled = false;
+    double tolerance_x = 1e-7;
+    double tolerance_min = 1e-8;
+    int max_iterations = 200;
+    double alpha = 1e-4;
+    double lambda_min = 1e-2;
+    bool lambda_min_relative = true;
+    double lambda_factor_min = 1e-1;
+    double max_step = 100.0;
+    bool zero_gradient_continue = false;
+    bool divergence_check = true;
+    double divergence_factor = 1.0;
+    bool cubic = true;  ///< algorithm: cubic (default) or factor
+    bool scale_newton_step = true;
+    double min_scale = 1e-3;
+    bool abort_at_lambda_min = true;
+  } line_search;
+};
+
+enum class UpdateMode { Regular, Derivatives };
+
+struct NewtonResult {
+  bool converged = false;
+  int iterations = 0;  ///< linear solves
+  double residual_error = 0.0;
+  double solution_error = 0.0;
+  FailureReason failure = FailureReason::None;
+  int singular_index = -1;  ///< 0-based unknown index for SingularMatrix, -1 if unknown
+  std::string message;
+};
+
+/// Reduces an error vector with a test. `abs_r` (sum of absolute contributions) is needed by
+/// relnorm/sepnorm; without it they fall back to norm. `problem` gives the dimension classes.
+double convergence_error(ConvergenceTest test, const Vector& r, const Vector* abs_r,
+                         const Problem* problem);
+
+class NewtonSolver {
+ public:
+  NewtonSolver(NewtonOptions options, std::unique_ptr<LinearSolver> linear_solver);
+  const NewtonOptions& options() const { return opt_; }
+  NewtonOptions& options() { return opt_; }
+  LinearSolver& linear_solver() { return *ls_; }
+
+  /// Solves the point t. Precondition: problem.update(t, y, yp) was called with these y, yp.
+  NewtonResult solve(Problem& problem, double t, double dCoef, double dCoef_alg, Vector& y,
+                     Vector& yp, UpdateMode mode = UpdateMode::Regular);
+
+  /// Forces a fresh Jacobian at the next solve() (e.g. after the model changed structure).
+  void invalidate_jacobian() { jacobian_valid_ = false; }
+  std::uint64_t jacobian_assemblies() const { return n_jacobians_; }
+
+ private:
+  void apply(const Problem& p, const Vector& d, double scale, double dCoef, double dCoef_alg,
+             UpdateMode mode, Vector& y, Vector& yp) const;
+  NewtonOptions opt_;
+  std::unique_ptr<LinearSolver> ls_;
+  SparseMatrix J_;
+  bool jacobian_valid_ = false;
+  double jacobian_dcoef_ = std::numeric_limits<double>::quiet_NaN();
+  int since_jacobian_ = 0;
+  std::uint64_t n_jacobians_ = 0;
+};
+
+}  // namespace mbl::integrators

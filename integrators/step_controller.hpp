@@ -1,0 +1,62 @@
+#pragma once
+// Time-step control of the initial-value problem (input manual §4.1.1 `strategy:`,
+// `min time step:`, `max time step:`). The solution phase asks for the step, reports each
+// outcome, and gets back what to do:
+//   double dt = ctl.initial_step();
+//   loop: r = integrator.advance(problem, t + dt, dt, newton);
+//         if (r.converged) { t += dt; dt = ctl.after_success(t, r.iterations); }
+//         else { auto d = ctl.after_failure(t, r); if (!d.retry) stop(d.reason); dt = d.dt; }
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "integrators/integrator.hpp"
+
+namespace mbl::integrators {
+
+struct StepStrategy {
+  enum class Kind { None, NoChange, Factor, Change };
+  Kind kind = Kind::None;
+  // factor
+  double reduction_factor = 0.5;
+  int steps_before_reduction = 0;
+  double raise_factor = 2.0;
+  int steps_before_raise = 0;
+  int min_iterations = 0;
+  int max_iterations = -1;  ///< -1: the global `max iterations`
+  // change
+  std::function<double(double t)> time_step;  ///< drive caller of `strategy: change`
+  // limits
+  double min_time_step = 0.0;
+  double max_time_step = std::numeric_limits<double>::infinity();
+};
+
+class StepController {
+ public:
+  StepController(StepStrategy strategy, double initial_time_step, int newton_max_iterations);
+
+  double initial_step() const { return initial_; }
+  /// After a converged step ending at t with `iterations` linear solves: the next step size.
+  double after_success(double t, int iterations);
+
+  struct Decision {
+    bool retry = false;
+    double dt = 0.0;
+    std::string reason;  ///< why the simulation must stop (when !retry)
+  };
+  /// After a failed step starting at t (the integrator kept the last converged state).
+  Decision after_failure(double t, const StepResult& r);
+
+  double current() const { return dt_; }
+
+ private:
+  double clamp(double dt) const;
+  StepStrategy s_;
+  double initial_, dt_;
+  int newton_max_;
+  int steps_since_reduction_ = 0, steps_since_raise_ = 0;
+  bool last_chance_ = false;  ///< already retried at min time step
+  int consecutive_failures_ = 0;
+};
+
+}  // namespace mbl::integrators

@@ -1,0 +1,81 @@
+#pragma once
+// Small Problems for the integrator tests (no model needed). Residual r = -f, Jacobian
+// J = df/dy' + dCoef df/dy (problem.hpp).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "integrators/problem.hpp"
+
+namespace mbl::integrators::testing {
+
+/// Undamped oscillator in first-order form: f = [x' - v, v' + w^2 x] (both differential).
+class Oscillator : public Problem {
+ public:
+  explicit Oscillator(double omega) : w2_(omega * omega) {}
+  int size() const override { return 2; }
+  DofOrder dof_order(int) const override { return DofOrder::Differential; }
+  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
+  void residual(double, double, Vector& r, Vector* abs_r) override {
+    r[0] = -(yp_[0] - y_[1]);
+    r[1] = -(yp_[1] + w2_ * y_[0]);
+    if (abs_r) {
+      (*abs_r)[0] = std::abs(yp_[0]) + std::abs(y_[1]);
+      (*abs_r)[1] = std::abs(yp_[1]) + std::abs(w2_ * y_[0]);
+    }
+  }
+  void jacobian(double, double dCoef, SparseMatrix& J) override {
+    J.add(0, 0, 1.0);
+    J.add(0, 1, -dCoef);
+    J.add(1, 1, 1.0);
+    J.add(1, 0, dCoef * w2_);
+  }
+  void after_convergence(double, Vector&, Vector&) override {}
+  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
+  void after_predict(double, Vector&, Vector&) override {}
+  double w2_;
+  Vector y_, yp_;
+};
+
+/// Nonlinear pendulum: f = [th' - om, om' + sin th] (both differential).
+class Pendulum : public Problem {
+ public:
+  int size() const override { return 2; }
+  DofOrder dof_order(int) const override { return DofOrder::Differential; }
+  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
+  void residual(double, double, Vector& r, Vector*) override {
+    r[0] = -(yp_[0] - y_[1]);
+    r[1] = -(yp_[1] + std::sin(y_[0]));
+  }
+  void jacobian(double, double dCoef, SparseMatrix& J) override {
+    J.add(0, 0, 1.0);
+    J.add(0, 1, -dCoef);
+    J.add(1, 1, 1.0);
+    J.add(1, 0, dCoef * std::cos(y_[0]));
+  }
+  void after_convergence(double, Vector&, Vector&) override {}
+  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
+  void after_predict(double, Vector&, Vector&) override {}
+  Vector y_, yp_;
+};
+
+/// Pendulum that records the hook calls ("C" after_convergence, "R<n>" rebase with n points,
+/// "P" after_predict, "U" update, "S" save_checkpoint, "X" restore_checkpoint).
+class RecordingPendulum : public Pendulum {
+ public:
+  void update(double t, const Vector& y, const Vector& yp) override {
+    log.push_back("U");
+    Pendulum::update(t, y, yp);
+  }
+  void after_convergence(double, Vector&, Vector&) override { log.push_back("C"); }
+  void rebase_history(std::span<Vector> y, std::span<Vector> yp) override {
+    log.push_back("R" + std::to_string(y.size()));
+    if (y.size() != yp.size()) log.push_back("size-mismatch");
+  }
+  void after_predict(double, Vector&, Vector&) override { log.push_back("P"); }
+  void save_checkpoint() override { log.push_back("S"); }
+  void restore_checkpoint() override { log.push_back("X"); }
+  std::vector<std::string> log;
+};
+
+}  // namespace mbl::integrators::testing
