@@ -134,7 +134,8 @@ std::string DeckCardReader::keyword() {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   };
   bool ok = !a.text.empty() && !(a.text[0] >= '0' && a.text[0] <= '9');
-  for (char c : a.text) ok = ok && (word(c) || c == ' ' || c == '\t' || c == '\n' || c == '\r');
+  // Multi-word keywords stay on one line ("in line"); a newline means a missing separator.
+  for (char c : a.text) ok = ok && (word(c) || c == ' ' || c == '\t');
   if (!ok) fail_expected("a keyword");
   ++next_;
   return normalize_keyword(a.text);
