@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -55,8 +56,28 @@ class Expression {
   virtual Value eval(MathParser& env) const = 0;
 };
 
-/// Built-in or registered function: receives evaluated arguments.
+/// Built-in or registered function: receives evaluated arguments. Errors: throw any
+/// std::exception (its what() becomes the message, located at the call) or parser::InputError.
 using Function = std::function<Value(std::span<const Value> args)>;
+
+/// §2.2.2 plugin variables, `set: [<plugin>, <var>, <arg>, ...];`. The factory receives the
+/// arguments after the variable name (trimmed, quotes removed) and returns the getter that is
+/// called every time the variable is read. Throw parser::InputError (or any std::exception)
+/// for bad arguments.
+using PluginGetter = std::function<Value()>;
+using PluginFactory = std::function<PluginGetter(std::span<const std::string> args,
+                                                 const parser::SourceLocation& where)>;
+
+/// Thrown by the built-in stop(condition, code) when condition is true (e.g. a string drive
+/// "...+stop(Time>2.,0)"): the run must end, successfully when exit_code == 0.
+class StopRequest : public std::runtime_error {
+ public:
+  explicit StopRequest(int exit_code)
+      : std::runtime_error(exit_code == 0 ? "stop() requested: success"
+                                          : "stop() requested: failure"),
+        exit_code(exit_code) {}
+  int exit_code;
+};
 
 class MathParser {
  public:
@@ -85,8 +106,17 @@ class MathParser {
   /// Registers `ns::name(...)` (e.g. "model", "distance"); ns empty = global function.
   void register_function(std::string_view ns, std::string_view name, Function f);
 
-  /// `print: symbol table;` — the format of MBDyn's .log "Symbol table:" section.
+  /// `print: symbol table;` — the format of MBDyn's .log "Symbol table:" section: one line
+  /// per symbol, "  [const ]<type> <name> = <value>", sorted by name (no header line).
   void print_symbol_table(std::ostream& os) const;
+
+  /// Registers the plugin `[<name>, ...]` (e.g. "dof", "node", "element"); names ignore case.
+  void register_plugin(std::string_view name, PluginFactory factory);
+  /// MBDyn's `-r/--redefine`-like switch: when true, declaring an existing (non-const) variable
+  /// again re-declares it instead of being an error (default false, as MBDyn).
+  void set_allow_redefinition(bool allow);
+  /// Where print() writes (default std::cout).
+  void set_print_stream(std::ostream& os);
 
   struct Impl;
 
