@@ -147,6 +147,8 @@ math::Value DeckCardReader::evaluate_current(std::string_view what) {
     return ctx_.math().evaluate(a.text, a.where);
   } catch (const InputError&) {
     throw;
+  } catch (const math::StopRequest&) {
+    throw;  // stop() ends the run; not an input error
   } catch (const std::exception& e) {
     throw InputError(a.where, fmt::format("expected {}, found {} ({})", what, found_text(), e.what()));
   }
@@ -293,6 +295,8 @@ std::shared_ptr<const math::Expression> DeckCardReader::expression() {
     e = ctx_.math().compile(a.text, a.where);
   } catch (const InputError&) {
     throw;
+  } catch (const math::StopRequest&) {
+    throw;  // stop() ends the run; not an input error
   } catch (const std::exception& ex) {
     throw InputError(a.where, fmt::format("expected an expression, found {} ({})", found_text(), ex.what()));
   }

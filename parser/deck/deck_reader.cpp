@@ -129,6 +129,8 @@ struct DeckReader::Impl {
       ctx.math().execute_set(c.args_text(), c.args_location());
     } catch (const InputError&) {
       throw;
+    } catch (const math::StopRequest&) {
+      throw;  // stop() ends the run; not an input error
     } catch (const std::exception& e) {
       throw InputError(c.args_location(), fmt::format("invalid 'set:' statement ({})", e.what()));
     }
