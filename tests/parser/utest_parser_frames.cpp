@@ -9,11 +9,6 @@ namespace {
 
 constexpr double kTol = 1e-14;
 
-#define EXPECT_MAT_NEAR(a, b, tol)                                            \
-  do {                                                                        \
-    const Eigen::MatrixXd a_ = (a), b_ = (b);                                 \
-    EXPECT_LT((a_ - b_).cwiseAbs().maxCoeff(), tol) << a_ << "\n!=\n" << b_; \
-  } while (0)
 
 Mat3 Rz(double t) { return Mat3(Eigen::AngleAxisd(t, Vec3::UnitZ())); }
 Mat3 Rx(double t) { return Mat3(Eigen::AngleAxisd(t, Vec3::UnitX())); }
