@@ -24,9 +24,19 @@ SourceLocation LineTable::at(std::size_t offset) const {
   offset = std::min(offset, t.size());
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   const std::size_t line = static_cast<std::size_t>(it - line_starts_.begin());
+  // Locations are asked in increasing order within a line: continue from the previous one so
+  // that a huge one-line deck stays linear.
+  std::size_t from = line_starts_[line - 1];
   int column = 1;
-  for (std::size_t i = line_starts_[line - 1]; i < offset; ++i)
+  if (cached_line_ == line && cached_offset_ <= offset) {
+    from = cached_offset_;
+    column = cached_column_;
+  }
+  for (std::size_t i = from; i < offset; ++i)
     column += (static_cast<unsigned char>(t[i]) & 0xC0) != 0x80;  // UTF-8 continuation bytes
+  cached_line_ = line;
+  cached_offset_ = offset;
+  cached_column_ = column;
   SourceLocation loc;
   loc.file = file_;
   loc.line = static_cast<int>(line);
