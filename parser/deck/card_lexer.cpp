@@ -56,12 +56,13 @@ const auto record_comment = [](auto& ctx) {
   auto r = x3::_attr(ctx);
   state_of(ctx).comments.emplace_back(r.begin(), r.end());
 };
-const auto mark_comment = [](auto& ctx) { state_of(ctx).open_comment = x3::_where(ctx).begin(); };
-const auto mark_string = [](auto& ctx) { state_of(ctx).open_string = x3::_where(ctx).begin(); };
+// These run on raw[opening token]: _attr is the token's range.
+const auto mark_comment = [](auto& ctx) { state_of(ctx).open_comment = x3::_attr(ctx).begin(); };
+const auto mark_string = [](auto& ctx) { state_of(ctx).open_string = x3::_attr(ctx).begin(); };
 const auto push_group = [](auto& ctx) {
   auto& st = state_of(ctx);
-  if (st.open_groups.size() >= kMaxGroupDepth) throw TooDeep{x3::_where(ctx).begin()};
-  st.open_groups.push_back(x3::_where(ctx).begin());
+  if (st.open_groups.size() >= kMaxGroupDepth) throw TooDeep{x3::_attr(ctx).begin()};
+  st.open_groups.push_back(x3::_attr(ctx).begin());
 };
 const auto pop_group = [](auto& ctx) { state_of(ctx).open_groups.pop_back(); };
 
@@ -73,17 +74,17 @@ const auto word_char = x3::char_("a-zA-Z0-9_");
 
 const auto close_comment = x3::rule<struct close_comment_id>{"*/"} = x3::lit("*/");
 const auto close_quote = x3::rule<struct close_quote_id>{"\""} = x3::lit('"');
-const auto close_paren = x3::rule<struct close_paren_id>{")"} = x3::lit(')');
-const auto close_bracket = x3::rule<struct close_bracket_id>{"]"} = x3::lit(']');
+const auto close_paren = x3::rule<struct close_paren_id>{")"} = x3::lit(')')[pop_group];
+const auto close_bracket = x3::rule<struct close_bracket_id>{"]"} = x3::lit(']')[pop_group];
 
 const auto line_comment = x3::raw['#' >> *(x3::char_ - '\n')][record_comment];
 const auto block_comment =
-    x3::raw[x3::lit("/*")[mark_comment] >> *(x3::char_ - "*/") > close_comment][record_comment];
+    x3::raw[x3::raw[x3::lit("/*")][mark_comment] >> *(x3::char_ - "*/") > close_comment][record_comment];
 const auto comment = line_comment | block_comment;
 const auto skip_item = blank | comment;
 
 const auto string_literal =
-    x3::lit('"')[mark_string] >> *(('\\' >> x3::char_) | (x3::char_ - '"')) > close_quote;
+    x3::raw[x3::lit('"')][mark_string] >> *(('\\' >> x3::char_) | (x3::char_ - '"')) > close_quote;
 
 // ---- groups (recursive) ------------------------------------------------------------------------
 x3::rule<struct paren_group_id> const paren_group = "paren_group";
@@ -92,8 +93,8 @@ x3::rule<struct bracket_group_id> const bracket_group = "bracket_group";
 const auto inner_item =
     skip_item | string_literal | paren_group | bracket_group | (x3::char_ - x3::char_("()[]\""));
 
-const auto paren_group_def = x3::lit('(')[push_group] >> *inner_item > close_paren[pop_group];
-const auto bracket_group_def = x3::lit('[')[push_group] >> *inner_item > close_bracket[pop_group];
+const auto paren_group_def = x3::raw[x3::lit('(')][push_group] >> *inner_item > close_paren;
+const auto bracket_group_def = x3::raw[x3::lit('[')][push_group] >> *inner_item > close_bracket;
 BOOST_SPIRIT_DEFINE(paren_group, bracket_group)
 
 // ---- card pieces -------------------------------------------------------------------------------

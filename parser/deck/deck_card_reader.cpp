@@ -24,9 +24,19 @@ SourceLocation LineTable::at(std::size_t offset) const {
   offset = std::min(offset, t.size());
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   const std::size_t line = static_cast<std::size_t>(it - line_starts_.begin());
+  // Locations are asked in increasing order within a line: continue from the previous one so
+  // that a huge one-line deck stays linear.
+  std::size_t from = line_starts_[line - 1];
   int column = 1;
-  for (std::size_t i = line_starts_[line - 1]; i < offset; ++i)
+  if (cached_line_ == line && cached_offset_ <= offset) {
+    from = cached_offset_;
+    column = cached_column_;
+  }
+  for (std::size_t i = from; i < offset; ++i)
     column += (static_cast<unsigned char>(t[i]) & 0xC0) != 0x80;  // UTF-8 continuation bytes
+  cached_line_ = line;
+  cached_offset_ = offset;
+  cached_column_ = column;
   SourceLocation loc;
   loc.file = file_;
   loc.line = static_cast<int>(line);
@@ -134,7 +144,8 @@ std::string DeckCardReader::keyword() {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   };
   bool ok = !a.text.empty() && !(a.text[0] >= '0' && a.text[0] <= '9');
-  for (char c : a.text) ok = ok && (word(c) || c == ' ' || c == '\t' || c == '\n' || c == '\r');
+  // Multi-word keywords stay on one line ("in line"); a newline means a missing separator.
+  for (char c : a.text) ok = ok && (word(c) || c == ' ' || c == '\t');
   if (!ok) fail_expected("a keyword");
   ++next_;
   return normalize_keyword(a.text);
@@ -146,6 +157,8 @@ math::Value DeckCardReader::evaluate_current(std::string_view what) {
     return ctx_.math().evaluate(a.text, a.where);
   } catch (const InputError&) {
     throw;
+  } catch (const math::StopRequest&) {
+    throw;  // stop() ends the run; not an input error
   } catch (const std::exception& e) {
     throw InputError(a.where, fmt::format("expected {}, found {} ({})", what, found_text(), e.what()));
   }
@@ -292,6 +305,8 @@ std::shared_ptr<const math::Expression> DeckCardReader::expression() {
     e = ctx_.math().compile(a.text, a.where);
   } catch (const InputError&) {
     throw;
+  } catch (const math::StopRequest&) {
+    throw;  // stop() ends the run; not an input error
   } catch (const std::exception& ex) {
     throw InputError(a.where, fmt::format("expected an expression, found {} ({})", found_text(), ex.what()));
   }

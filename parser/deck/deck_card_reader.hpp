@@ -22,6 +22,8 @@ class LineTable {
  private:
   std::shared_ptr<const SourceFile> file_;
   std::vector<std::size_t> line_starts_;
+  mutable std::size_t cached_line_ = 0, cached_offset_ = 0;
+  mutable int cached_column_ = 1;
 };
 
 class DeckCardReader final : public CardReader {

@@ -35,6 +35,10 @@ bool read_file(const std::string& path, std::string& text, std::string& why) {
     why = "it is a directory";
     return false;
   }
+  if (!fs::is_regular_file(path, ec)) {  // devices and pipes could block or never end
+    why = "not a regular file";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     why = "cannot open it for reading";
@@ -129,6 +133,8 @@ struct DeckReader::Impl {
       ctx.math().execute_set(c.args_text(), c.args_location());
     } catch (const InputError&) {
       throw;
+    } catch (const math::StopRequest&) {
+      throw;  // stop() ends the run; not an input error
     } catch (const std::exception& e) {
       throw InputError(c.args_location(), fmt::format("invalid 'set:' statement ({})", e.what()));
     }

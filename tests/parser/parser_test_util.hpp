@@ -53,6 +53,13 @@ inline std::optional<InputError> error_of(const std::string& text) {
   return error_of(text, [](CardReader& c) { c.skip_rest(); });
 }
 
+/// Matrices (any size) equal within `tol`; each side is evaluated once.
+#define EXPECT_MAT_NEAR(a, b, tol)                                            \
+  do {                                                                        \
+    const Eigen::MatrixXd a_ = (a), b_ = (b);                                 \
+    EXPECT_LT((a_ - b_).cwiseAbs().maxCoeff(), tol) << a_ << "\n!=\n" << b_; \
+  } while (0)
+
 #define EXPECT_INPUT_ERROR(err_opt, substring, line_, column_)                     \
   do {                                                                             \
     const auto& e_ = (err_opt);                                                    \

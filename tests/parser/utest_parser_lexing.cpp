@@ -156,3 +156,20 @@ TEST(DeckLexing, DiagnosticShowsSourceLineAndCaret) {
 
 }  // namespace
 }  // namespace mbl::parser::test
+
+namespace mbl::parser::test {
+namespace {
+
+TEST(DeckLexing, HugeOneLineCardStaysFast) {
+  // 200k arguments on one line: locations must not be recomputed from the line start each time.
+  std::string text = "m: ";
+  for (int i = 0; i < 200000; ++i) text += "1., ";
+  text += "2.;\n";
+  MemoryDeck d(text);
+  CardReader& c = d.card();
+  c.skip_rest();
+  EXPECT_EQ(c.location().column, static_cast<int>(text.size()) - 1);
+}
+
+}  // namespace
+}  // namespace mbl::parser::test

@@ -33,11 +33,6 @@ Mat3 rows(double a11, double a12, double a13, double a21, double a22, double a23
   return m;
 }
 
-#define EXPECT_MAT_NEAR(a, b, tol)                                         \
-  do {                                                                     \
-    const Eigen::MatrixXd a_ = (a), b_ = (b);                              \
-    EXPECT_LT((a_ - b_).cwiseAbs().maxCoeff(), tol) << a_ << "\n!=\n" << b_; \
-  } while (0)
 
 TEST(Vec3Forms, RealsNullDefaultEmptyAndScale) {
   MemoryDeck d("v: 1., 2, 3.5, null, default, ,, , cos(pi/3.), 0., sin(pi/3.), scale, 100., 1, 1, 1;");
