@@ -285,9 +285,10 @@ template class StageNIntegrator<6>;
 // ---- factory -----------------------------------------------------------------------------------
 
 std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) {
-  std::string name = spec.name;
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  // Method keywords match like every card keyword: case-insensitive, inner blanks ignored.
+  std::string name;
+  for (unsigned char c : spec.name)
+    if (!std::isspace(c)) name += static_cast<char>(std::tolower(c));
   auto need_rho = [&]() {
     if (!spec.rho)
       throw std::invalid_argument(
@@ -296,11 +297,11 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
   };
   const RhoFunction rho_alg = spec.rho_alg ? spec.rho_alg : spec.rho;
   using coef::Lms;
-  if (name == "crank nicolson" || name == "crank nicholson")
+  if (name == "cranknicolson" || name == "cranknicholson")
     return std::make_unique<StepNIntegrator<1>>(
         "crank nicolson", [](double, double h, double, int) { return coef::trapezoidal(h); },
         nullptr, nullptr, false);
-  if (name == "implicit euler" || (name == "bdf" && spec.bdf_order == 1))
+  if (name == "impliciteuler" || (name == "bdf" && spec.bdf_order == 1))
     return std::make_unique<StepNIntegrator<1>>(
         "implicit euler", [](double, double h, double, int) { return coef::implicit_euler(h); },
         nullptr, nullptr, false);

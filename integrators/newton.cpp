@@ -1,5 +1,7 @@
 #include "integrators/newton.hpp"
 
+#include <ostream>
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -114,6 +116,7 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
     res.residual_error = convergence_error(opt_.residual_test, r, need_abs ? &abs_r : nullptr,
                                            &problem);
     if (iter == 0) first_error = res.residual_error;
+    if (opt_.trace) *opt_.trace << "\tIteration(" << iter << ") " << res.residual_error << '\n';
     if (!std::isfinite(res.residual_error))
       return fail(FailureReason::NotANumber, "residual error is not a number");
     if (test_residual && res.residual_error <= opt_.residual_tolerance) {

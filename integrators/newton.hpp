@@ -1,4 +1,5 @@
 #pragma once
+#include <iosfwd>
 // Newton-Raphson for one time point, with MBDyn's options (input manual §4.1.1: `tolerance`,
 // `max iterations`, `nonlinear solver: newton raphson | line search`).
 //
@@ -40,6 +41,8 @@ struct NewtonOptions {
   ConvergenceTest residual_test = ConvergenceTest::Norm;
   double solution_tolerance = 0.0;
   ConvergenceTest solution_test = ConvergenceTest::Norm;
+  /// `output: iterations` (initial value block): one line per iteration with its error.
+  std::ostream* trace = nullptr;
   // `max iterations: N [, at most]`
   int max_iterations = 20;
   bool at_most = false;

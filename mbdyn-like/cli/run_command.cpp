@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 std::string version_string() { return "mbdyn-like 0.1.0"; }
 
-int compare_command(int argc, char** argv) { return run_compare_cli(argc, argv); }
+int compare_command(int argc, char** argv) { return output::run_compare_cli(argc, argv); }
 int plot_command(int argc, char** argv) {
   std::cerr << "mbdyn-like: plot: not available yet\n";
   return 2;
@@ -61,7 +61,7 @@ int run_command(const RunOptions& opt) {
     return 2;
   }
 
-  OutputConfig oc;
+  output::OutputConfig oc;
   oc.prefix = opt.output_prefix.empty() ? default_prefix(opt.deck) : opt.output_prefix;
   const RunSettings& s = built.settings;
   oc.frequency = s.output_frequency;

@@ -86,10 +86,12 @@ inline Mat3 euler313_to_R(const Vec3& e) { return R3(e[0]) * R1(e[1]) * R3(e[2])
 inline Mat3 euler321_to_R(const Vec3& e) { return R3(e[0]) * R2(e[1]) * R1(e[2]); }
 
 inline Vec3 R_to_euler123(const Mat3& R) {
-  // R = R1(a) R2(b) R3(c): R(0,2) = sin b, R(1,2) = -sin a cos b, R(0,1) = -cos b sin c.
-  const double b = std::asin(std::clamp(R(0, 2), -1.0, 1.0));
+  // R = R1(a) R2(b) R3(c). a from the third column; then R1(a)^T R = R2(b) R3(c) gives b and c
+  // (this order of operations also reproduces MBDyn's signs of zero angles in the .mov).
   const double a = std::atan2(-R(1, 2), R(2, 2));
-  const double c = std::atan2(-R(0, 1), R(0, 0));
+  const double ca = std::cos(a), sa = std::sin(a);
+  const double b = std::atan2(R(0, 2), ca * R(2, 2) - sa * R(1, 2));
+  const double c = std::atan2(ca * R(1, 0) + sa * R(2, 0), ca * R(1, 1) + sa * R(2, 1));
   return {a, b, c};
 }
 

@@ -15,8 +15,9 @@ constexpr double kRadToDeg = 180.0 / M_PI;
 
 StructNode::StructNode(unsigned label, Type type, const InitialConditions& ic)
     : Node(label), type_(type), ic_(ic), x_W_(ic.x_W), v_W_(ic.v_W), w_W_(ic.w_W), R_WN_(ic.R_WN) {
+  // Canonical form at t0: g = 0, g' = omega, so the reference carries no angular velocity.
   R_ref_ = ic.R_WN;
-  w_ref_ = ic.w_W;
+  w_ref_.setZero();
 }
 
 std::string_view StructNode::type_name() const {
@@ -101,7 +102,7 @@ void StructNode::after_convergence(Vector& y, Vector& yp) {
   y.segment<3>(i + 3).setZero();
   yp.segment<3>(i + 3) = w_W_;
   R_ref_ = R_WN_;
-  w_ref_ = w_W_;
+  w_ref_.setZero();  // omega = G(g) g' with g' = omega in canonical form
   g_.setZero();
   gp_ = w_W_;
 }

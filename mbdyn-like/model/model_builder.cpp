@@ -194,8 +194,9 @@ class Builder {
     result_.read_context->set_entities(result_.model.get());
     ctx_ = std::make_unique<BuildContext>(*result_.model, *result_.read_context);
     drives::install_drive_math_functions(*result_.read_context, result_.model->drive_env());
-    // MBDyn's default integrator when the deck has no `method:` card.
-    result_.settings.method.name = "crank nicolson";
+    // MBDyn's default integrator when the deck has no `method:` card: the second-order BDF
+    // (it reproduces the real MBDyn's runs of decks without a method card exactly).
+    result_.settings.method.name = "bdf";
   }
 
   void run(parser::DeckReader& deck) {

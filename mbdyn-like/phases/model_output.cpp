@@ -8,7 +8,7 @@
 
 namespace mbl {
 
-ModelOutput::ModelOutput(OutputConfig config) : manager_(std::move(config)) {}
+ModelOutput::ModelOutput(output::OutputConfig config) : manager_(std::move(config)) {}
 
 void ModelOutput::setup(Model& model) {
   manager_.begin_setup();
@@ -61,7 +61,7 @@ void ModelOutput::derivatives(Model& model, double t, int iterations, double res
   manager_.write_derivatives_line(t, iterations, residual_error);
   const bool out = manager_.begin_step(0, t, 0.0, true);
   if (out) write_entities(model);
-  StepLine line;
+  output::StepLine line;
   line.step = 0;
   line.time = t;
   line.iterations = iterations;
@@ -76,7 +76,7 @@ void ModelOutput::step(Model& model, long step, double t, double dt, const integ
   }
   const bool out = manager_.begin_step(step, t, dt);
   if (out) write_entities(model);
-  StepLine line;
+  output::StepLine line;
   line.step = step;
   line.time = t;
   line.time_step = dt;

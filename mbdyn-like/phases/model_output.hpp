@@ -10,17 +10,17 @@ namespace mbl {
 
 class ModelOutput final : public RunOutput {
  public:
-  explicit ModelOutput(OutputConfig config);
+  explicit ModelOutput(output::OutputConfig config);
   void setup(Model& model) override;
   void derivatives(Model& model, double t, int iterations, double residual_error) override;
   void step(Model& model, long step, double t, double dt, const integrators::StepResult& r) override;
   void close() override;
-  OutputManager& manager() { return manager_; }
+  output::OutputManager& manager() { return manager_; }
 
  private:
   void write_entities(Model& model);
   void write_log(Model& model);
-  OutputManager manager_;
+  output::OutputManager manager_;
 };
 
 }  // namespace mbl

@@ -39,6 +39,8 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     return report;
   }
 
+  int derivatives_iterations = 0;
+  double derivatives_error = 0.0;
   // ---- derivatives (technical manual §6.2.1): y' at t0 with y kept ---------------------------
   {
     integrators::NewtonOptions opt = s.newton;
@@ -61,18 +63,22 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
       output.close();
       return report;
     }
-    output.derivatives(model, t, r.iterations, r.residual_error);
+    derivatives_iterations = r.iterations;
+    derivatives_error = r.residual_error;
   }
+
+  // ---- regular steps --------------------------------------------------------------------------
+  std::unique_ptr<integrators::ImplicitStepIntegrator> integrator = integrators::make_integrator(s.method);
+  integrators::NewtonOptions opt = s.newton;
+  if (s.output_iterations) opt.trace = &log;
+  integrators::NewtonSolver newton = make_newton(s, opt, log);
+  integrator->start(model, t, y, yp);  // after_convergence: reactions, drives advance to step 0
+  output.derivatives(model, t, derivatives_iterations, derivatives_error);
   if (s.abort_after == "derivatives" || s.abort_after == "assembly") {
     report.status = RunStatus::Aborted;
     output.close();
     return report;
   }
-
-  // ---- regular steps --------------------------------------------------------------------------
-  std::unique_ptr<integrators::ImplicitStepIntegrator> integrator = integrators::make_integrator(s.method);
-  integrators::NewtonSolver newton = make_newton(s, s.newton, log);
-  integrator->start(model, t, y, yp);
   const double dt = s.time_step;
   const double t_end = s.forever ? std::numeric_limits<double>::infinity() : s.final_time;
   long step = 0;
