@@ -1,0 +1,340 @@
+// Linear solvers (KLU vs dense, symbolic reuse, singularity), Newton options, step controller.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "integrators/linear_solver.hpp"
+#include "integrators/newton.hpp"
+#include "integrators/step_controller.hpp"
+
+namespace mbl::integrators {
+namespace {
+
+SparseMatrix random_sparse(int n, std::mt19937& rng, double density) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0), p(0.0, 1.0);
+  SparseMatrix J(n);
+  for (int i = 0; i < n; ++i) {
+    J.add(i, i, 4.0 + u(rng));  // diagonally dominant: well conditioned
+    for (int j = 0; j < n; ++j)
+      if (j != i && p(rng) < density) J.add(i, j, 0.5 * u(rng));
+  }
+  return J;
+}
+
+TEST(IntegratorLinearSolver, KluMatchesDenseAndReusesSymbolic) {
+  std::mt19937 rng(42);
+  const int n = 60;
+  SparseMatrix J = random_sparse(n, rng, 0.05);
+  KluSolver klu;
+  DenseSolver dense;
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int rep = 0; rep < 3; ++rep) {
+    // New values, same pattern.
+    const auto vals = J.values();
+    J.zero();
+    for (int c = 0; c < n; ++c)
+      for (int k = J.col_ptr()[c]; k < J.col_ptr()[c + 1]; ++k)
+        J.add(J.row_idx()[k], c, (J.row_idx()[k] == c ? 4.0 : 0.5) + 0.3 * u(rng));
+    ASSERT_TRUE(klu.factor(J).ok);
+    ASSERT_TRUE(dense.factor(J).ok);
+    Eigen::VectorXd b = Eigen::VectorXd::Random(n), x1 = b, x2 = b;
+    klu.solve(x1);
+    dense.solve(x2);
+    EXPECT_LT((x1 - x2).norm(), 1e-12 * x2.norm());
+    EXPECT_LT((J.multiply(x1) - b).norm(), 1e-12 * b.norm());
+  }
+  EXPECT_EQ(klu.symbolic_analyses(), 1u);  // pattern unchanged
+  EXPECT_EQ(klu.numeric_factorizations(), 3u);
+  EXPECT_EQ(klu.solves(), 3u);
+  J.add(0, n - 1, 1e-3);  // outside the pattern: new analysis
+  if (J.coeff(0, n - 1) == 1e-3) {
+    ASSERT_TRUE(klu.factor(J).ok);
+    EXPECT_EQ(klu.symbolic_analyses(), 2u);
+  }
+}
+
+TEST(IntegratorLinearSolver, SingularMatrixReportsUnknown) {
+  SparseMatrix J(3);
+  J.add(0, 0, 1.0);
+  J.add(1, 1, 2.0);
+  J.add(2, 0, 1.0);
+  J.add(0, 2, 0.0 + 1e-300 * 0);  // structurally present but zero column 2
+  J.add(1, 0, 1.0);
+  for (LinearSolver* s : std::initializer_list<LinearSolver*>{new KluSolver(), new DenseSolver(),
+                                                             new DenseSolver(DenseSolver::Pivoting::Full)}) {
+    std::unique_ptr<LinearSolver> owner(s);
+    const FactorStatus st = s->factor(J);
+    EXPECT_FALSE(st.ok) << s->name();
+    EXPECT_NE(st.message.find("singular"), std::string::npos);
+    EXPECT_GE(st.singular_index, 0) << s->name();
+  }
+}
+
+TEST(IntegratorLinearSolver, FactoryMapsMbdynNames) {
+  auto c = make_linear_solver({.name = "umfpack", .threads = 2});
+  EXPECT_EQ(c.solver->name(), "klu");
+  EXPECT_NE(c.message.find("umfpack mapped to klu"), std::string::npos);
+  EXPECT_EQ(make_linear_solver({.name = "klu"}).message, "");
+  EXPECT_EQ(make_linear_solver({.name = "lapack"}).solver->name(), "dense");
+  EXPECT_THROW(make_linear_solver({.name = "mumps"}), std::invalid_argument);
+  EXPECT_THROW(make_linear_solver({.name = "klu", .pivot_factor = 2.0}), std::invalid_argument);
+}
+
+// f(x) = [x0^2 + x1 - 3, x0 - x1^3 + 1] written as an algebraic problem (y += d).
+class Algebraic : public Problem {
+ public:
+  int size() const override { return 2; }
+  DofOrder dof_order(int) const override { return DofOrder::Algebraic; }
+  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
+  void residual(double, double, Vector& r, Vector* abs_r) override {
+    r[0] = -(y_[0] * y_[0] + y_[1] - 3.0 + shift);
+    r[1] = -(y_[0] - std::pow(y_[1], 3) + 1.0);
+    if (abs_r) {
+      (*abs_r)[0] = y_[0] * y_[0] + std::abs(y_[1]) + 3.0;
+      (*abs_r)[1] = 1e6 * (std::abs(y_[0]) + std::abs(std::pow(y_[1], 3)) + 1.0);
+    }
+    ++residuals;
+  }
+  void jacobian(double, double, SparseMatrix& J) override {
+    J.add(0, 0, 2 * y_[0]);
+    J.add(0, 1, singular ? 2 * y_[0] : 1.0);
+    J.add(1, 0, singular ? 1.0 : 1.0);
+    J.add(1, 1, singular ? 1.0 : -3 * y_[1] * y_[1]);
+    if (singular) J.add(0, 1, 0.0);
+  }
+  int equation_dimension(int i) const override { return i; }
+  void after_convergence(double, Vector&, Vector&) override {}
+  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
+  void after_predict(double, Vector&, Vector&) override {}
+  Vector y_, yp_;
+  double shift = 0.0;
+  bool singular = false;
+  int residuals = 0;
+};
+
+TEST(IntegratorNewton, QuadraticConvergenceAndCounts) {
+  Algebraic p;
+  NewtonOptions o;
+  o.residual_tolerance = 1e-12;
+  NewtonSolver nw(o, std::make_unique<KluSolver>());
+  Vector y(2), yp = Vector::Zero(2);
+  y << 1.5, 1.5;
+  // Record the error sequence with max_iterations = k.
+  std::vector<double> errs;
+  for (int k = 0; k <= 4; ++k) {
+    Vector yk = y, ypk = yp;
+    nw.options().max_iterations = k;
+    p.update(0, yk, ypk);
+    NewtonResult r = nw.solve(p, 0.0, 0.1, 0.1, yk, ypk);
+    errs.push_back(r.residual_error);
+  }
+  for (int k = 1; k + 1 < 4; ++k) EXPECT_LT(errs[k + 1], 10.0 * errs[k] * errs[k]) << k;
+  nw.options().max_iterations = 20;
+  p.update(0, y, yp);
+  const NewtonResult r = nw.solve(p, 0.0, 0.1, 0.1, y, yp);
+  ASSERT_TRUE(r.converged);
+  // Root of x0^2 + x1 = 3, x0 = x1^3 - 1.
+  EXPECT_NEAR(y[0] * y[0] + y[1], 3.0, 1e-12);
+  EXPECT_NEAR(y[0] - std::pow(y[1], 3), -1.0, 1e-12);
+  EXPECT_NEAR(yp[0], 0.1 * (y[0] - 1.5), 1e-12);  // algebraic: y' += dCoef_alg * d
+  EXPECT_EQ(r.iterations, static_cast<int>(nw.linear_solver().solves()) - 10);  // 0+1+2+3+4 before
+}
+
+TEST(IntegratorNewton, ModifiedNewtonRefreshesEveryN) {
+  Algebraic p;
+  NewtonOptions o;
+  o.residual_tolerance = 1e-12;
+  o.jacobian_every = 3;
+  NewtonSolver nw(o, std::make_unique<KluSolver>());
+  Vector y(2), yp = Vector::Zero(2);
+  y << 1.2, 1.8;
+  p.update(0, y, yp);
+  const NewtonResult r = nw.solve(p, 0.0, 0.1, 0.1, y, yp);
+  ASSERT_TRUE(r.converged);
+  EXPECT_GT(r.iterations, 3);
+  EXPECT_EQ(nw.jacobian_assemblies(), static_cast<std::uint64_t>((r.iterations + 2) / 3));
+  // Without `keep jacobian matrix` the next point starts with a fresh Jacobian.
+  const auto before = nw.jacobian_assemblies();
+  y << 1.2, 1.8;
+  p.update(0, y, yp);
+  nw.solve(p, 0.0, 0.1, 0.1, y, yp);
+  EXPECT_GT(nw.jacobian_assemblies(), before);
+  nw.options().keep_jacobian = true;
+  const auto before2 = nw.jacobian_assemblies();
+  p.update(0, y, yp);  // converged point: no iteration, no assembly
+  nw.solve(p, 0.0, 0.1, 0.1, y, yp);
+  EXPECT_EQ(nw.jacobian_assemblies(), before2);
+}
+
+// y' = -y + 1 as differential: f = y' + y - 1.
+class Decay : public Problem {
+ public:
+  int size() const override { return 1; }
+  DofOrder dof_order(int) const override { return DofOrder::Differential; }
+  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
+  void residual(double, double, Vector& r, Vector*) override {
+    r[0] = -(yp_[0] + y_[0] - 1.0);
+    if (make_nan) r[0] = std::nan("");
+  }
+  void jacobian(double, double dCoef, SparseMatrix& J) override { J.add(0, 0, 1.0 + dCoef); }
+  void after_convergence(double, Vector&, Vector&) override {}
+  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
+  void after_predict(double, Vector&, Vector&) override {}
+  Vector y_, yp_;
+  bool make_nan = false;
+};
+
+TEST(IntegratorNewton, DerivativesModeKeepsState) {
+  Decay p;
+  NewtonSolver nw({}, std::make_unique<DenseSolver>());
+  Vector y(1), yp(1);
+  y << 3.0;
+  yp << 0.0;
+  p.update(0, y, yp);
+  const NewtonResult r = nw.solve(p, 0.0, 1e-6, 1e-6, y, yp, UpdateMode::Derivatives);
+  // Incomplete Jacobian (1 + dCoef): converges linearly, fast for small dCoef.
+  ASSERT_TRUE(r.converged);
+  EXPECT_EQ(y[0], 3.0);
+  EXPECT_NEAR(yp[0], -2.0, 1e-6);
+}
+
+TEST(IntegratorNewton, ToleranceTests) {
+  Vector r(3), a(3);
+  r << 3.0, -4.0, 0.0;
+  a << 30.0, 40.0, 0.0;
+  EXPECT_DOUBLE_EQ(convergence_error(ConvergenceTest::Norm, r, nullptr, nullptr), 5.0);
+  EXPECT_DOUBLE_EQ(convergence_error(ConvergenceTest::MinMax, r, nullptr, nullptr), 4.0);
+  EXPECT_DOUBLE_EQ(convergence_error(ConvergenceTest::RelNorm, r, &a, nullptr), 0.1);
+  EXPECT_DOUBLE_EQ(convergence_error(ConvergenceTest::None, r, &a, nullptr), 0.0);
+  Algebraic p;  // dimension class = equation index
+  Vector r2(2), a2(2);
+  r2 << 1e-3, 1.0;
+  a2 << 1.0, 1e6;
+  // sepnorm: worst of 1e-3/1 and 1/1e6.
+  EXPECT_DOUBLE_EQ(convergence_error(ConvergenceTest::SepNorm, r2, &a2, &p), 1e-3);
+  // relnorm on the whole vector is dominated by the big set.
+  EXPECT_LT(convergence_error(ConvergenceTest::RelNorm, r2, &a2, &p), 2e-6);
+
+  // Solution test alone (`tolerance: null, 1e-9`).
+  NewtonOptions o;
+  o.residual_tolerance = 0.0;
+  o.solution_tolerance = 1e-9;
+  NewtonSolver nw(o, std::make_unique<DenseSolver>());
+  Vector y(2), yp = Vector::Zero(2);
+  y << 1.2, 1.8;
+  p.update(0, y, yp);
+  const NewtonResult res = nw.solve(p, 0.0, 0.1, 0.1, y, yp);
+  EXPECT_TRUE(res.converged);
+  EXPECT_LE(res.solution_error, 1e-9);
+  EXPECT_NEAR(y[0] * y[0] + y[1], 3.0, 1e-12);
+  // relnorm/sepnorm through the solver.
+  for (ConvergenceTest t : {ConvergenceTest::RelNorm, ConvergenceTest::SepNorm, ConvergenceTest::MinMax}) {
+    NewtonOptions o2;
+    o2.residual_test = t;
+    o2.residual_tolerance = 1e-10;
+    NewtonSolver n2(o2, std::make_unique<DenseSolver>());
+    y << 1.2, 1.8;
+    p.update(0, y, yp);
+    EXPECT_TRUE(n2.solve(p, 0.0, 0.1, 0.1, y, yp).converged);
+    // relnorm/sepnorm are relative to the (here 1e6-scaled) contributions: looser absolute.
+    EXPECT_NEAR(y[1], 1.3193191251078045, t == ConvergenceTest::MinMax ? 1e-9 : 1e-3);
+  }
+}
+
+TEST(IntegratorNewton, FailuresAreReportedNotThrown) {
+  Algebraic p;
+  p.singular = true;
+  NewtonSolver nw({}, std::make_unique<KluSolver>());
+  Vector y(2), yp = Vector::Zero(2);
+  y << 0.5, 1.0;  // row 0 = 2*y0*[1 1] = row 1 -> singular
+  p.update(0, y, yp);
+  NewtonResult r = nw.solve(p, 0.0, 0.1, 0.1, y, yp);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.failure, FailureReason::SingularMatrix);
+  EXPECT_GE(r.singular_index, 0);
+
+  Decay d;
+  d.make_nan = true;
+  NewtonSolver nw2({}, std::make_unique<DenseSolver>());
+  Vector y1(1), yp1(1);
+  y1 << 1.0;
+  yp1 << 0.0;
+  d.update(0, y1, yp1);
+  r = nw2.solve(d, 0.0, 0.1, 0.1, y1, yp1);
+  EXPECT_EQ(r.failure, FailureReason::NotANumber);
+
+  // max iterations, and `at most` accepting a reduced error.
+  Algebraic q;
+  NewtonOptions o;
+  o.residual_tolerance = 1e-14;
+  o.max_iterations = 2;
+  NewtonSolver nw3(o, std::make_unique<DenseSolver>());
+  y << 1.5, 1.5;
+  q.update(0, y, yp);
+  r = nw3.solve(q, 0.0, 0.1, 0.1, y, yp);
+  EXPECT_EQ(r.failure, FailureReason::MaxIterations);
+  EXPECT_EQ(r.iterations, 2);
+  nw3.options().at_most = true;
+  y << 1.5, 1.5;
+  q.update(0, y, yp);
+  EXPECT_TRUE(nw3.solve(q, 0.0, 0.1, 0.1, y, yp).converged);
+}
+
+TEST(IntegratorNewton, LineSearchFromFarAway) {
+  Algebraic p;
+  NewtonOptions o;
+  o.residual_tolerance = 1e-10;
+  o.max_iterations = 100;
+  o.line_search.enabled = true;
+  NewtonSolver nw(o, std::make_unique<DenseSolver>());
+  Vector y(2), yp = Vector::Zero(2);
+  y << 8.0, -5.0;
+  p.update(0, y, yp);
+  const NewtonResult r = nw.solve(p, 0.0, 0.1, 0.1, y, yp);
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(y[0] * y[0] + y[1], 3.0, 1e-9);
+}
+
+TEST(IntegratorStepController, FactorStrategy) {
+  StepStrategy s;
+  s.kind = StepStrategy::Kind::Factor;
+  s.reduction_factor = 0.5;
+  s.steps_before_reduction = 0;
+  s.raise_factor = 2.0;
+  s.steps_before_raise = 2;
+  s.min_iterations = 1;
+  s.min_time_step = 0.01;
+  s.max_time_step = 0.2;
+  StepController c(s, 0.1, 10);
+  StepResult fail;
+  fail.failure = FailureReason::MaxIterations;
+  auto d = c.after_failure(0.0, fail);
+  EXPECT_TRUE(d.retry);
+  EXPECT_DOUBLE_EQ(d.dt, 0.05);
+  EXPECT_DOUBLE_EQ(c.after_success(0.05, 5), 0.05);
+  EXPECT_DOUBLE_EQ(c.after_success(0.10, 1), 0.05);  // not before steps_before_raise
+  EXPECT_DOUBLE_EQ(c.after_success(0.15, 1), 0.1);
+  EXPECT_DOUBLE_EQ(c.after_success(0.25, 1), 0.1);
+  EXPECT_DOUBLE_EQ(c.after_success(0.35, 1), 0.1);
+  EXPECT_DOUBLE_EQ(c.after_success(0.45, 1), 0.2);  // clamped at max time step
+  // Reduce down to the minimum, one last chance at min, then stop.
+  while (c.after_failure(0.5, fail).retry && c.current() > 0.01) {}
+  EXPECT_DOUBLE_EQ(c.current(), 0.01);
+  EXPECT_FALSE(c.after_failure(0.5, fail).retry);
+
+  StepController none({}, 0.1, 10);
+  auto dn = none.after_failure(1.0, fail);
+  EXPECT_FALSE(dn.retry);
+  EXPECT_NE(dn.reason.find("cannot be reduced further"), std::string::npos);
+
+  StepStrategy ch;
+  ch.kind = StepStrategy::Kind::Change;
+  ch.time_step = [](double t) { return t < 1.0 ? 0.1 : 0.05; };
+  StepController cc(ch, 0.1, 10);
+  EXPECT_DOUBLE_EQ(cc.after_success(1.5, 3), 0.05);
+  EXPECT_FALSE(cc.after_failure(1.5, fail).retry);  // the drive gives the same step
+}
+
+}  // namespace
+}  // namespace mbl::integrators
