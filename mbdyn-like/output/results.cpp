@@ -125,6 +125,19 @@ Results read_netcdf(const std::string& path) {
     s.values = std::move(data);
     r.vars.emplace(sname, std::move(s));
   }
+  // A file cut short on disk (a copy of a running job, a full disk) reads as zeros past its end:
+  // records with time 0 and step 0 after the first one cannot be MBDyn's, drop them.
+  if (r.time.size() == nrec && r.step.size() == nrec) {
+    std::size_t n = nrec;
+    while (n > 1 && r.time[n - 1] == 0.0 && r.step[n - 1] == 0) --n;
+    if (n < nrec && n > 1) --n;  // the last record left may be cut in the middle too
+    if (n < nrec) {
+      nrec = n;
+      r.time.resize(n);
+      r.step.resize(n);
+      for (auto& [name, s] : r.vars) s.values.resize(n * std::size_t(s.ncomp));
+    }
+  }
   if (r.time.size() != nrec) {
     r.time.resize(nrec);
     for (std::size_t i = 0; i < nrec; ++i) r.time[i] = double(i);
