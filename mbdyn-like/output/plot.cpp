@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
+#include "mbdyn-like/output/cli_parse.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -182,14 +183,7 @@ int run_plot_cli(int argc, char** argv) {
   app.add_option("-o,--output", output, "output figure (.svg)")->required();
   app.add_option("--with", others, "other results to overlay (e.g. MBDyn's)");
   app.add_option("--title", title, "figure title (default: RUN)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   const auto dot = output.rfind('.');
   const std::string ext = dot == std::string::npos ? "" : output.substr(dot);
   if (ext != ".svg") {
