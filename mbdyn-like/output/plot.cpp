@@ -178,12 +178,31 @@ int run_plot_cli(int argc, char** argv) {
   app.add_option("RUN", run, "results: a .nc file or a text output prefix")->required();
   app.add_option("VAR", vars,
                  "variables: names or patterns with *, optional 1-based component "
-                 "(node.struct.2.X, node.struct.*.X[3])")
-      ->required();
-  app.add_option("-o,--output", output, "output figure (.svg)")->required();
+                 "(node.struct.2.X, node.struct.*.X[3])");
+  app.add_option("-o,--output", output, "output figure (.svg)");
+  bool list = false;
+  app.add_flag("--list", list, "list the variables of RUN (name, components, records) and stop");
   app.add_option("--with", others, "other results to overlay (e.g. MBDyn's)");
   app.add_option("--title", title, "figure title (default: RUN)");
   if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (list) {
+    try {
+      const Results r = read_results(run);
+      std::cout << fmt::format("{}: {} records, t = {:g} .. {:g}\n", run, r.records(),
+                               r.time.empty() ? 0.0 : r.time.front(),
+                               r.time.empty() ? 0.0 : r.time.back());
+      for (const auto& [name, s] : r.vars)
+        std::cout << fmt::format("{} [{}]{}\n", name, s.ncomp, s.units.empty() ? "" : " " + s.units);
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "plot: error: " << e.what() << '\n';
+      return 2;
+    }
+  }
+  if (vars.empty() || output.empty()) {
+    std::cerr << "plot: error: give the variables to plot and -o <figure.svg> (or --list)\n";
+    return 2;
+  }
   const auto dot = output.rfind('.');
   const std::string ext = dot == std::string::npos ? "" : output.substr(dot);
   if (ext != ".svg") {

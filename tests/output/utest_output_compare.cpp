@@ -129,5 +129,9 @@ TEST(OutputPlot, SvgOfTwoRuns) {
   EXPECT_NE(doc.find("</svg>"), std::string::npos);
   EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc", "node.struct.1500.X[4]", "-o", svg}), 2);
   EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc", "node.struct.1500.X", "-o", "fig.png"}), 2);
+  std::string listing;
+  EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc", "--list"}, &listing), 0);
+  EXPECT_NE(listing.find("node.struct.1500.E [3] deg"), std::string::npos) << listing.substr(0, 300);
+  EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc"}), 2);  // nothing to plot
   fs::remove(svg);
 }
