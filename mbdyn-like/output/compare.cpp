@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
+#include "mbdyn-like/output/cli_parse.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -306,14 +307,7 @@ int run_compare_cli(int argc, char** argv) {
                  "(bounding-box diagonal of all node positions, as decks/INDEX.md's tol)")
       ->check(CLI::IsMember({"range", "model"}));
   app.add_flag("--json", json, "machine-readable report on stdout");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   o.norm = norm == "model" ? Normalisation::Model : Normalisation::Range;
   for (std::size_t pos = 0; pos <= vars.size() && !vars.empty();) {
     const std::size_t comma = std::min(vars.find(',', pos), vars.size());

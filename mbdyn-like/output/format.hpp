@@ -37,15 +37,17 @@ struct StepLine {
 /// numbers in "%.<precision>g" form (no newline).
 std::string format_step_line(const StepLine& s, int precision);
 
-/// Precision MBDyn's .out file uses: the `output precision` when given; otherwise 6 digits for the
-/// header lines and the first two Step lines, 16 digits from the third Step line on (as observed in
-/// every .out file MBDyn writes with the default precision).
+/// Precision MBDyn's .out file uses: the `output precision` when given; otherwise 6 digits until
+/// the integration method proper takes over, 16 digits from then on. In the reference files that
+/// is the first Step line for single-step multistage methods (Bathe: step 1) and the third Step
+/// line for multistep methods, whose step 1 is taken by the starter (ms, bdf: step 2).
 struct OutFormat {
   int precision = kDefaultPrecision;
   bool precision_given = false;
+  bool regular_steps = false;  ///< set by OutputManager::begin_regular_steps()
   int precision_for_step_line(long step_lines_written) const {
     if (precision_given) return precision;
-    return step_lines_written >= 2 ? 16 : kDefaultPrecision;
+    return regular_steps || step_lines_written >= 2 ? 16 : kDefaultPrecision;
   }
   int precision_for_header() const { return precision_given ? precision : kDefaultPrecision; }
 };

@@ -84,6 +84,10 @@ class OutputManager : public OutputSink {
   void write_derivatives_line(double time, int iterations, double error);
   /// "# Initial solution after dummy steps at time ..." (after the derivatives line).
   void write_dummy_steps_line(double time, int iterations, double error);
+  /// The integration method proper (not its starter) takes over from this step on: the .out
+  /// numbers get 16 digits (see OutFormat). Call before end_step() of that step; without the call
+  /// the switch happens at the third Step line, right for multistep methods.
+  void begin_regular_steps() { out_format_.regular_steps = true; }
   /// Any other line of the .out file (e.g. "End of derivatives; no simulation is required.").
   void write_out_line(const std::string& line);
   /// Flushes text files and syncs the NetCDF file.

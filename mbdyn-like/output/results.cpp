@@ -125,6 +125,19 @@ Results read_netcdf(const std::string& path) {
     s.values = std::move(data);
     r.vars.emplace(sname, std::move(s));
   }
+  // A file cut short on disk (a copy of a running job, a full disk) reads as zeros past its end:
+  // records with time 0 and step 0 after the first one cannot be MBDyn's, drop them.
+  if (r.time.size() == nrec && r.step.size() == nrec) {
+    std::size_t n = nrec;
+    while (n > 1 && r.time[n - 1] == 0.0 && r.step[n - 1] == 0) --n;
+    if (n < nrec && n > 1) --n;  // the last record left may be cut in the middle too
+    if (n < nrec) {
+      nrec = n;
+      r.time.resize(n);
+      r.step.resize(n);
+      for (auto& [name, s] : r.vars) s.values.resize(n * std::size_t(s.ncomp));
+    }
+  }
   if (r.time.size() != nrec) {
     r.time.resize(nrec);
     for (std::size_t i = 0; i < nrec; ++i) r.time[i] = double(i);
@@ -210,7 +223,9 @@ struct LogInfo {
   std::map<std::string, std::string> node_orientation;  ///< label -> euler123|phi|mat|...
   /// The most common kind: nodes listed without one (displacement nodes) use it in the .mov.
   std::string default_orientation;
-  std::set<std::string> total_joints;                   ///< labels of total (pin) joints
+  /// .log keyword of each joint label ("totaljoint", "rod", ...); labels of other entity kinds
+  /// may be the same, so a keyword is used only when its column count fits.
+  std::multimap<std::string, std::string> joint_keywords;
 };
 
 LogInfo read_log(const std::string& path) {
@@ -229,8 +244,8 @@ LogInfo read_log(const std::string& path) {
       std::string x, y, z, kind;
       rest >> x >> y >> z >> kind;
       if (!kind.empty()) info.node_orientation[label] = kind;
-    } else if (key == "totaljoint" || key == "totalpinjoint") {
-      info.total_joints.insert(label);
+    } else if (!label.empty()) {
+      info.joint_keywords.emplace(label, key);
     }
   }
   std::map<std::string, int> count;
@@ -278,6 +293,21 @@ EntityLine mov_layout(const Line& l, const LogInfo& log) {
   return e;
 }
 
+/// Extra .jnt columns after f, m, F, M, by .log keyword, named as in MBDyn's NetCDF output
+/// (checked against the .nc files written by the same runs).
+const Layout* joint_extras(const std::string& keyword) {
+  static const std::map<std::string, Layout> extras = {
+      {"totaljoint", {{"X", 3}, {"Phi", 3}, {"V", 3}, {"Omega", 3}}},
+      {"totalpinjoint", {{"X", 3}, {"Phi", 3}, {"V", 3}, {"Omega", 3}}},
+      {"rod", {{"l", 1}, {"v", 3}, {"lP", 1}}},
+      {"sphericalhinge", {{"E", 3}}},
+      {"revolutehinge", {{"E", 3}, {"Omega", 3}}},
+      {"deformablejoint", {{"extra", 3}, {"E", 3}}},
+  };
+  auto it = extras.find(keyword);
+  return it == extras.end() ? nullptr : &it->second;
+}
+
 EntityLine jnt_layout(const Line& l, const LogInfo& log) {
   EntityLine e;
   e.prefix = fmt::format("elem.joint.{}", l.label);
@@ -287,10 +317,19 @@ EntityLine jnt_layout(const Line& l, const LogInfo& log) {
     return e;
   }
   e.layout = {{"f", 3}, {"m", 3}, {"F", 3}, {"M", 3}};
-  if (n == 24 && log.total_joints.count(std::string(l.label)))
-    e.layout.insert(e.layout.end(), {{"X", 3}, {"Phi", 3}, {"V", 3}, {"Omega", 3}});
-  else if (n > 12)
-    e.layout.push_back({"extra", n - 12});
+  if (n == 12) return e;
+  auto [b, end] = log.joint_keywords.equal_range(std::string(l.label));
+  for (auto it = b; it != end; ++it) {
+    const Layout* extra = joint_extras(it->second);
+    if (!extra) continue;
+    int cols = 0;
+    for (const auto& [suffix, c] : *extra) cols += c;
+    if (cols == n - 12) {
+      e.layout.insert(e.layout.end(), extra->begin(), extra->end());
+      return e;
+    }
+  }
+  e.layout.push_back({"extra", n - 12});
   return e;
 }
 

@@ -1,0 +1,137 @@
+// `compare`: zero error for every reference output against itself, nonzero between two
+// integrators, exit codes and the JSON report of the CLI.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "mbdyn-like/output/compare.hpp"
+#include "mbdyn-like/output/plot.hpp"
+
+namespace fs = std::filesystem;
+using namespace mbl::output;
+
+namespace {
+
+const std::string kShared = MBL_SHARED_DIR;
+const std::string kSqueezer = kShared + "/paper/andrewssqueezer/mbdyn";
+
+int cli(std::vector<std::string> args, std::string* out = nullptr) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::ostringstream captured;
+  auto* old = std::cout.rdbuf(captured.rdbuf());
+  const int rc = args[0] == "plot" ? run_plot_cli(int(argv.size()), argv.data())
+                                   : run_compare_cli(int(argv.size()), argv.data());
+  std::cout.rdbuf(old);
+  if (out) *out = captured.str();
+  return rc;
+}
+
+}  // namespace
+
+TEST(OutputCompare, EveryReferenceOutputAgainstItselfIsExact) {
+  std::size_t n = 0;
+  for (const auto& deck : fs::directory_iterator(kShared + "/decks")) {
+    if (!fs::is_directory(deck.path() / "mbdyn")) continue;
+    for (const auto& f : fs::directory_iterator(deck.path() / "mbdyn")) {
+      const auto ext = f.path().extension();
+      if (ext != ".mov" && ext != ".nc") continue;
+      const std::string what = ext == ".nc" ? f.path().string()
+                                            : (f.path().parent_path() / f.path().stem()).string();
+      const Results r = read_results(what);
+      if (r.records() == 0) continue;  // (a run whose text files are empty)
+      CompareOptions o;
+      o.tol = 0.0;
+      const CompareReport rep = compare_results(r, r, o);
+      EXPECT_TRUE(rep.all_within()) << what;
+      for (const auto& v : rep.vars) EXPECT_EQ(v.max_abs, 0.0) << what << " " << v.name;
+      ++n;
+    }
+  }
+  EXPECT_GT(n, 70u);
+}
+
+TEST(OutputCompare, DifferentIntegratorsDiffer) {
+  const Results ms = read_results(kSqueezer + "/ms_0.6/andrewssqueezer.nc");
+  const Results bdf = read_results(kSqueezer + "/bdf_0.0/andrewssqueezer.nc");
+  CompareOptions o;
+  o.patterns = {"node.struct.*.X"};
+  o.norm = Normalisation::Model;
+  const CompareReport rep = compare_results(ms, bdf, o);
+  EXPECT_EQ(rep.vars.size(), 8u);
+  EXPECT_GT(rep.model_size, 0.05);
+  EXPECT_LT(rep.model_size, 0.2);
+  double worst = 0.0;
+  for (const auto& v : rep.vars) worst = std::max(worst, v.normalised);
+  EXPECT_GT(worst, 1e-6);
+  EXPECT_LT(worst, 0.1);
+  // different output times (dirk54 writes every 0.0025 s, ms every 0.0005 s): aligned by
+  // interpolation on the coarser grid
+  const Results dirk = read_results(kSqueezer + "/dirk54_0.0/andrewssqueezer.nc");
+  const CompareReport rep2 = compare_results(dirk, ms, o);
+  EXPECT_EQ(rep2.points, dirk.records());
+  for (const auto& v : rep2.vars) EXPECT_LT(v.normalised, 0.1) << v.name;
+}
+
+TEST(OutputCompare, EulerAnglesWrapAt360) {
+  Results a, b;
+  a.source = "a";
+  b.source = "b";
+  a.time = b.time = {0.0, 1.0};
+  Series e;
+  e.ncomp = 1;
+  e.degrees = true;
+  e.values = {179.9, -179.9};
+  a.vars["node.struct.1.E"] = e;
+  e.values = {-180.0 + 0.1 - 360.0 + 360.0, 180.0 - 0.1};  // same orientations, other branch
+  b.vars["node.struct.1.E"] = e;
+  const auto rep = compare_results(a, b, CompareOptions{});
+  EXPECT_NEAR(rep.vars.at(0).max_abs, 0.2, 1e-9);
+}
+
+TEST(OutputCompare, CliExitCodesAndJson) {
+  const std::string total = kShared + "/decks/t.joints.total.total/mbdyn/total";
+  std::string out;
+  EXPECT_EQ(cli({"compare", total, total + ".nc"}, &out), 0);
+  EXPECT_NE(out.find("PASS"), std::string::npos);
+  EXPECT_EQ(cli({"compare", total, total + ".nc", "--tol", "1e-9"}, &out), 1);  // text precision
+  EXPECT_EQ(cli({"compare", kSqueezer + "/ms_0.6/andrewssqueezer.nc",
+                 kSqueezer + "/bdf_0.0/andrewssqueezer.nc", "--vars", "node.struct.*.X",
+                 "--norm", "model", "--tol", "1e-12", "--json"},
+                &out),
+            1);
+  EXPECT_NE(out.find("\"pass\": false"), std::string::npos);
+  EXPECT_NE(out.find("\"name\": \"node.struct.1500.X\""), std::string::npos);
+  EXPECT_EQ(cli({"compare", "/nonexistent", total}), 2);
+  EXPECT_EQ(cli({"compare", total, total, "--vars", "node.nothing.*"}), 2);
+  EXPECT_EQ(cli({"compare", total}), 2);  // REF missing
+  EXPECT_EQ(cli({"compare", total, total, "--norm", "volume"}), 2);
+}
+
+TEST(OutputPlot, SvgOfTwoRuns) {
+  const std::string svg = (fs::temp_directory_path() / "mbl_plot_test.svg").string();
+  EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc", "node.struct.1500.X[1]",
+                 "--with", kSqueezer + "/ms_0.6/andrewssqueezer", "-o", svg}),
+            0);
+  std::ifstream in(svg);
+  std::stringstream s;
+  s << in.rdbuf();
+  const std::string doc = s.str();
+  EXPECT_EQ(doc.rfind("<?xml", 0), 0u);
+  std::size_t paths = 0;
+  for (auto p = doc.find("<path"); p != std::string::npos; p = doc.find("<path", p + 1)) ++paths;
+  EXPECT_EQ(paths, 2u);
+  EXPECT_NE(doc.find("node.struct.1500.X[1]"), std::string::npos);
+  EXPECT_NE(doc.find("</svg>"), std::string::npos);
+  EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc", "node.struct.1500.X[4]", "-o", svg}), 2);
+  EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc", "node.struct.1500.X", "-o", "fig.png"}), 2);
+  std::string listing;
+  EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc", "--list"}, &listing), 0);
+  EXPECT_NE(listing.find("node.struct.1500.E [3] deg"), std::string::npos) << listing.substr(0, 300);
+  EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc"}), 2);  // nothing to plot
+  fs::remove(svg);
+}
