@@ -222,3 +222,23 @@ TEST(DrivesReader, TemplateDriveCallers) {
 
 }  // namespace
 }  // namespace mbl::drives::test
+
+namespace mbl::drives::test {
+namespace {
+
+TEST(DrivesReader, HintTexts) {
+  DriveDeck k;
+  // §2.6.41: "drive{cosine, 10., 2., .25, half, 0.}" and §2.6.42 "drive3{single, 1., 0., 0., ...}"
+  auto d = drive_caller_from_text("cosine, 10., 2., .25, half, 1.", "hint", k.ctx, k.env);
+  EXPECT_DOUBLE_EQ(d->value(20.0), 1.5);
+  auto v = tpl_drive_caller_from_text<Vec3>("single, 1., 0., 0., sine, 0., 2*pi, 1., forever, 0.",
+                                            "hint", k.ctx, k.env);
+  EXPECT_NEAR(v->value(0.25)(0), 1.0, 1e-15);
+  auto m = tpl_drive_caller_from_text<Mat3>("single, eye, const, 2.", "hint", k.ctx, k.env);
+  EXPECT_TRUE((m->value(0.0) - 2.0 * Mat3::Identity()).isZero());
+  auto e = input_error([&] { drive_caller_from_text("ramp, 1.", "hint of driven 3", k.ctx, k.env); });
+  EXPECT_EQ(e.where().file->path, "hint of driven 3");
+}
+
+}  // namespace
+}  // namespace mbl::drives::test
