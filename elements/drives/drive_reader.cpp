@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "elements/drives/drive_callers.hpp"
+#include "parser/deck/deck_reader.hpp"
 #include "elements/drives/drive_registry.hpp"
 #include "parser/errors.hpp"
 
@@ -75,6 +76,16 @@ DriveCallerPtr read_drive_caller(parser::CardReader& in, DriveEnvironment& env) 
   if (looks_like_unknown_word(in))
     in.fail_expected("a drive caller (const, sine, ramp, string, reference, ...) or a number");
   return std::make_shared<ConstDrive>(in.real());  // §2.6: a bare number is a const drive
+}
+
+DriveCallerPtr drive_caller_from_text(const std::string& text, const std::string& name,
+                                      parser::ReadContext& ctx, DriveEnvironment& env) {
+  parser::DeckReader reader(name, "drive: " + text + ";", ctx);
+  parser::CardReader* card = reader.next_card();
+  if (!card) throw parser::InputError({}, fmt::format("{}: expected a drive caller", name));
+  DriveCallerPtr d = read_drive_caller(*card, env);
+  card->expect_end();
+  return d;
 }
 
 DriveCallerDefinition read_drive_caller_card(parser::CardReader& in, DriveEnvironment& env) {

@@ -24,6 +24,11 @@ namespace mbl::drives {
 /// it must outlive the drive callers.
 DriveCallerPtr read_drive_caller(parser::CardReader& in, DriveEnvironment& env);
 
+/// Reads a drive caller from text, e.g. the body of a `hint, "drive{...}"` (§2.6.41) once the
+/// caller has stripped `drive{` and `}`. `name` labels error locations ("hint of driven 3").
+DriveCallerPtr drive_caller_from_text(const std::string& text, const std::string& name,
+                                      parser::ReadContext& ctx, DriveEnvironment& env);
+
 /// A `drive caller:` definition.
 struct DriveCallerDefinition {
   unsigned label = 0;

@@ -216,20 +216,17 @@ std::shared_ptr<FileDriver> read_fixed_step(parser::CardReader& in, unsigned lab
   const auto options = read_options(in);
   const parser::SourceLocation file_at = in.location();
   DataFile f = load(in, channels);
-  if (!t0) {
-    if (!f.data.has_initial_time)
-      throw parser::InputError(file_at, fmt::format("\"{}\" has no `# initial time: ...` comment "
-                                                    "(needed by `initial time, from file`)",
-                                                    f.path));
-    t0 = f.data.initial_time;
-  }
-  if (!dt) {
-    if (!f.data.has_time_step)
-      throw parser::InputError(file_at, fmt::format("\"{}\" has no `# time step: ...` comment "
-                                                    "(needed by `time step, from file`)",
-                                                    f.path));
-    dt = f.data.time_step;
-  }
+  // `from file`: the value of the `# <what>: x` comment (manual §7.1.1)
+  auto from_file = [&](std::optional<double>& v, bool present, double value, const char* what) {
+    if (v) return;
+    if (!present)
+      throw parser::InputError(file_at, fmt::format("\"{}\" has no `# {}: ...` comment (needed "
+                                                    "by `{}, from file`)",
+                                                    f.path, what, what));
+    v = value;
+  };
+  from_file(t0, f.data.has_initial_time, f.data.initial_time, "initial time");
+  from_file(dt, f.data.has_time_step, f.data.time_step, "time step");
   if (!(*dt > 0.0))
     throw parser::InputError(dt_at, fmt::format("expected a positive time step, found {}", *dt));
   auto& records = f.data.records;

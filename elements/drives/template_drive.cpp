@@ -5,6 +5,7 @@
 #include "elements/drives/drive_composite.hpp"
 #include "elements/drives/drive_reader.hpp"
 #include "elements/drives/drive_registry.hpp"
+#include "parser/deck/deck_reader.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::drives {
@@ -89,6 +90,34 @@ TplDriveCallerPtr<T> read_tpl_drive_caller(parser::CardReader& in, DriveEnvironm
   auto drive = read_drive_caller(in, env);
   return std::make_shared<TplSingleDrive<T>>(std::move(entity), std::move(drive));
 }
+
+template <class T>
+TplDriveCallerPtr<T> tpl_drive_caller_from_text(const std::string& text, const std::string& name,
+                                                parser::ReadContext& ctx, DriveEnvironment& env,
+                                                const parser::RigidFrame* frame) {
+  parser::DeckReader reader(name, "drive: " + text + ";", ctx);
+  parser::CardReader* card = reader.next_card();
+  if (!card) throw parser::InputError({}, fmt::format("{}: expected a template drive caller", name));
+  auto d = read_tpl_drive_caller<T>(*card, env, frame);
+  card->expect_end();
+  return d;
+}
+
+template TplDriveCallerPtr<double> tpl_drive_caller_from_text<double>(
+    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
+    const parser::RigidFrame*);
+template TplDriveCallerPtr<Vec3> tpl_drive_caller_from_text<Vec3>(
+    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
+    const parser::RigidFrame*);
+template TplDriveCallerPtr<Vec6> tpl_drive_caller_from_text<Vec6>(
+    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
+    const parser::RigidFrame*);
+template TplDriveCallerPtr<Mat3> tpl_drive_caller_from_text<Mat3>(
+    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
+    const parser::RigidFrame*);
+template TplDriveCallerPtr<Mat6> tpl_drive_caller_from_text<Mat6>(
+    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
+    const parser::RigidFrame*);
 
 template TplDriveCallerPtr<double> read_tpl_drive_caller<double>(parser::CardReader&,
                                                                  DriveEnvironment&,

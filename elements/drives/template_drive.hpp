@@ -141,6 +141,12 @@ template <class T>
 TplDriveCallerPtr<T> read_tpl_drive_caller(parser::CardReader& in, DriveEnvironment& env,
                                            const parser::RigidFrame* frame = nullptr);
 
+/// Reads a template drive caller from text, e.g. the body of `hint, "drive3{...}"` (§2.6.42).
+template <class T>
+TplDriveCallerPtr<T> tpl_drive_caller_from_text(const std::string& text, const std::string& name,
+                                                parser::ReadContext& ctx, DriveEnvironment& env,
+                                                const parser::RigidFrame* frame = nullptr);
+
 extern template TplDriveCallerPtr<double> read_tpl_drive_caller<double>(
     parser::CardReader&, DriveEnvironment&, const parser::RigidFrame*);
 extern template TplDriveCallerPtr<Vec3> read_tpl_drive_caller<Vec3>(parser::CardReader&,
