@@ -126,3 +126,22 @@ TEST(MathErrors, CompileTimeAndRunTimeErrors) {
   EXPECT_THROW(p.evaluate("integer(REAL_MAX)", {}), InputError);
   EXPECT_THROW(p.evaluate("(-8.)^(1./3.)", {}), InputError);
 }
+
+TEST(MathErrors, HostileInputDoesNotExhaustTheStack) {
+  MathParser p;
+  EXPECT_THROW(p.evaluate(std::string(100000, '(') + "1" + std::string(100000, ')'), {}), InputError);
+  EXPECT_THROW(p.evaluate(std::string(100000, '-') + "1", {}), InputError);
+  std::string chain = "1";
+  for (int i = 0; i < 50000; ++i) chain += "+1";
+  EXPECT_THROW(p.evaluate(chain, {}), InputError);
+  std::string pow = "1";
+  for (int i = 0; i < 1000; ++i) pow += "^1";
+  EXPECT_THROW(p.evaluate(pow, {}), InputError);
+  // within the limits nesting works
+  EXPECT_EQ(p.evaluate(std::string(200, '(') + "7" + std::string(200, ')'), {}).to_integer(), 7);
+  std::string sum = "0";
+  for (int i = 0; i < 1000; ++i) sum += "+Step";
+  p.set_variable("Step", mbl::math::Value(2));
+  EXPECT_EQ(p.evaluate(sum, {}).to_integer(), 2000);
+  EXPECT_THROW(p.evaluate(std::string("\"") + std::string(1000, 'x'), {}), InputError);
+}
