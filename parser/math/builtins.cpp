@@ -52,10 +52,18 @@ std::string format_one(const std::string& format, const Value& v) {
     spec = "%";
     while (j < format.size() && std::string_view("-+ #0'").find(format[j]) != std::string_view::npos)
       spec += format[j++];
-    while (j < format.size() && std::isdigit(static_cast<unsigned char>(format[j]))) spec += format[j++];
+    // field width and precision, bounded so that no format can ask for gigabytes
+    auto number = [&] {
+      std::string digits;
+      while (j < format.size() && std::isdigit(static_cast<unsigned char>(format[j]))) digits += format[j++];
+      if (digits.size() > 4 || (!digits.empty() && std::stoi(digits) > 1024))
+        throw MathError(fmt::format("expected a field width or precision up to 1024, found {}", digits));
+      spec += digits;
+    };
+    number();
     if (j < format.size() && format[j] == '.') {
       spec += format[j++];
-      while (j < format.size() && std::isdigit(static_cast<unsigned char>(format[j]))) spec += format[j++];
+      number();
     }
     while (j < format.size() && std::string_view("hlLqjzt").find(format[j]) != std::string_view::npos) ++j;
     if (j >= format.size()) throw MathError("expected a conversion character after '%', found end of format");

@@ -89,14 +89,9 @@ std::string found_at(std::string_view text, std::size_t offset) {
 // ---- node construction -----------------------------------------------------------------------
 
 NodePtr make_binary(std::size_t offset, BinOp op, NodePtr lhs, NodePtr rhs, MathParser::Impl& env) {
-  NodePtr n;
-  if (op == BinOp::And || op == BinOp::Or)
-    n = std::make_shared<ShortCircuitNode>(offset, op, std::move(lhs), std::move(rhs));
-  else {
-    const bool literal = lhs->is_literal() && rhs->is_literal();
-    n = std::make_shared<BinaryNode>(offset, op, std::move(lhs), std::move(rhs));
-    if (literal) return std::make_shared<LiteralNode>(offset, n->eval(env));
-  }
+  const bool literal = lhs->is_literal() && rhs->is_literal();
+  NodePtr n = std::make_shared<BinaryNode>(offset, op, std::move(lhs), std::move(rhs));
+  if (literal) return std::make_shared<LiteralNode>(offset, n->eval(env));
   return n;
 }
 
@@ -479,8 +474,40 @@ BOOST_SPIRIT_DEFINE(identifier, qname, type_kw, ifndef_kw, const_kw, primary, un
 
 }  // namespace
 
+namespace {
+/// The parser and the tree are recursive: bound the nesting so that no input can exhaust the
+/// stack (parentheses and unary/power chains nest; long operator chains make deep trees).
+void check_nesting(std::string_view text) {
+  constexpr int kMaxDepth = 256;
+  constexpr int kMaxOperators = 4000;
+  int depth = 0, operators = 0, run = 0, powers = 0;  // ^ is right-recursive
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) continue;
+    const bool op = std::string_view("+-*/%^<>=!&|~;,").find(c) != std::string_view::npos;
+    run = (c == '(' || c == '[' || c == '^' || c == '-' || c == '+' || c == '!') ? run + 1 : 0;
+    if (c == '"') in_string = true;
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (op) ++operators;
+    if (c == '^') ++powers;
+    if (depth > kMaxDepth || run > kMaxDepth || powers > kMaxDepth)
+      throw LocatedError{i, fmt::format("expression nested too deeply (more than {} levels)", kMaxDepth)};
+    if (operators > kMaxOperators)
+      throw LocatedError{i, fmt::format("expression too long (more than {} operators)", kMaxOperators)};
+  }
+}
+}  // namespace
+
 NodePtr parse_statements(std::string_view text, MathParser::Impl& env,
                          const parser::SourceLocation& where) {
+  check_nesting(text);
   CompileState st{text, env, where};
   It first = text.data();
   const It last = text.data() + text.size();

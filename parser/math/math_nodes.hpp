@@ -43,21 +43,10 @@ class UnaryNode final : public Node {
   NodePtr arg_;
 };
 
+/// Binary operators; && and || evaluate their right operand only when needed.
 class BinaryNode final : public Node {
  public:
   BinaryNode(std::size_t offset, BinOp op, NodePtr lhs, NodePtr rhs)
-      : Node(offset), op_(op), lhs_(std::move(lhs)), rhs_(std::move(rhs)) {}
-  Value eval(MathParser::Impl& env) const override;
-
- private:
-  BinOp op_;
-  NodePtr lhs_, rhs_;
-};
-
-/// && and || evaluate their right operand only when needed.
-class ShortCircuitNode final : public Node {
- public:
-  ShortCircuitNode(std::size_t offset, BinOp op, NodePtr lhs, NodePtr rhs)
       : Node(offset), op_(op), lhs_(std::move(lhs)), rhs_(std::move(rhs)) {}
   Value eval(MathParser::Impl& env) const override;
 

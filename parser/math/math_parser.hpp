@@ -88,6 +88,7 @@ class MathParser {
 
   /// Evaluates `text` (an expression or a parenthesised statement list) that starts at `where`
   /// in the deck. Errors throw parser::InputError at the exact column inside `text`.
+  /// Blank text (or only comments) gives real 0, the manual's value of an empty field.
   Value evaluate(std::string_view text, const parser::SourceLocation& where);
 
   /// Parses `text` once; the result can be evaluated later against the current variables.
@@ -112,8 +113,8 @@ class MathParser {
 
   /// Registers the plugin `[<name>, ...]` (e.g. "dof", "node", "element"); names ignore case.
   void register_plugin(std::string_view name, PluginFactory factory);
-  /// MBDyn's `-r/--redefine`-like switch: when true, declaring an existing (non-const) variable
-  /// again re-declares it instead of being an error (default false, as MBDyn).
+  /// When true, declaring an existing (non-const) variable again re-declares it instead of
+  /// being an error (default false: MBDyn rejects redefinitions unless told otherwise).
   void set_allow_redefinition(bool allow);
   /// Where print() writes (default std::cout).
   void set_print_stream(std::ostream& os);

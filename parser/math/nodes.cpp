@@ -64,16 +64,15 @@ Value UnaryNode::eval(MathParser::Impl& env) const {
 
 Value BinaryNode::eval(MathParser::Impl& env) const {
   Value a = lhs_->eval(env);
+  if (op_ == BinOp::And || op_ == BinOp::Or) {
+    const char* what = op_ == BinOp::And ? "operator &&" : "operator ||";
+    const bool x = located(offset(), [&] { return Value(truth(a, what)); }).to_bool();
+    if (op_ == BinOp::And ? !x : x) return Value(x);
+    Value b = rhs_->eval(env);
+    return located(offset(), [&] { return Value(truth(b, what)); });
+  }
   Value b = rhs_->eval(env);
   return located(offset(), [&] { return apply(op_, a, b); });
-}
-
-Value ShortCircuitNode::eval(MathParser::Impl& env) const {
-  const char* what = op_ == BinOp::And ? "operator &&" : "operator ||";
-  const bool a = located(offset(), [&] { return Value(truth(lhs_->eval(env), what)); }).to_bool();
-  if (op_ == BinOp::And ? !a : a) return Value(a);
-  Value b = rhs_->eval(env);
-  return located(offset(), [&] { return Value(truth(b, what)); });
 }
 
 Value CallNode::eval(MathParser::Impl& env) const {

@@ -241,3 +241,9 @@ TEST(MathFunctions, CompiledDriveEvaluatesWithChangingTime) {
   p.set_variable("Time", Value(0.0));
   EXPECT_DOUBLE_EQ(drive->eval(p).to_real(), 1.5);
 }
+
+TEST(MathFunctions, SprintfRejectsHugeFields) {
+  MathParser p;
+  EXPECT_THROW(ev(p, "sprintf(\"%999999999d\", 1)"), mbl::parser::InputError);
+  EXPECT_EQ(ev(p, "sprintf(\"%8.3e\", 1)").to_string_value(), "1.000e+00");
+}
