@@ -123,7 +123,10 @@ void DeckCardReader::not_implemented(std::string_view what) {
 
 const DeckCardReader::Arg& DeckCardReader::require(std::string_view what) {
   if (at_end()) fail_expected(what);
-  return args_[next_];
+  const Arg& a = args_[next_];
+  // Two lines before a ':' are never one argument: a ';' is missing (fail_expected says where).
+  if (a.separator_after == ':' && a.text.find('\n') != std::string::npos) fail_expected(what);
+  return a;
 }
 
 // ---- scalars -----------------------------------------------------------------------------------

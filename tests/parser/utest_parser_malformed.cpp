@@ -16,6 +16,11 @@ const Read one_integer = [](CardReader& c) {
   if (!c.at_end()) c.integer();
 };
 const Read vec3 = [](CardReader& c) { c.vec3(); c.expect_end(); };
+const Read vec3s = [](CardReader& c) {
+  c.label();
+  c.keyword();
+  while (!c.at_end()) c.vec3();
+};
 const Read mat3 = [](CardReader& c) { c.mat3(); c.expect_end(); };
 const Read mat6 = [](CardReader& c) { c.mat6(); c.expect_end(); };
 const Read orientation = [](CardReader& c) { c.orientation_matrix(); c.expect_end(); };
@@ -59,6 +64,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"gravity\nbegin: elements;", skip, "expected ';' at the end of the card, found 'begin'", 1, 8},
         Case{"structural 1, dynamic;", skip, "expected ':' or ';' after the card name, found ','", 1, 13},
         Case{"a: x, y\nb: z;", keywords, "expected a keyword, found \"y b\" (is a ';' missing before line 2?)", 1, 7},
+        Case{"s: 1, static, null, null, null\nend: nodes;", vec3s,
+             "expected a real, found \"null end\" (is a ';' missing before line 2?)", 1, 27},
         Case{kNested, skip, "expected at most 200 nested parentheses", 1, 204},
         Case{std::string("a: 1;\n\0b;", 9), skip, "expected a card name, found byte 0x00", 2, 1},
         Case{"\xff\xfe;", skip, "expected a card name, found byte 0xFF", 1, 1},
