@@ -7,6 +7,7 @@
 
 #include "mbdyn-like/model/model_builder.hpp"
 #include "mbdyn-like/output/compare.hpp"
+#include "mbdyn-like/output/plot.hpp"
 #include "mbdyn-like/phases/model_output.hpp"
 #include "mbdyn-like/phases/simulation.hpp"
 #include "parser/errors.hpp"
@@ -18,10 +19,7 @@ namespace fs = std::filesystem;
 std::string version_string() { return "mbdyn-like 0.1.0"; }
 
 int compare_command(int argc, char** argv) { return output::run_compare_cli(argc, argv); }
-int plot_command(int argc, char** argv) {
-  std::cerr << "mbdyn-like: plot: not available yet\n";
-  return 2;
-}
+int plot_command(int argc, char** argv) { return output::run_plot_cli(argc, argv); }
 
 namespace {
 
@@ -67,6 +65,7 @@ int run_command(const RunOptions& opt) {
   oc.frequency = s.output_frequency;
   oc.meter = s.output_meter;
   oc.precision = s.output_precision;
+  oc.precision_given = s.output_precision_given;
   oc.netcdf = s.netcdf;
   oc.netcdf_sync = s.netcdf_sync;
   oc.text = s.text;

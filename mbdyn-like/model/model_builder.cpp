@@ -122,7 +122,10 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
       {"outputfrequency",
        [](CardReader& in, RunSettings& s, BuildContext&) { s.output_frequency = static_cast<int>(in.integer()); }},
       {"outputprecision",
-       [](CardReader& in, RunSettings& s, BuildContext&) { s.output_precision = static_cast<int>(in.integer()); }},
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         s.output_precision = static_cast<int>(in.integer());
+         s.output_precision_given = true;
+       }},
       {"outputresults",
        [](CardReader& in, RunSettings& s, BuildContext&) {
          while (!in.at_end()) {
@@ -163,7 +166,10 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
       {"model", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
       {"makerestartfile", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
       {"selecttimeout", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
-      {"outputmeter", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      {"outputmeter",
+       [](CardReader& in, RunSettings& s, BuildContext& ctx) {
+         s.output_meter = drives::read_drive_caller(in, ctx.model().drive_env());
+       }},
       {"use",
        [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},  // `use: ... in assembly`
   };

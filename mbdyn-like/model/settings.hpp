@@ -40,6 +40,7 @@ struct RunSettings {
   int output_frequency = 1;
   DriveCallerPtr output_meter;
   int output_precision = 6;
+  bool output_precision_given = false;
   bool netcdf = false, netcdf_sync = false, text = true;
   std::string title;
 };

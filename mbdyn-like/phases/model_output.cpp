@@ -65,6 +65,7 @@ void ModelOutput::derivatives(Model& model, double t, int iterations, double res
   line.step = 0;
   line.time = t;
   line.iterations = iterations;
+  line.residual_error = residual_error;
   line.output = out;
   manager_.end_step(line);
 }
