@@ -1,0 +1,86 @@
+// Agreement with the real MBDyn: each deck of ../shared/decks listed here is run by our program
+// and compared with MBDyn's outputs by our `compare` command, with the deck's tolerance from
+// decks/INDEX.md (max node position error over the run / model size). CTest label: decks.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct DeckCase {
+  const char* id;    ///< folder in ../shared/decks
+  const char* main;  ///< main deck file
+  double tol;        ///< decks/INDEX.md tol
+  /// Also compare joint reactions (normalised by their range) when they agree.
+  bool reactions = false;
+};
+
+// Add a deck here once everything it uses is implemented and it agrees.
+const DeckCase kDecks[] = {
+    {"sat.rigid_body.input_file.rigidbody", "rigidbody.mbd", 1e-4},
+    {"t.body.bullet", "bullet", 1e-4},
+    {"t.body.centralgravity", "centralgravity", 1e-4},
+    {"t.drives.string.distance", "distance", 1e-4},
+    {"t.joints.spherical.spherical", "spherical", 1e-4},
+    {"web.pendulum", "pendulum", 1e-4},
+    {"web.rigidpendulum", "rigidpendulum", 1e-4},
+};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+/// Runs a shell command, returns its exit code; output goes to `log`.
+int run(const std::string& cmd, const fs::path& log) {
+  const int rc = std::system((cmd + " > '" + log.string() + "' 2>&1").c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+class DeckAgreement : public ::testing::TestWithParam<DeckCase> {};
+
+TEST_P(DeckAgreement, NodePositionsAgreeWithMBDyn) {
+  const DeckCase& c = GetParam();
+  const fs::path shared = MBL_SHARED_DIR;
+  const fs::path deck = shared / "decks" / c.id / "deck" / c.main;
+  const fs::path ref = shared / "decks" / c.id / "mbdyn" / c.main;
+  ASSERT_TRUE(fs::exists(deck)) << deck;
+  const fs::path dir = fs::temp_directory_path() / ("mbl_deck_" + std::string(c.id));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path out = dir / "run";
+  const std::string bin = MBL_BINARY;
+  ASSERT_EQ(run("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out.string() + "'", dir / "run.log"), 0)
+      << read_file(dir / "run.log");
+  const std::string tol = std::to_string(c.tol);
+  EXPECT_EQ(run("'" + bin + "' compare '" + out.string() + "' '" + ref.string() +
+                    "' --vars 'node.struct.*.X' --norm model --tol " + tol,
+                dir / "compare.log"),
+            0)
+      << read_file(dir / "compare.log");
+  if (c.reactions) {
+    EXPECT_EQ(run("'" + bin + "' compare '" + out.string() + "' '" + ref.string() +
+                      "' --vars 'elem.joint.*.F,elem.joint.*.M' --norm range --tol " + tol,
+                  dir / "compare_jnt.log"),
+              0)
+        << read_file(dir / "compare_jnt.log");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Decks, DeckAgreement, ::testing::ValuesIn(kDecks),
+                         [](const ::testing::TestParamInfo<DeckCase>& i) {
+                           std::string n = i.param.id;
+                           for (char& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+}  // namespace
