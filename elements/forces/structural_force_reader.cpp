@@ -15,8 +15,32 @@ Attachment read_point(parser::CardReader& in, BuildContext& ctx, bool position_r
   return a;
 }
 
+/// Legacy form of a single-node force (older decks): `node, (Vec3) direction, (Vec3) arm,
+/// (DriveCaller) amplitude`, i.e. without the `position` keyword; the value is direction * drive.
+std::function<Vec3(double)> read_legacy_value(parser::CardReader& in, BuildContext& ctx, Attachment& a) {
+  const Vec3 dir = in.vec3();
+  a.offset_N = in.position(a.node->frame());
+  DriveCallerPtr d = read_drive(in, ctx);
+  return [dir, d](double t) { return Vec3(dir * d->value(t)); };
+}
+
 void read_structural(parser::CardReader& in, BuildContext& ctx, unsigned label, K kind, F frame,
                      bool internal) {
+  if (kind == K::Force && !internal) {
+    Attachment a{&ctx.struct_node(in)};
+    std::function<Vec3(double)> value;
+    if (in.keyword_is("position")) {
+      a.offset_N = in.position(a.node->frame());
+      value = read_vec3_drive(in, ctx);
+    } else {
+      value = read_legacy_value(in, ctx, a);
+    }
+    auto e = std::make_unique<StructuralForce>(label, kind, frame, a, nullptr, std::move(value));
+    e->where = in.card_location();
+    ctx.read_output_flag(in, *e, "forces");
+    ctx.model().add_element(std::move(e));
+    return;
+  }
   const Attachment a = read_point(in, ctx, kind == K::Force);
   Attachment b;
   if (internal) b = read_point(in, ctx, kind == K::Force);

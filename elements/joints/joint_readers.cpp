@@ -84,11 +84,15 @@ void read_distance(CardReader& in, BuildContext& ctx, unsigned label, bool with_
   };
   const Attachment a = side();
   const Attachment b = side();
+  // The distance from the nodes is available as model::current("L") while the drive is read.
+  const double L0 = (b.x_W() - a.x_W()).norm();
   DriveCallerPtr length;
   if (in.keyword_is("from nodes")) {
-    length = std::make_shared<ConstDrive>((b.x_W() - a.x_W()).norm());
+    length = std::make_shared<ConstDrive>(L0);
   } else {
+    ctx.model().set_current("L", L0);
     length = read_drive(in, ctx);
+    ctx.model().clear_current();
   }
   add_joint(in, ctx, std::make_unique<Distance>(label, a, b, std::move(length)));
 }

@@ -62,12 +62,20 @@ void RevoluteHinge::after_convergence(const StepContext& c) {
   R_WJ_ = Ra;
 }
 
-Mat3 RevoluteHinge::R_rel() const { return b_.R_WH().transpose() * a_.R_WH(); }
+// MBDyn reports node 2 relative to node 1; the pin's node plays node 2 against the ground.
+Mat3 RevoluteHinge::R_rel() const {
+  return variant_ == Variant::Pin ? Mat3(b_.R_WH().transpose() * a_.R_WH()) : Mat3(a_.R_WH().transpose() * b_.R_WH());
+}
+
+Vec3 RevoluteHinge::w_rel_J() const {
+  const Vec3 w = variant_ == Variant::Pin ? Vec3(a_.w_W() - b_.w_W()) : Vec3(b_.w_W() - a_.w_W());
+  return a_.R_WH().transpose() * w;
+}
 
 void RevoluteHinge::output_extra(OutputSink& out, std::ostream& os) const {
   // Relative rotation (Euler 123, degrees) and relative angular velocity, in the joint frame.
   out.write(os, Vec3(rot::R_to_euler123(R_rel()) * (180.0 / M_PI)));
-  out.write(os, Vec3(a_.R_WH().transpose() * (a_.w_W() - b_.w_W())));
+  out.write(os, w_rel_J());
 }
 
 unsigned RevoluteHinge::private_data_index(std::string_view name) const {
@@ -81,7 +89,7 @@ double RevoluteHinge::private_data(unsigned i) const {
     const Mat3 R = R_rel();
     return std::atan2(R(1, 0), R(0, 0));
   }
-  if (i == 8) return (a_.R_WH().transpose() * (b_.w_W() - a_.w_W()))[2];
+  if (i == 8) return w_rel_J()[2];
   return Joint::private_data(i);
 }
 

@@ -28,7 +28,8 @@ class RevoluteHinge final : public Joint {
   void output_extra(OutputSink& out, std::ostream& os) const override;
 
  private:
-  Mat3 R_rel() const;  ///< orientation of frame a (node 1) relative to frame b
+  Mat3 R_rel() const;    ///< relative orientation as MBDyn reports it (node 2 w.r.t. node 1)
+  Vec3 w_rel_J() const;  ///< relative angular velocity (node 2 - node 1) in the joint frame
   Variant variant_;
   Attachment a_, b_;
   bool position_;

@@ -49,6 +49,7 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
   const parser::SourceLocation where = in.card_location();
   if (ctx.model().find_node("structural", label))
     throw parser::InputError(where, fmt::format("structural node {} is already defined", label));
+  const std::string name;  // `name, "..."` is consumed by the model builder
   using T = StructNode::Type;
   T type;
   if (in.keyword_is("static")) type = T::Static;
@@ -84,6 +85,7 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
       in.fail_expected("a dummy node type (offset, relative frame)");
     }
     node->where = where;
+    node->name = name;
     read_trailing_options(in, *node, ctx);
     node->update_dummy();
     ctx.model().add_node(std::move(node));
@@ -115,6 +117,7 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
     ic.w_W = in.angular_velocity(global);
     auto node = std::make_unique<StructNode>(label, type, ic);
     node->where = where;
+    node->name = name;
     read_trailing_options(in, *node, ctx);
     if (has_oo) node->orientation_output = oo;
     ctx.model().add_node(std::move(node));
@@ -122,6 +125,7 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
   }
   auto node = std::make_unique<StructNode>(label, type, ic);
   node->where = where;
+  node->name = name;
   read_trailing_options(in, *node, ctx);
   ctx.model().add_node(std::move(node));
 }

@@ -50,6 +50,11 @@ std::vector<std::string> CardRegistry::keywords() const {
   return out;
 }
 
+bool OutputDefaults::enabled(const std::string& family) const {
+  auto it = by_family.find(CardRegistry::normalise(family));
+  return it == by_family.end() ? true : it->second;
+}
+
 StructNode& BuildContext::struct_node(parser::CardReader& in) {
   const parser::SourceLocation where = in.location();
   const unsigned label = in.label();

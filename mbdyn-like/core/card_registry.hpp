@@ -20,12 +20,10 @@ struct OutputDefaults {
   bool elements = true;
   StructNode::OrientationOutput orientation = StructNode::OrientationOutput::Euler123;
   bool accelerations = false;
-  /// `default output:` per family ("structural nodes", "joints", ...): false = off.
+  /// `default output:` per family, keyed by the normalised family keyword ("structuralnodes",
+  /// "joints", ...): false = off.
   std::map<std::string, bool> by_family;
-  bool enabled(const std::string& family) const {
-    auto it = by_family.find(family);
-    return it == by_family.end() ? true : it->second;
-  }
+  bool enabled(const std::string& family) const;
 };
 
 /// What a card reader may use besides its arguments.

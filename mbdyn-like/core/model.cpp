@@ -6,7 +6,10 @@
 
 namespace mbl {
 
-Model::Model() { drive_env_.math = &math_; }
+Model::Model() {
+  drive_env_.math = &math_;
+  install_model_functions();
+}
 Model::~Model() = default;
 
 Node& Model::add_node(std::unique_ptr<Node> n) {

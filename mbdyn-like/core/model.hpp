@@ -62,6 +62,11 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   /// Sets Time/TimeStep/Step for drives and the math environment.
   void set_time(double t, double dt, long step);
 
+  /// `model::current("name")` values published by the reader of the card being read (e.g. "L",
+  /// the initial distance, while a distance joint reads its drive).
+  void set_current(const std::string& name, double v) { current_values_[name] = v; }
+  void clear_current() { current_values_.clear(); }
+
   /// Description of DOF `i` for messages ("structural node 2: position y").
   std::string describe_dof(int i) const;
 
@@ -74,6 +79,8 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::map<std::pair<std::string, unsigned>, Element*> element_index_;
   std::vector<DriveCallerPtr> stateful_drives_;
   const GravityField* gravity_ = nullptr;
+  std::map<std::string, double> current_values_;
+  void install_model_functions();
   int n_dofs_ = 0;
   std::vector<integrators::DofOrder> dof_order_;
   const Vector* y_ = nullptr;

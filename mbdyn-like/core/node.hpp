@@ -49,6 +49,7 @@ class Node : public parser::PrivateDataOwner {
   double private_data(unsigned) const override { return 0.0; }
 
   parser::SourceLocation where;  ///< the card that defined it
+  std::string name;              ///< optional `name, "..."` of the card
 
  private:
   unsigned label_;

@@ -14,7 +14,8 @@ constexpr double kRadToDeg = 180.0 / M_PI;
 }  // namespace
 
 StructNode::StructNode(unsigned label, Type type, const InitialConditions& ic)
-    : Node(label), type_(type), ic_(ic), x_W_(ic.x_W), v_W_(ic.v_W), w_W_(ic.w_W), R_WN_(ic.R_WN) {
+    : Node(label), type_(type), ic_(ic), x_W_(ic.x_W), v_W_(ic.v_W), w_W_(ic.w_W), R_WN_(ic.R_WN),
+      x_prev_W_(ic.x_W), v_prev_W_(ic.v_W), w_prev_W_(ic.w_W), R_prev_WN_(ic.R_WN) {
   // Canonical form at t0: g = 0, g' = omega, so the reference carries no angular velocity.
   R_ref_ = ic.R_WN;
   w_ref_.setZero();
@@ -47,6 +48,10 @@ void StructNode::initial_state(Vector& y, Vector& yp) const {
   y.segment<3>(i + 3).setZero();  // g relative to the initial orientation
   yp.segment<3>(i) = ic_.v_W;
   yp.segment<3>(i + 3) = ic_.w_W;  // g' = omega at g = 0
+  if (is_dynamic()) {
+    yp.segment<3>(i + 6) = initial_beta_dot;
+    yp.segment<3>(i + 9) = initial_gamma_dot;
+  }
   // Momenta are set by the bodies (Element::initial_state adds m v + w x s, ...).
 }
 
@@ -94,6 +99,10 @@ void StructNode::jacobian(JacobianSink& J, const StepContext& c) {
 }
 
 void StructNode::after_convergence(Vector& y, Vector& yp) {
+  x_prev_W_ = x_W_;
+  v_prev_W_ = v_W_;
+  w_prev_W_ = w_W_;
+  R_prev_WN_ = R_WN_;
   if (dof_count() == 0) return;
   history_.emplace_front(R_WN_, w_W_);
   if (history_.size() > kHistoryDepth) history_.pop_back();

@@ -63,6 +63,11 @@ class StructNode : public Node {
   const Vec3& gamma() const { return gamma_; }
   const Vec3& beta_dot() const { return beta_dot_; }
   const Vec3& gamma_dot() const { return gamma_dot_; }
+  /// Configuration at the last converged time point (`model::*_prev` functions).
+  const Vec3& x_prev_W() const { return x_prev_W_; }
+  const Vec3& v_prev_W() const { return v_prev_W_; }
+  const Vec3& w_prev_W() const { return w_prev_W_; }
+  const Mat3& R_prev_WN() const { return R_prev_WN_; }
   /// Accelerations, computed after convergence when requested (manual "accelerations").
   const Vec3& xpp_W() const { return xpp_W_; }
   const Vec3& wp_W() const { return wp_W_; }
@@ -84,6 +89,9 @@ class StructNode : public Node {
   /// Sets the kinematics directly (initial assembly, dummy nodes).
   void set_kinematics(const Vec3& x, const Mat3& R, const Vec3& v, const Vec3& w);
   const InitialConditions& initial() const { return ic_; }
+  /// Initial guesses of the momentum and momenta moment derivatives (`automatic structural`
+  /// card); the derivatives phase recomputes them.
+  Vec3 initial_beta_dot = Vec3::Zero(), initial_gamma_dot = Vec3::Zero();
   void set_initial(const InitialConditions& ic) { ic_ = ic; }
 
   // ---- output ----------------------------------------------------------------------------------
@@ -118,6 +126,8 @@ class StructNode : public Node {
   Vec3 beta_ = Vec3::Zero(), gamma_ = Vec3::Zero();
   Vec3 beta_dot_ = Vec3::Zero(), gamma_dot_ = Vec3::Zero();
   Vec3 xpp_W_ = Vec3::Zero(), wp_W_ = Vec3::Zero();
+  Vec3 x_prev_W_, v_prev_W_, w_prev_W_;
+  Mat3 R_prev_WN_;
   /// Orientation and angular velocity of the converged points, newest first (rebase_history).
   std::deque<std::pair<Mat3, Vec3>> history_;
   // NetCDF variable ids

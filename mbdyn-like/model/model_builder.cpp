@@ -69,7 +69,10 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
          s.newton.at_most = in.keyword_is("at most");
        }},
       {"derivativestolerance",
-       [](CardReader& in, RunSettings& s, BuildContext&) { s.derivatives_tolerance = in.real(); }},
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         s.derivatives_tolerance = in.real();
+         if (!in.at_end()) s.derivatives_solution_tolerance = in.real();
+       }},
       {"derivativesmaxiterations",
        [](CardReader& in, RunSettings& s, BuildContext&) {
          s.derivatives_max_iterations = static_cast<int>(in.integer());
@@ -84,9 +87,10 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
        }},
       {"dummystepsnumber",
        [](CardReader& in, RunSettings& s, BuildContext&) { s.dummy_steps = static_cast<int>(in.integer()); }},
-      {"dummystepstolerance", [](CardReader& in, RunSettings&, BuildContext&) { in.real(); }},
-      {"dummystepsmaxiterations", [](CardReader& in, RunSettings&, BuildContext&) { in.integer(); }},
-      {"dummystepsratio", [](CardReader& in, RunSettings&, BuildContext&) { in.real(); }},
+      {"dummystepstolerance", [](CardReader& in, RunSettings& s, BuildContext&) { s.dummy_steps_tolerance = in.real(); }},
+      {"dummystepsmaxiterations",
+       [](CardReader& in, RunSettings& s, BuildContext&) { s.dummy_steps_max_iterations = static_cast<int>(in.integer()); }},
+      {"dummystepsratio", [](CardReader& in, RunSettings& s, BuildContext&) { s.dummy_steps_ratio = in.real(); }},
       {"abortafter", [](CardReader& in, RunSettings& s, BuildContext&) { s.abort_after = in.keyword(); }},
       {"output",
        [](CardReader& in, RunSettings& s, BuildContext&) {
@@ -155,8 +159,10 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
            if (in.keyword_is("all")) d.by_family.clear();
            else if (in.keyword_is("none")) {
              for (const char* f : {"structural nodes", "rigid bodies", "joints", "forces", "beams", "gravity",
-                                   "abstract nodes", "genels", "plates", "aerodynamic elements"})
-               d.by_family[f] = false;
+                                   "abstract nodes", "genels", "plates", "aerodynamic elements", "electric nodes",
+                                   "hydraulic nodes", "parameter nodes", "inertia", "loadable", "induced velocity",
+                                   "air properties", "electric", "hydraulic elements", "bulk elements"})
+               d.by_family[CardRegistry::normalise(f)] = false;
            } else if (in.keyword_is("accelerations")) d.accelerations = true;
            else d.by_family[in.keyword()] = true;
          }
@@ -260,10 +266,24 @@ class Builder {
   void read_settings(CardReader& in, const std::map<std::string, SettingsCard>& table, const char* block) {
     if (read_definition(in)) return;
     const std::string d(in.description());
-    if (d == "method") return read_method(in);
+    if (d == "method") {
+      result_.settings.method_given = true;
+      return read_method(in, result_.settings.method);
+    }
+    if (d == "dummystepsmethod" || d == "fictitiousstepsmethod") return read_method(in, result_.settings.dummy_method);
+    if (d == "eigenanalysis") {
+      // Eigenanalysis output is a later feature; the time integration is unaffected by it.
+      result_.read_context->report({in.card_location(), "warning",
+                                    "eigenanalysis is not implemented yet: no eigenvalues are computed"});
+      in.skip_rest();
+      return;
+    }
     if (d == "linearsolver" || d == "solver") return read_linear_solver(in);
     if (d == "nonlinearsolver") return read_nonlinear_solver(in);
     auto it = table.find(d);
+    if (it == table.end() && d.rfind("fictitioussteps", 0) == 0) it = table.find("dummysteps" + d.substr(15));
+    if (it == table.end() && d == "initialtolerance") it = table.find("tolerance");
+    if (it == table.end() && d == "maxinitialiterations") it = table.find("maxiterations");
     if (it == table.end()) return unknown(in, block);
     it->second(in, result_.settings, *ctx_);
     in.expect_end();
@@ -282,14 +302,13 @@ class Builder {
     read_settings(in, control_data_cards(), "control data");
   }
 
-  void read_method(CardReader& in) {
-    auto& m = result_.settings.method;
-    result_.settings.method_given = true;
+  /// `method: <name> [, <rho drive> [, <algebraic rho drive>]]` (input manual §4.1.1); the
+  /// spectral radii are drive callers of time (a bare number is a const drive).
+  void read_method(CardReader& in, integrators::MethodSpec& m) {
     m.name = in.keyword();
-    // Spectral radii are drive callers of time; the common forms are constants.
     auto read_rho = [&]() -> integrators::RhoFunction {
-      const double v = in.real();
-      return [v](double) { return v; };
+      DriveCallerPtr d = drives::read_drive_caller(in, ctx_->model().drive_env());
+      return [d](double t) { return d->value(t); };
     };
     if (m.name == "bdf") {
       if (in.keyword_is("order")) m.bdf_order = static_cast<int>(in.integer());
@@ -346,6 +365,8 @@ class Builder {
       return;
     }
     const unsigned label = family == "driver" ? 0 : in.label();
+    // `<card>: <label> [, name, "<name>"], ...` (input manual §2.1): names are for output only.
+    if (family != "driver" && in.keyword_is("name")) in.string();
     const std::size_t before = result_.read_context->count("not implemented");
     (*f)(in, *ctx_, label);
     if (result_.read_context->count("not implemented") == before) in.expect_end();

@@ -26,7 +26,12 @@ struct RunSettings {
   double derivatives_tolerance = 1e-6;
   int derivatives_max_iterations = 1;
   double derivatives_coefficient = 1e-6;
+  double derivatives_solution_tolerance = 0.0;
   int dummy_steps = 0;
+  double dummy_steps_tolerance = 1e-6;
+  int dummy_steps_max_iterations = 1;
+  double dummy_steps_ratio = 1e-3;
+  integrators::MethodSpec dummy_method;
   /// `abort after: input | assembly | derivatives | dummy steps`
   std::string abort_after;
   bool output_iterations = false, output_residual = false, output_solution = false;

@@ -82,8 +82,9 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
   const double dt = s.time_step;
   const double t_end = s.forever ? std::numeric_limits<double>::infinity() : s.final_time;
   long step = 0;
-  // MBDyn stops at the last step that does not pass the final time (within a small tolerance).
-  while (t + dt <= t_end + 1e-9 * std::abs(dt)) {
+  // Like MBDyn, step while the current time is before the final time: the last step may end
+  // past it (final time .999 with step .01 ends at 1.0).
+  while (t < t_end - 1e-9 * std::abs(dt)) {
     ++step;
     const double t_new = s.initial_time + step * dt;
     model.set_time(t_new, dt, step);
