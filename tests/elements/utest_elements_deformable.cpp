@@ -8,45 +8,17 @@
 #include "elements/laws/elastic_laws.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/rotations.hpp"
-#include "support/jacobian_check.hpp"
+#include "support/element_fixture.hpp"
 
 using namespace mbl;
 using namespace mbl::elements;
 
 namespace {
 
-StructNode::InitialConditions ic(int k) {
-  StructNode::InitialConditions c;
-  c.x_W = Vec3(0.1 * k, -0.3 + 0.2 * k, 0.5 - 0.1 * k);
-  c.R_WN = rot::euler123_to_R(Vec3(0.3 + 0.1 * k, -0.4, 0.7 * k));
-  c.v_W = Vec3(0.2, -0.1 * k, 0.3);
-  c.w_W = Vec3(0.5 - k, 0.2, -0.3 + 0.1 * k);
-  return c;
-}
+using Fixture = test_support::ElementFixture;
 
-struct Fixture {
-  Model model;
-  StructNode* n1;
-  StructNode* n2;
-  explicit Fixture(StructNode::Type t2 = StructNode::Type::Dynamic) {
-    n1 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Dynamic, ic(1))));
-    n2 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(2, t2, ic(2))));
-  }
-  Attachment att(StructNode* n, int k, bool offset = true) {
-    return {n, offset ? Vec3(0.1 * k, 0.2, -0.15 * k) : Vec3::Zero(),
-            rot::euler123_to_R(Vec3(0.1 * k, 0.2 * k, -0.3))};
-  }
-  test_support::JacobianCheck check(double dCoef = 0.37) {
-    model.setup_elements();
-    model.number_dofs();
-    Vector y, yp;
-    model.initial_state(y, yp);
-    model.after_predict(0.25, y, yp);
-    for (auto* n : {n1, n2})
-      if (n->is_dynamic()) yp.segment<6>(n->momentum_dof_index()) << 0.1, -0.2, 0.3, 0.05, 0.4, -0.1;
-    return test_support::check_jacobian(model, 0.25, dCoef, y, yp);
-  }
-};
+/// An attachment without offset.
+Attachment centred(StructNode* n) { return {n, Vec3::Zero(), rot::euler123_to_R(Vec3(0.1, 0.2, -0.3))}; }
 
 template <int N>
 std::unique_ptr<ConstitutiveLaw<N>> viscoelastic(double k, double c) {
@@ -64,12 +36,35 @@ std::unique_ptr<ConstitutiveLaw3D> cubic3() {
                                                          Mat3(Vec3(0.5, 0.6, 0.7).asDiagonal()));
 }
 
+/// The residual of `model` at its initial state.
+Vector residual_at_start(Model& model) {
+  model.setup_elements();
+  model.number_dofs();
+  Vector y, yp;
+  model.initial_state(y, yp);
+  model.update(0.0, y, yp);
+  Vector r = Vector::Zero(model.size());
+  model.residual(0.0, 1.0, r, nullptr);
+  return r;
+}
+
+/// Two static nodes at the origin and at (x2, R2) with velocity v2.
+std::pair<StructNode*, StructNode*> two_static_nodes(Model& model, const Vec3& x2, const Mat3& R2, const Vec3& v2) {
+  StructNode::InitialConditions a, b;
+  b.x_W = x2;
+  b.R_WN = R2;
+  b.v_W = v2;
+  auto* n1 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Static, a)));
+  auto* n2 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(2, StructNode::Type::Static, b)));
+  return {n1, n2};
+}
+
 }  // namespace
 
 TEST(DeformableJacobians, Rod) {
   for (double c : {0.0, 3.0}) {
     Fixture f;
-    f.model.add_element(std::make_unique<Rod>(1, false, f.att(f.n1, 1, false), f.att(f.n2, 2, false), 0.4,
+    f.model.add_element(std::make_unique<Rod>(1, false, centred(f.n1), centred(f.n2), 0.4,
                                               viscoelastic<1>(50.0, c)));
     const auto r = f.check();
     EXPECT_LT(r.max_error, 1e-6) << "c=" << c << " " << r.str();
@@ -77,7 +72,7 @@ TEST(DeformableJacobians, Rod) {
 }
 
 TEST(DeformableJacobians, RodWithOffset) {
-  Fixture f(StructNode::Type::Static);
+  Fixture f;
   f.model.add_element(std::make_unique<Rod>(1, true, f.att(f.n1, 1), f.att(f.n2, 2), 0.3, viscoelastic<1>(50.0, 2.0)));
   const auto r = f.check();
   EXPECT_LT(r.max_error, 1e-6) << r.str();
@@ -150,21 +145,11 @@ TEST(DeformableKinematics, GammaInverse) {
 // Hand values: a rod along x stretched by 1% with EA = 1000 pulls node 1 by +10 x.
 TEST(DeformableForces, RodTension) {
   Model model;
-  StructNode::InitialConditions a, b;
-  b.x_W = Vec3(1.01, 0, 0);
-  b.v_W = Vec3(0.02, 0, 0);
-  auto* n1 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Static, a)));
-  auto* n2 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(2, StructNode::Type::Static, b)));
+  auto [n1, n2] = two_static_nodes(model, Vec3(1.01, 0, 0), Mat3::Identity(), Vec3(0.02, 0, 0));
   model.add_element(std::make_unique<Rod>(1, false, Attachment{n1}, Attachment{n2}, 1.0,
                                           std::make_unique<laws::LinearViscoElasticLaw<1>>(
                                               ConstitutiveLaw1D::MatN(1000.0), ConstitutiveLaw1D::MatN(10.0))));
-  model.setup_elements();
-  model.number_dofs();
-  Vector y, yp;
-  model.initial_state(y, yp);
-  model.update(0.0, y, yp);
-  Vector r = Vector::Zero(model.size());
-  model.residual(0.0, 1.0, r, nullptr);
+  const Vector r = residual_at_start(model);
   // f = EA eps + C eps' = 1000 * 0.01 + 10 * 0.02 = 10.2
   EXPECT_NEAR(r[n1->eq_index()], 10.2, 1e-9);
   EXPECT_NEAR(r[n2->eq_index()], -10.2, 1e-9);
@@ -173,21 +158,28 @@ TEST(DeformableForces, RodTension) {
 // A hinge rotated by 0.1 rad about the z axis of node 1 with k = 100: node 1 receives +10 about z.
 TEST(DeformableForces, HingeMoment) {
   Model model;
-  StructNode::InitialConditions a, b;
-  b.R_WN = rot::R3(0.1);
-  auto* n1 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Static, a)));
-  auto* n2 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(2, StructNode::Type::Static, b)));
+  auto [n1, n2] = two_static_nodes(model, Vec3::Zero(), rot::R3(0.1), Vec3::Zero());
   DeformableJoint::Law law;
   law.law3 = std::make_unique<laws::LinearViscoElasticLaw<3>>(100.0 * Mat3::Identity(), Mat3::Zero());
   model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Hinge, false, Attachment{n1},
                                                       Attachment{n2}, std::move(law)));
+  const Vector r = residual_at_start(model);
+  EXPECT_NEAR(r[n1->eq_index() + 5], 10.0, 1e-9);
+  EXPECT_NEAR(r[n2->eq_index() + 5], -10.0, 1e-9);
+}
+
+// Static nodes (equations at first_index()) with offsets, velocities and a rotated node 2.
+TEST(DeformableJacobians, RodWithOffsetStaticNodes) {
+  Model model;
+  auto [n1, n2] = two_static_nodes(model, Vec3(0.8, 0.3, -0.2), rot::euler123_to_R(Vec3(0.2, -0.1, 0.4)),
+                                   Vec3(0.1, -0.2, 0.05));
+  model.add_element(std::make_unique<Rod>(1, true, Attachment{n1, Vec3(0.1, 0.0, 0.2)},
+                                          Attachment{n2, Vec3(-0.1, 0.2, 0.0)}, 0.7, viscoelastic<1>(50.0, 2.0)));
   model.setup_elements();
   model.number_dofs();
   Vector y, yp;
   model.initial_state(y, yp);
-  model.update(0.0, y, yp);
-  Vector r = Vector::Zero(model.size());
-  model.residual(0.0, 1.0, r, nullptr);
-  EXPECT_NEAR(r[n1->eq_index() + 5], 10.0, 1e-9);
-  EXPECT_NEAR(r[n2->eq_index() + 5], -10.0, 1e-9);
+  model.after_predict(0.25, y, yp);
+  const auto r = test_support::check_jacobian(model, 0.25, 0.37, y, yp);
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
