@@ -12,15 +12,6 @@
 
 namespace mbl::laws {
 
-/// Implements clone() for a law with value semantics.
-template <class Derived, int N>
-class ClonableLaw : public ConstitutiveLaw<N> {
- public:
-  std::unique_ptr<ConstitutiveLaw<N>> clone() const override {
-    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
-  }
-};
-
 /// F = K eps + C eps' (§2.10.1-2.10.2, 2.10.12-2.10.15: linear elastic, viscous and
 /// viscoelastic, isotropic or generic; the isotropic forms have K = k I, C = c I).
 template <int N>

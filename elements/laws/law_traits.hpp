@@ -3,6 +3,8 @@
 // prestress, cubic coefficients, ... are: real for 1D, Vec3, Vec6) and "DerivativeOfEntity"
 // (stiffness and viscosity matrices: real, Mat3, Mat6), with conversions to the Eigen types of
 // ConstitutiveLaw<N>.
+#include <memory>
+
 #include "mbdyn-like/core/constitutive_law.hpp"
 #include "mbdyn-like/core/types.hpp"
 
@@ -39,6 +41,15 @@ struct LawTraits<6> {
   using MatN = Mat6;
   static VecN vec(const Vec6& v) { return v; }
   static MatN mat(const Mat6& m) { return m; }
+};
+
+/// Implements clone() for a law with value semantics (wrappers copy their wrapped laws deeply).
+template <class Derived, int N>
+class ClonableLaw : public ConstitutiveLaw<N> {
+ public:
+  std::unique_ptr<ConstitutiveLaw<N>> clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
 };
 
 }  // namespace mbl::laws

@@ -28,18 +28,10 @@ class OwnedLaw {
   std::unique_ptr<ConstitutiveLaw<N>> l_;
 };
 
-template <class Derived, int N>
-class ClonableWrapper : public ConstitutiveLaw<N> {
- public:
-  std::unique_ptr<ConstitutiveLaw<N>> clone() const override {
-    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
-  }
-};
-
 /// F = F_p + law(eps - eps_p(t), eps') (§2.10: `prestress`, `prestrain`): the prestrain is an
 /// imposed strain subtracted from the geometric one, the prestress a force added to the law's.
 template <int N>
-class PrestressedLaw final : public ClonableWrapper<PrestressedLaw<N>, N> {
+class PrestressedLaw final : public ClonableLaw<PrestressedLaw<N>, N> {
  public:
   using VecN = typename ConstitutiveLaw<N>::VecN;
   using Entity = typename LawTraits<N>::Entity;
@@ -65,7 +57,7 @@ class PrestressedLaw final : public ClonableWrapper<PrestressedLaw<N>, N> {
 
 /// Sum of laws (§2.10.38).
 template <int N>
-class ArrayLaw final : public ClonableWrapper<ArrayLaw<N>, N> {
+class ArrayLaw final : public ClonableLaw<ArrayLaw<N>, N> {
  public:
   using VecN = typename ConstitutiveLaw<N>::VecN;
   explicit ArrayLaw(std::vector<OwnedLaw<N>> laws) : laws_(std::move(laws)) {}
@@ -95,7 +87,7 @@ class ArrayLaw final : public ClonableWrapper<ArrayLaw<N>, N> {
 
 /// w(t) * law (§2.10.41, drive caller wrapper).
 template <int N>
-class DriveScaledLaw final : public ClonableWrapper<DriveScaledLaw<N>, N> {
+class DriveScaledLaw final : public ClonableLaw<DriveScaledLaw<N>, N> {
  public:
   using VecN = typename ConstitutiveLaw<N>::VecN;
   DriveScaledLaw(DriveCallerPtr w, std::unique_ptr<ConstitutiveLaw<N>> law)
@@ -120,7 +112,7 @@ class DriveScaledLaw final : public ClonableWrapper<DriveScaledLaw<N>, N> {
 /// the activating condition is nonzero; active follows the wrapped law until the deactivating
 /// condition is nonzero. With `capture`, activation stores the current strain as reference.
 template <int N>
-class BiStopLaw final : public ClonableWrapper<BiStopLaw<N>, N> {
+class BiStopLaw final : public ClonableLaw<BiStopLaw<N>, N> {
  public:
   using VecN = typename ConstitutiveLaw<N>::VecN;
   BiStopLaw(bool active, bool capture, DriveCallerPtr activating, DriveCallerPtr deactivating,
@@ -158,7 +150,7 @@ class BiStopLaw final : public ClonableWrapper<BiStopLaw<N>, N> {
 
 /// A 1D law acting along the unit direction n of a 3D strain (§2.10.39, axial wrapper):
 /// F = n f(n.eps, n.eps'), K = n n^T f/eps, C = n n^T f/eps'.
-class AxialWrapperLaw final : public ClonableWrapper<AxialWrapperLaw, 3> {
+class AxialWrapperLaw final : public ClonableLaw<AxialWrapperLaw, 3> {
  public:
   AxialWrapperLaw(const Vec3& dir, std::unique_ptr<ConstitutiveLaw<1>> law)
       : n_(dir.normalized()), law_(std::move(law)) {}
