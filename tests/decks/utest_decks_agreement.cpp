@@ -28,6 +28,10 @@ const DeckCase kDecks[] = {
     {"t.body.centralgravity", "centralgravity", 1e-4},
     {"t.drives.string.distance", "distance", 1e-4},
     {"t.joints.spherical.spherical", "spherical", 1e-4},
+    {"t.joints.drvdisp.drv", "drv", 1e-4, true},
+    {"t.joints.impdisp.imp", "imp", 1e-4, true},
+    {"t.joints.total.total", "total", 1e-4, true},
+    {"t.mechanisms.theojansen.main", "main", 1e-4, true},
     {"web.pendulum", "pendulum", 1e-4},
     {"web.rigidpendulum", "rigidpendulum", 1e-4},
     // Rods and deformable joints (h_laws).
