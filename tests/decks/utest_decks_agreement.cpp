@@ -28,6 +28,7 @@ const DeckCase kDecks[] = {
     {"t.body.centralgravity", "centralgravity", 1e-4},
     {"t.drives.string.distance", "distance", 1e-4},
     {"t.joints.spherical.spherical", "spherical", 1e-4},
+    {"web.cantilever1", "cantilever1", 1e-4},
     {"web.pendulum", "pendulum", 1e-4},
     {"web.rigidpendulum", "rigidpendulum", 1e-4},
 };
