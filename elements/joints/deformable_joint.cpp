@@ -1,0 +1,287 @@
+#include "elements/joints/deformable_joint.hpp"
+
+#include "elements/joints/deformable_kinematics.hpp"
+#include "mbdyn-like/core/rotations.hpp"
+
+namespace mbl::elements {
+
+struct DeformableJoint::Kinematics {
+  Vec3 f1, f2, d, d1, d_dot, w1, w2, theta;
+  Mat3 R1h, Rm, Gamma_inv;
+  Mat3 I_hat = Mat3::Zero();  ///< invariant: R^ (I + R~)^-1 R^T (technical manual eq. 9.282)
+  Vec6 e, e_dot;
+};
+
+DeformableJoint::DeformableJoint(unsigned label, Kind kind, bool invariant, const Attachment& a,
+                                 const Attachment& b, Law law)
+    : Joint(label), kind_(kind), invariant_(invariant), a_(a), b_(b), law_(std::move(law)) {
+  R_WJ_ = a_.R_WH();
+}
+
+std::string_view DeformableJoint::type_name() const {
+  switch (kind_) {
+    case Kind::Hinge: return invariant_ ? "InvariantDeformableHinge" : "DeformableHinge";
+    case Kind::Displacement: return "DeformableDisplacementJoint";
+    case Kind::Full: return "DeformableJoint";
+    case Kind::Axial: return "DeformableAxialJoint";
+  }
+  return "DeformableJoint";
+}
+
+DeformableJoint::Kinematics DeformableJoint::kinematics() const {
+  Kinematics k;
+  const StructNode& n1 = *a_.node;
+  const StructNode& n2 = *b_.node;
+  k.f1 = a_.b_W();
+  k.f2 = b_.b_W();
+  k.w1 = n1.w_W();
+  k.w2 = n2.w_W();
+  k.d = n2.x_W() + k.f2 - n1.x_W() - k.f1;
+  k.d1 = k.d + k.f1;
+  k.d_dot = n2.v_W() + k.w2.cross(k.f2) - n1.v_W() - k.w1.cross(k.f1);
+  k.R1h = a_.R_WH();
+  const Mat3 R2h = b_.R_WH();
+  k.theta = rot::R_to_rotvec(k.R1h.transpose() * R2h);
+  k.Gamma_inv = rotvec_gamma_inverse(k.theta);
+  if (invariant_) {
+    // §9.2.2 "Invariant": the law frame is halfway between the two sides (eq. 9.262-9.263).
+    const Mat3 R_tilde = rot::rotvec_to_R(0.5 * k.theta);
+    k.Rm = k.R1h * R_tilde;
+    k.I_hat = k.Rm * (Mat3::Identity() + R_tilde).inverse() * k.Rm.transpose();
+  } else {
+    k.Rm = k.R1h;
+  }
+  k.e << k.Rm.transpose() * k.d, k.theta;
+  // d~' = Rm^T (d' - w1 x d) (eq. 9.320; attached frame).
+  k.e_dot << k.Rm.transpose() * (k.d_dot - k.w1.cross(k.d)), k.Rm.transpose() * (k.w2 - k.w1);
+  return k;
+}
+
+void DeformableJoint::evaluate_law(const Vec6& e, const Vec6& e_dot, double t, Vec6& F6, Mat6& K6, Mat6& C6) {
+  F6.setZero();
+  K6.setZero();
+  C6.setZero();
+  switch (kind_) {
+    case Kind::Hinge:
+    case Kind::Displacement: {
+      const int o = kind_ == Kind::Hinge ? 3 : 0;
+      law_.law3->update(e.segment<3>(o), e_dot.segment<3>(o), t);
+      F6.segment<3>(o) = law_.law3->force();
+      K6.block<3, 3>(o, o) = law_.law3->stiffness();
+      C6.block<3, 3>(o, o) = law_.law3->damping();
+      break;
+    }
+    case Kind::Full:
+      law_.law6->update(e, e_dot, t);
+      F6 = law_.law6->force();
+      K6 = law_.law6->stiffness();
+      C6 = law_.law6->damping();
+      break;
+    case Kind::Axial:
+      law_.law1->update(ConstitutiveLaw1D::VecN(e[5]), ConstitutiveLaw1D::VecN(e_dot[5]), t);
+      F6[5] = law_.law1->force()[0];
+      K6(5, 5) = law_.law1->stiffness()(0, 0);
+      C6(5, 5) = law_.law1->damping()(0, 0);
+      break;
+  }
+}
+
+bool DeformableJoint::viscous() const {
+  switch (kind_) {
+    case Kind::Hinge:
+    case Kind::Displacement: return law_.law3->is_viscous();
+    case Kind::Full: return law_.law6->is_viscous();
+    case Kind::Axial: return law_.law1->is_viscous();
+  }
+  return false;
+}
+
+void DeformableJoint::residual(ResidualSink& r, const StepContext& c) {
+  const Kinematics k = kinematics();
+  Mat6 K6, C6;
+  evaluate_law(k.e, k.e_dot, c.t, F6_, K6, C6);
+  e_ = k.e;
+  e_dot_ = k.e_dot;
+  const Vec3 F = k.Rm * F6_.head<3>(), M = k.Rm * F6_.tail<3>();
+  const int r1 = a_.node->eq_index(), r2 = b_.node->eq_index();
+  r.add(r1, F);
+  r.add(r1 + 3, Vec3(k.d1.cross(F) + M));
+  r.add(r2, Vec3(-F));
+  r.add(r2 + 3, Vec3(-k.f2.cross(F) - M));
+}
+
+// Linearisation (technical manual §9.2.2-9.2.4, written here over the node perturbations
+// dx_k, theta_k, dv_k, dw_k; see deformable_kinematics.hpp for the assembly).
+void DeformableJoint::jacobian(JacobianSink& J, const StepContext& c) {
+  const Kinematics k = kinematics();
+  Vec6 F6;
+  Mat6 K6, C6;
+  evaluate_law(k.e, k.e_dot, c.t, F6, K6, C6);
+  const Mat3 I = Mat3::Identity();
+  const Mat3 RmT = k.Rm.transpose();
+  auto put = [](Lin3& L, int node, int what, const Mat3& m) { L.block<3, 3>(0, lin_col(node, what)) += m; };
+
+  // Rotation of the law frame Rm.
+  Lin3 th_m = Lin3::Zero();
+  if (invariant_) {
+    put(th_m, 0, kTh, k.I_hat.transpose());
+    put(th_m, 1, kTh, k.I_hat);
+  } else {
+    put(th_m, 0, kTh, I);
+  }
+  // d = x2 + f2 - x1 - f1
+  Lin3 dd = Lin3::Zero();
+  put(dd, 0, kX, -I);
+  put(dd, 0, kTh, skew(k.f1));
+  put(dd, 1, kX, I);
+  put(dd, 1, kTh, -skew(k.f2));
+  // d~ = Rm^T d: d d~ = Rm^T (dd + d x theta_m)
+  const Lin3 d_tilde = RmT * (dd + skew(k.d) * th_m);
+  // theta: d theta = Gamma^-1 R1h^T (theta2 - theta1)
+  Lin3 rel = Lin3::Zero();
+  put(rel, 0, kTh, -I);
+  put(rel, 1, kTh, I);
+  const Lin3 d_theta = k.Gamma_inv * k.R1h.transpose() * rel;
+  // u = d' - w1 x d, d~' = Rm^T u: d d~' = Rm^T (du + u x theta_m)
+  const Vec3 u = k.d_dot - k.w1.cross(k.d);
+  Lin3 du = Lin3::Zero();
+  put(du, 0, kX, skew(k.w1));
+  put(du, 0, kV, -I);
+  put(du, 0, kW, skew(k.d1));
+  put(du, 1, kX, -skew(k.w1));
+  put(du, 1, kTh, Mat3((skew(k.w1) - skew(k.w2)) * skew(k.f2)));
+  put(du, 1, kV, I);
+  put(du, 1, kW, -skew(k.f2));
+  const Lin3 d_tilde_dot = RmT * (du + skew(u) * th_m);
+  // w = Rm^T (w2 - w1): d w = Rm^T ((w2 - w1) x theta_m + dw2 - dw1)
+  Lin3 dw = skew(k.w2 - k.w1) * th_m;
+  put(dw, 0, kW, -I);
+  put(dw, 1, kW, I);
+  const Lin3 d_omega = RmT * dw;
+
+  Eigen::Matrix<double, 6, 24> de, de_dot;
+  de << d_tilde, d_theta;
+  de_dot << d_tilde_dot, d_omega;
+  const Eigen::Matrix<double, 6, 24> dF6 = K6 * de + C6 * de_dot;
+  const Vec3 F = k.Rm * F6.head<3>(), M = k.Rm * F6.tail<3>();
+  const Lin3 dF = k.Rm * dF6.topRows<3>() - skew(F) * th_m;
+  const Lin3 dM = k.Rm * dF6.bottomRows<3>() - skew(M) * th_m;
+  // d1 = x2 + f2 - x1 (f1 rotates with node 1 and cancels).
+  Lin3 dd1 = Lin3::Zero();
+  put(dd1, 0, kX, -I);
+  put(dd1, 1, kX, I);
+  put(dd1, 1, kTh, -skew(k.f2));
+  Lin3 df2 = Lin3::Zero();
+  put(df2, 1, kTh, -skew(k.f2));
+
+  const StructNode* nodes[2] = {a_.node, b_.node};
+  const int r1 = a_.node->eq_index(), r2 = b_.node->eq_index();
+  add_lin_jacobian(J, r1, nodes, c, dF);
+  add_lin_jacobian(J, r1 + 3, nodes, c, Lin3(skew(k.d1) * dF - skew(F) * dd1 + dM));
+  add_lin_jacobian(J, r2, nodes, c, Lin3(-dF));
+  add_lin_jacobian(J, r2 + 3, nodes, c, Lin3(-(skew(k.f2) * dF - skew(F) * df2) - dM));
+}
+
+void DeformableJoint::after_convergence(const StepContext& c) {
+  const Kinematics k = kinematics();
+  Mat6 K6, C6;
+  evaluate_law(k.e, k.e_dot, c.t, F6_, K6, C6);
+  e_ = k.e;
+  e_dot_ = k.e_dot;
+  switch (kind_) {
+    case Kind::Hinge: law_.law3->after_convergence(); break;
+    case Kind::Displacement: law_.law3->after_convergence(); break;
+    case Kind::Full: law_.law6->after_convergence(); break;
+    case Kind::Axial: law_.law1->after_convergence(); break;
+  }
+  R_WJ_ = k.Rm;
+  F_W_ = k.Rm * F6_.head<3>();
+  M_W_ = k.Rm * F6_.tail<3>();
+}
+
+void DeformableJoint::output_extra(OutputSink& out, std::ostream& os) const {
+  const bool visc = viscous();
+  const Vec3 theta = e_.tail<3>();
+  auto write_rotation = [&]() {
+    using OO = StructNode::OrientationOutput;
+    const Mat3 R = rot::rotvec_to_R(theta);
+    constexpr double kDeg = 180.0 / M_PI;
+    switch (orientation_output) {
+      case OO::Euler123: out.write(os, Vec3(rot::R_to_euler123(R) * kDeg)); break;
+      case OO::Euler313: out.write(os, Vec3(rot::R_to_euler313(R) * kDeg)); break;
+      case OO::Euler321: out.write(os, Vec3(rot::R_to_euler321(R) * kDeg)); break;
+      case OO::OrientationVector: out.write(os, theta); break;
+      case OO::Matrix:
+        for (int i = 0; i < 3; ++i) out.write(os, Vec3(R.row(i).transpose()));
+        break;
+    }
+  };
+  switch (kind_) {
+    case Kind::Hinge:
+      write_rotation();
+      if (visc) out.write(os, Vec3(e_dot_.tail<3>()));
+      break;
+    case Kind::Displacement:
+      out.write(os, Vec3(e_.head<3>()));
+      if (visc) out.write(os, Vec3(e_dot_.head<3>()));
+      break;
+    case Kind::Full:
+      out.write(os, Vec3(e_.head<3>()));
+      write_rotation();
+      if (visc) {
+        out.write(os, Vec3(e_dot_.head<3>()));
+        out.write(os, Vec3(e_dot_.tail<3>()));
+      }
+      break;
+    case Kind::Axial:
+      out.write(os, e_[5]);
+      if (visc) out.write(os, e_dot_[5]);
+      break;
+  }
+}
+
+// ---- private data (input manual §8.12.11, 8.12.13-8.12.15) ---------------------------------------
+// Each kind lists names mapped to an index into (e, e', F6): 0-5 strain, 6-11 rate, 12-17 force.
+namespace {
+struct Datum {
+  const char* name;
+  int index;
+};
+constexpr Datum kHinge[] = {{"rx", 3}, {"ry", 4}, {"rz", 5}, {"wx", 9}, {"wy", 10}, {"wz", 11},
+                            {"Mx", 15}, {"My", 16}, {"Mz", 17}};
+constexpr Datum kDisplacement[] = {{"dx", 0}, {"dy", 1}, {"dz", 2}, {"vx", 6}, {"vy", 7}, {"vz", 8},
+                                   {"Fx", 12}, {"Fy", 13}, {"Fz", 14}};
+constexpr Datum kFull[] = {{"dx", 0}, {"dy", 1}, {"dz", 2}, {"rx", 3}, {"ry", 4}, {"rz", 5},
+                           {"vx", 6}, {"vy", 7}, {"vz", 8}, {"wx", 9}, {"wy", 10}, {"wz", 11},
+                           {"Fx", 12}, {"Fy", 13}, {"Fz", 14}, {"Mx", 15}, {"My", 16}, {"Mz", 17}};
+constexpr Datum kAxial[] = {{"rz", 5}, {"wz", 11}, {"Mz", 17}};
+
+std::pair<const Datum*, unsigned> data_of(DeformableJoint::Kind k) {
+  using K = DeformableJoint::Kind;
+  switch (k) {
+    case K::Hinge: return {kHinge, std::size(kHinge)};
+    case K::Displacement: return {kDisplacement, std::size(kDisplacement)};
+    case K::Full: return {kFull, std::size(kFull)};
+    case K::Axial: return {kAxial, std::size(kAxial)};
+  }
+  return {kFull, 0};
+}
+}  // namespace
+
+unsigned DeformableJoint::private_data_index(std::string_view name) const {
+  const auto [d, n] = data_of(kind_);
+  for (unsigned i = 0; i < n; ++i)
+    if (name == d[i].name) return i + 1;
+  return 0;
+}
+
+unsigned DeformableJoint::private_data_count() const { return data_of(kind_).second; }
+
+double DeformableJoint::private_data(unsigned i) const {
+  const auto [d, n] = data_of(kind_);
+  if (i < 1 || i > n) return 0.0;
+  const int k = d[i - 1].index;
+  return k < 6 ? e_[k] : k < 12 ? e_dot_[k - 6] : F6_[k - 12];
+}
+
+}  // namespace mbl::elements

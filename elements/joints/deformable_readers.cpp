@@ -1,0 +1,107 @@
+// Readers of the rod and deformable joint cards (input manual §8.12.11, 8.12.13-8.12.15, 8.12.27,
+// 8.12.28, 8.12.42-8.12.43); the laws are read by elements/laws/law_reader.hpp.
+#include "elements/joints/deformable_joint.hpp"
+#include "elements/joints/rod.hpp"
+#include "elements/laws/law_reader.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::elements {
+namespace {
+
+using parser::CardReader;
+using Kind = DeformableJoint::Kind;
+
+void add_joint(CardReader& in, BuildContext& ctx, std::unique_ptr<Joint> j) {
+  j->where = in.card_location();
+  ctx.read_output_flag(in, *j, "joints");
+  ctx.model().add_element(std::move(j));
+}
+
+/// `node [, [position,] offset] [, orientation|hinge, R]`: the offset is read when the `position`
+/// keyword is there or when `offset_required` (then the keyword is optional).
+Attachment read_side(CardReader& in, BuildContext& ctx, bool offset_required) {
+  Attachment a{&ctx.struct_node(in)};
+  const parser::RigidFrame f = a.node->frame();
+  if (in.keyword_is("position") || offset_required) a.offset_N = in.position(f);
+  if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(f);
+  return a;
+}
+
+/// `[, orientation description, <type>]` (input manual §5.3.11); defaults to `default orientation`.
+StructNode::OrientationOutput read_orientation_description(CardReader& in, BuildContext& ctx) {
+  using OO = StructNode::OrientationOutput;
+  if (!in.keyword_is("orientation description")) return ctx.output_defaults().orientation;
+  if (in.keyword_is("euler123")) return OO::Euler123;
+  if (in.keyword_is("euler313")) return OO::Euler313;
+  if (in.keyword_is("euler321")) return OO::Euler321;
+  if (in.keyword_is("orientation vector")) return OO::OrientationVector;
+  if (in.keyword_is("orientation matrix")) return OO::Matrix;
+  in.fail_expected("an orientation description (euler123, euler313, euler321, orientation vector, orientation matrix)");
+  return OO::Euler123;
+}
+
+void read_rod(CardReader& in, BuildContext& ctx, unsigned label, bool with_offset) {
+  const Attachment a = read_side(in, ctx, with_offset);
+  const Attachment b = read_side(in, ctx, with_offset);
+  const double l_nodes = (b.x_W() - a.x_W()).norm();
+  double l0 = l_nodes;
+  if (!in.keyword_is("from nodes")) {
+    const parser::SourceLocation at = in.location();
+    l0 = in.real();
+    if (!(l0 > 0.0)) throw parser::InputError(at, "expected a positive rod length, found " + std::to_string(l0));
+  } else if (!(l0 > 0.0)) {
+    in.fail("the rod length computed from the nodes is zero");
+  }
+  auto law = laws::read_constitutive_law<1>(in, ctx);
+  if (!law) return;
+  add_joint(in, ctx, std::make_unique<Rod>(label, with_offset, a, b, l0, std::move(law)));
+}
+
+void read_deformable(CardReader& in, BuildContext& ctx, unsigned label, Kind kind, bool invariant) {
+  const bool offset_required = kind == Kind::Displacement || kind == Kind::Full;
+  const Attachment a = read_side(in, ctx, offset_required);
+  const Attachment b = read_side(in, ctx, offset_required);
+  DeformableJoint::Law law;
+  switch (kind) {
+    case Kind::Hinge:
+    case Kind::Displacement:
+      if (!(law.law3 = laws::read_constitutive_law<3>(in, ctx))) return;
+      break;
+    case Kind::Full:
+      if (!(law.law6 = laws::read_constitutive_law<6>(in, ctx))) return;
+      break;
+    case Kind::Axial:
+      if (!(law.law1 = laws::read_constitutive_law<1>(in, ctx))) return;
+      break;
+  }
+  StructNode::OrientationOutput oo = ctx.output_defaults().orientation;
+  if (kind == Kind::Hinge || kind == Kind::Full) oo = read_orientation_description(in, ctx);
+  auto j = std::make_unique<DeformableJoint>(label, kind, invariant, a, b, std::move(law));
+  j->orientation_output = oo;
+  add_joint(in, ctx, std::move(j));
+}
+
+CardReaderFn deformable(Kind kind, bool invariant) {
+  return [=](CardReader& in, BuildContext& ctx, unsigned label) { read_deformable(in, ctx, label, kind, invariant); };
+}
+
+const bool registered =
+    CardRegistry::family("joint").add(
+        "rod", [](CardReader& in, BuildContext& c, unsigned l) { read_rod(in, c, l, false); }) &&
+    CardRegistry::family("joint").add(
+        "rod with offset", [](CardReader& in, BuildContext& c, unsigned l) { read_rod(in, c, l, true); }) &&
+    CardRegistry::family("joint").add("deformable hinge", deformable(Kind::Hinge, false)) &&
+    CardRegistry::family("joint").add("invariant deformable hinge", deformable(Kind::Hinge, true)) &&
+    CardRegistry::family("joint").add("deformable displacement joint", deformable(Kind::Displacement, false)) &&
+    // §8.12.12: deprecated synonym of the deformable displacement joint.
+    CardRegistry::family("joint").add("deformable displacement hinge", deformable(Kind::Displacement, false)) &&
+    CardRegistry::family("joint").add("deformable joint", deformable(Kind::Full, false)) &&
+    CardRegistry::family("joint").add("deformable axial joint", deformable(Kind::Axial, false)) &&
+    CardRegistry::family("joint").add("invariant deformable displacement joint",
+                                      [](CardReader& in, BuildContext&, unsigned) {
+                                        in.not_implemented("joint \"invariant deformable displacement joint\"");
+                                      });
+
+}  // namespace
+}  // namespace mbl::elements

@@ -1,0 +1,116 @@
+#include "elements/joints/rod.hpp"
+
+#include "elements/joints/deformable_kinematics.hpp"
+
+namespace mbl::elements {
+
+Rod::Rod(unsigned label, bool with_offset, const Attachment& a, const Attachment& b, double l0,
+         std::unique_ptr<ConstitutiveLaw1D> law)
+    : Joint(label), with_offset_(with_offset), a_(a), b_(b), l0_(l0), law_(std::move(law)) {}
+
+Rod::State Rod::state() const {
+  State s;
+  const StructNode& n1 = *a_.node;
+  const StructNode& n2 = *b_.node;
+  s.f1 = a_.b_W();
+  s.f2 = b_.b_W();
+  s.l_vec = n2.x_W() + s.f2 - n1.x_W() - s.f1;
+  s.l_dot_vec = n2.v_W() + n2.w_W().cross(s.f2) - n1.v_W() - n1.w_W().cross(s.f1);
+  s.l = s.l_vec.norm();
+  s.u = s.l > 0.0 ? Vec3(s.l_vec / s.l) : Vec3::UnitX();
+  s.l_dot = s.u.dot(s.l_dot_vec);
+  return s;
+}
+
+void Rod::residual(ResidualSink& r, const StepContext& c) {
+  const State s = state();
+  law_->update(ConstitutiveLaw1D::VecN(s.l / l0_ - 1.0), ConstitutiveLaw1D::VecN(s.l_dot / l0_), c.t);
+  const Vec3 F = law_->force()[0] * s.u;
+  const int r1 = a_.node->eq_index(), r2 = b_.node->eq_index();
+  r.add(r1, F);
+  r.add(r1 + 3, Vec3(s.f1.cross(F)));
+  r.add(r2, Vec3(-F));
+  r.add(r2 + 3, Vec3(-s.f2.cross(F)));
+}
+
+// Technical manual eq. 9.234-9.245, over the node perturbations (deformable_kinematics.hpp).
+void Rod::jacobian(JacobianSink& J, const StepContext& c) {
+  const State s = state();
+  law_->update(ConstitutiveLaw1D::VecN(s.l / l0_ - 1.0), ConstitutiveLaw1D::VecN(s.l_dot / l0_), c.t);
+  const double f = law_->force()[0], k = law_->stiffness()(0, 0), cv = law_->damping()(0, 0);
+  const Mat3 I = Mat3::Identity();
+  const StructNode& n1 = *a_.node;
+  const StructNode& n2 = *b_.node;
+  auto put = [](Lin3& L, int node, int what, const Mat3& m) { L.block<3, 3>(0, lin_col(node, what)) += m; };
+  // l = x2 + f2 - x1 - f1, l' = v2 + w2 x f2 - v1 - w1 x f1
+  Lin3 dl = Lin3::Zero(), dl_dot = Lin3::Zero();
+  put(dl, 0, kX, -I);
+  put(dl, 0, kTh, skew(s.f1));
+  put(dl, 1, kX, I);
+  put(dl, 1, kTh, -skew(s.f2));
+  put(dl_dot, 0, kV, -I);
+  put(dl_dot, 0, kW, skew(s.f1));
+  put(dl_dot, 0, kTh, Mat3(skew(n1.w_W()) * skew(s.f1)));
+  put(dl_dot, 1, kV, I);
+  put(dl_dot, 1, kW, -skew(s.f2));
+  put(dl_dot, 1, kTh, Mat3(-skew(n2.w_W()) * skew(s.f2)));
+  const Mat3 P = (I - s.u * s.u.transpose()) / s.l;
+  const Lin3 du = P * dl;
+  const Lin1 d_eps = s.u.transpose() * dl / l0_;
+  const Lin1 d_eps_dot = (s.l_dot_vec.transpose() * du + s.u.transpose() * dl_dot) / l0_;
+  const Lin1 df = k * d_eps + cv * d_eps_dot;
+  const Vec3 F = f * s.u;
+  const Lin3 dF = s.u * df + f * du;
+  Lin3 df1 = Lin3::Zero(), df2 = Lin3::Zero();
+  put(df1, 0, kTh, -skew(s.f1));
+  put(df2, 1, kTh, -skew(s.f2));
+  const StructNode* nodes[2] = {&n1, &n2};
+  const int r1 = n1.eq_index(), r2 = n2.eq_index();
+  add_lin_jacobian(J, r1, nodes, c, dF);
+  add_lin_jacobian(J, r1 + 3, nodes, c, Lin3(skew(s.f1) * dF - skew(F) * df1));
+  add_lin_jacobian(J, r2, nodes, c, Lin3(-dF));
+  add_lin_jacobian(J, r2 + 3, nodes, c, Lin3(-(skew(s.f2) * dF - skew(F) * df2)));
+}
+
+void Rod::after_convergence(const StepContext& c) {
+  const State s = state();
+  law_->update(ConstitutiveLaw1D::VecN(s.l / l0_ - 1.0), ConstitutiveLaw1D::VecN(s.l_dot / l0_), c.t);
+  law_->after_convergence();
+  l_ = s.l;
+  l_dot_ = s.l_dot;
+  u_ = s.u;
+  f_ = law_->force()[0];
+  F_W_ = f_ * s.u;
+  M_W_.setZero();
+  // Local frame: axis 1 along the rod, so the local force is (f, 0, 0).
+  const Vec3 tmp = std::abs(s.u.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  const Vec3 e3 = s.u.cross(tmp).normalized();
+  R_WJ_.col(0) = s.u;
+  R_WJ_.col(1) = e3.cross(s.u);
+  R_WJ_.col(2) = e3;
+}
+
+void Rod::output_extra(OutputSink& out, std::ostream& os) const {
+  // §8.12.42 output: length, axis (unit vector, global), length rate.
+  out.write(os, l_);
+  out.write(os, u_);
+  out.write(os, l_dot_);
+}
+
+unsigned Rod::private_data_index(std::string_view name) const {
+  if (name == "F") return 1;
+  if (name == "l") return 2;
+  if (name == "lP") return 3;
+  return 0;
+}
+
+double Rod::private_data(unsigned i) const {
+  switch (i) {
+    case 1: return f_;
+    case 2: return l_;
+    case 3: return l_dot_;
+  }
+  return 0.0;
+}
+
+}  // namespace mbl::elements

@@ -1,0 +1,365 @@
+#include "elements/joints/total_joint.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "mbdyn-like/core/rotations.hpp"
+#include "mbdyn-like/output/nc_catalog.hpp"
+
+namespace mbl::elements {
+namespace {
+
+/// Inverse of the exponential map's Jacobian: for R = exp(theta x), d theta = Gamma^-1 psi where
+/// dR R^T = psi x (used for the orientation rows; MBDyn approximates it by I at theta_d = 0, the
+/// exact form keeps Newton quadratic when inactive components carry a finite rotation).
+Mat3 rotvec_Gamma_inverse(const Vec3& th) {
+  const double p2 = th.squaredNorm();
+  const Mat3 S = skew(th);
+  double c;
+  if (p2 < 1e-8) {
+    c = 1.0 / 12.0 + p2 / 720.0;
+  } else {
+    const double p = std::sqrt(p2);
+    c = (1.0 - 0.5 * p / std::tan(0.5 * p)) / p2;
+  }
+  return Mat3::Identity() - 0.5 * S + c * S * S;
+}
+
+std::string mat_text(const Mat3& R) {
+  return fmt::format("{} {} {} {} {} {} {} {} {}", R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1),
+                     R(1, 2), R(2, 0), R(2, 1), R(2, 2));
+}
+std::string vec_text(const Vec3& v) { return fmt::format("{} {} {}", v[0], v[1], v[2]); }
+
+}  // namespace
+
+TotalJoint::TotalJoint(unsigned label, Params p) : Joint(label), p_(std::move(p)) {
+  for (int i = 0; i < 3; ++i)
+    if (p_.position[i] != Status::Inactive) pos_dof_[i] = n_dofs_++;
+  for (int i = 0; i < 3; ++i)
+    if (p_.rotation[i] != Status::Inactive) rot_dof_[i] = n_dofs_++;
+  R_WJ_ = p_.a.R_h_W();
+  R_WJm_ = p_.a.R_hr_W();
+  k_ = kinematics();
+}
+
+std::string_view TotalJoint::type_name() const {
+  switch (p_.flavor) {
+    case Flavor::TotalPin:
+    case Flavor::ImposedDisplacementPin: return "Total pin joint";
+    case Flavor::DriveDisplacement: return "Drive displacement joint";
+    case Flavor::DriveDisplacementPin: return "Drive displacement pin joint";
+    case Flavor::DriveHinge: return "Drive hinge joint";
+    case Flavor::AxialRotation: return "Axial rotation";
+    default: return "Total joint";
+  }
+}
+
+bool TotalJoint::total_output() const {
+  switch (p_.flavor) {
+    case Flavor::Total:
+    case Flavor::TotalPin:
+    case Flavor::ImposedDisplacement:
+    case Flavor::ImposedDisplacementPin: return true;
+    default: return false;
+  }
+}
+
+TotalJoint::Kinematics TotalJoint::kinematics() const {
+  const TotalSide &a = p_.a, &b = p_.b;
+  Kinematics k;
+  k.R_ah = a.R_h_W();
+  k.R_ahr = a.R_hr_W();
+  k.fb_W = b.f_W();
+  const Vec3 xb_point = b.point_W();
+  k.b1 = xb_point - a.x_W();
+  k.X = k.R_ah.transpose() * (xb_point - a.point_W());
+  k.u_W = b.v_W() + b.w_W().cross(k.fb_W) - a.v_W() - a.w_W().cross(k.b1);
+  k.V = k.R_ah.transpose() * k.u_W;
+  k.R_rel = k.R_ahr.transpose() * b.R_hr_W();
+  k.theta = rot::R_to_rotvec(k.R_rel);
+  k.Omega = k.R_ahr.transpose() * (b.w_W() - a.w_W());
+  return k;
+}
+
+Vec3 TotalJoint::lambda_position(const StepContext& c) const {
+  Vec3 l = Vec3::Zero();
+  for (int i = 0; i < 3; ++i)
+    if (pos_dof_[i] >= 0) l[i] = lambda(c, pos_dof_[i]);
+  return l;
+}
+
+Vec3 TotalJoint::lambda_rotation(const StepContext& c) const {
+  Vec3 l = Vec3::Zero();
+  for (int i = 0; i < 3; ++i)
+    if (rot_dof_[i] >= 0) l[i] = lambda(c, rot_dof_[i]);
+  return l;
+}
+
+void TotalJoint::residual(ResidualSink& r, const StepContext& c) {
+  const Kinematics k = kinematics();
+  const Vec3 lx = k.R_ah * lambda_position(c), lt = k.R_ahr * lambda_rotation(c);
+  if (!p_.a.grounded()) {
+    r.add(p_.a.node->eq_index(), lx);
+    r.add(p_.a.node->eq_index() + 3, Vec3(k.b1.cross(lx) + lt));
+  }
+  if (!p_.b.grounded()) {
+    r.add(p_.b.node->eq_index(), Vec3(-lx));
+    r.add(p_.b.node->eq_index() + 3, Vec3(-k.fb_W.cross(lx) - lt));
+  }
+  const Vec3 x0 = imposed_x(c.t), th0 = imposed_theta(c.t);
+  const Vec3 theta_d = rot::R_to_rotvec(k.R_rel * rot::rotvec_to_R(th0).transpose());
+  for (int i = 0; i < 3; ++i) {
+    if (pos_dof_[i] >= 0)
+      r.add(first_index() + pos_dof_[i], p_.position[i] == Status::Position ? (k.X[i] - x0[i]) / c.dCoef
+                                                                              : k.V[i] - x0[i]);
+    if (rot_dof_[i] >= 0)
+      r.add(first_index() + rot_dof_[i], p_.rotation[i] == Status::Position ? theta_d[i] / c.dCoef
+                                                                              : k.Omega[i] - th0[i]);
+  }
+}
+
+void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
+  const Kinematics k = kinematics();
+  const Vec3 lx = k.R_ah * lambda_position(c), lt = k.R_ahr * lambda_rotation(c);
+  const Mat3 I = Mat3::Identity();
+  const double dC = c.dCoef;
+  StructNode* na = p_.a.node;
+  StructNode* nb = p_.b.node;
+  const Mat3 Lx = skew(lx), Lt = skew(lt), B1 = skew(k.b1), Fb = skew(k.fb_W);
+
+  // Reactions on the nodes: columns of the multipliers and geometric stiffness.
+  for (int i = 0; i < 3; ++i) {
+    if (pos_dof_[i] >= 0) {
+      const int col = first_index() + pos_dof_[i];
+      const Vec3 e = k.R_ah.col(i);
+      if (na) {
+        J.add(na->eq_index(), col, Vec3(-e));
+        J.add(na->eq_index() + 3, col, Vec3(-k.b1.cross(e)));
+      }
+      if (nb) {
+        J.add(nb->eq_index(), col, e);
+        J.add(nb->eq_index() + 3, col, Vec3(k.fb_W.cross(e)));
+      }
+    }
+    if (rot_dof_[i] >= 0) {
+      const int col = first_index() + rot_dof_[i];
+      const Vec3 e = k.R_ahr.col(i);
+      if (na) J.add(na->eq_index() + 3, col, Vec3(-e));
+      if (nb) J.add(nb->eq_index() + 3, col, e);
+    }
+  }
+  if (na) {
+    const int pa = na->eq_index(), ra = pa + 3, xa = na->dof_index(), ga = xa + 3;
+    J.add(pa, ga, Mat3(dC * Lx));
+    J.add(ra, xa, Mat3(-dC * Lx));
+    J.add(ra, ga, Mat3(dC * (B1 * Lx + Lt)));
+    if (nb) {
+      J.add(ra, nb->dof_index(), Mat3(dC * Lx));
+      J.add(ra, nb->dof_index() + 3, Mat3(-dC * Lx * Fb));
+    }
+  }
+  if (nb) {
+    const int pb = nb->eq_index(), rb = pb + 3, gb = nb->dof_index() + 3;
+    J.add(rb, gb, Mat3(dC * Lx * Fb));
+    if (na) {
+      J.add(pb, na->dof_index() + 3, Mat3(-dC * Lx));
+      J.add(rb, na->dof_index() + 3, Mat3(-dC * (Fb * Lx + Lt)));
+    }
+  }
+
+  // Constraint rows.
+  const Mat3 RahT = k.R_ah.transpose(), RahrT = k.R_ahr.transpose();
+  const Vec3 th0 = imposed_theta(c.t);
+  const Vec3 theta_d = rot::R_to_rotvec(k.R_rel * rot::rotvec_to_R(th0).transpose());
+  const Mat3 Ginv = rotvec_Gamma_inverse(theta_d) * RahrT;
+  const Vec3 wa = p_.a.w_W(), wb = p_.b.w_W();
+  const Mat3 Wa = skew(wa), Wb = skew(wb);
+  const Mat3 Wra = na ? skew(na->w_ref()) : Mat3::Zero();
+  const Mat3 Wrb = nb ? skew(nb->w_ref()) : Mat3::Zero();
+  for (int i = 0; i < 3; ++i) {
+    if (pos_dof_[i] >= 0) {
+      const int row = first_index() + pos_dof_[i];
+      Eigen::RowVector3d dxa, dga, dxb, dgb;  // -d(row)/d(update) blocks
+      if (p_.position[i] == Status::Position) {
+        dxa = RahT.row(i);
+        dga = -(RahT * B1).row(i);
+        dxb = -RahT.row(i);
+        dgb = (RahT * Fb).row(i);
+      } else {
+        dxb = -(RahT * (I - dC * Wa)).row(i);
+        dxa = -dxb;
+        dgb = -(RahT * (-Fb * (I - dC * Wrb) - dC * Wb * Fb + dC * Wa * Fb)).row(i);
+        dga = -(RahT * (B1 * (I - dC * Wra) + dC * skew(k.u_W))).row(i);
+      }
+      if (na) {
+        J.add(row, na->dof_index(), dxa);
+        J.add(row, na->dof_index() + 3, dga);
+      }
+      if (nb) {
+        J.add(row, nb->dof_index(), dxb);
+        J.add(row, nb->dof_index() + 3, dgb);
+      }
+    }
+    if (rot_dof_[i] >= 0) {
+      const int row = first_index() + rot_dof_[i];
+      Eigen::RowVector3d dga, dgb;
+      if (p_.rotation[i] == Status::Position) {
+        dga = Ginv.row(i);
+        dgb = -Ginv.row(i);
+      } else {
+        dga = -(RahrT * (dC * skew(Vec3(wb - wa)) - (I - dC * Wra))).row(i);
+        dgb = -(RahrT * (I - dC * Wrb)).row(i);
+      }
+      if (na) J.add(row, na->dof_index() + 3, dga);
+      if (nb) J.add(row, nb->dof_index() + 3, dgb);
+    }
+  }
+}
+
+void TotalJoint::after_convergence(const StepContext& c) {
+  k_ = kinematics();
+  x0_ = imposed_x(c.t);
+  theta0_ = imposed_theta(c.t);
+  F_W_ = report_sign() * (k_.R_ah * lambda_position(c));
+  M_W_ = report_sign() * (k_.R_ahr * lambda_rotation(c));
+  R_WJ_ = k_.R_ah;
+  R_WJm_ = k_.R_ahr;
+}
+
+void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
+  switch (p_.flavor) {
+    case Flavor::DriveDisplacement:
+    case Flavor::DriveDisplacementPin:
+      // The relative position, in the global frame.
+      out.write(os, Vec3(k_.R_ah * k_.X));
+      return;
+    case Flavor::DriveHinge:
+      out.write(os, Vec3(rot::R_to_euler123(k_.R_rel) * (180.0 / M_PI)));
+      out.write(os, k_.theta);
+      return;
+    case Flavor::AxialRotation:
+      out.write(os, Vec3(rot::R_to_euler123(k_.R_rel) * (180.0 / M_PI)));
+      out.write(os, theta0_[2]);
+      out.write(os, k_.Omega);
+      return;
+    default:
+      out.write(os, k_.X);
+      out.write(os, k_.theta);
+      out.write(os, k_.V);
+      out.write(os, k_.Omega);
+  }
+}
+
+void TotalJoint::output_setup(OutputSink& out) {
+  Joint::output_setup(out);
+  if (!out.netcdf() || !output_enabled() || !total_output()) return;
+  const std::string base = fmt::format("elem.joint.{}", label());
+  nc_X_ = output::nc_declare(out, base, output::nc::joint_X);
+  nc_Phi_ = output::nc_declare(out, base, output::nc::joint_Phi);
+  nc_V_ = output::nc_declare(out, base, output::nc::joint_V);
+  nc_Omega_ = output::nc_declare(out, base, output::nc::joint_Omega);
+}
+
+void TotalJoint::output(OutputSink& out) const {
+  Joint::output(out);
+  if (!output_enabled() || !out.netcdf() || nc_X_ < 0) return;
+  out.put(nc_X_, k_.X);
+  out.put(nc_Phi_, k_.theta);
+  out.put(nc_V_, k_.V);
+  out.put(nc_Omega_, k_.Omega);
+}
+
+std::string TotalJoint::log_line() const {
+  const TotalSide &a = p_.a, &b = p_.b;
+  auto flags = [](const std::array<Status, 3>& s, Status which) {
+    return fmt::format("{} {} {}", int(s[0] == which), int(s[1] == which), int(s[2] == which));
+  };
+  auto side = [](const TotalSide& s) {
+    return fmt::format("{} {} {}", vec_text(s.f), mat_text(s.R_h), mat_text(s.R_hr));
+  };
+  switch (p_.flavor) {
+    case Flavor::Total:
+    case Flavor::ImposedDisplacement:
+      return fmt::format("totaljoint: {} {} {} {} {} {} {} {} {}", label(), a.node->label(), side(a),
+                         b.node->label(), side(b), flags(p_.position, Status::Position),
+                         flags(p_.position, Status::Velocity), flags(p_.rotation, Status::Position),
+                         flags(p_.rotation, Status::Velocity));
+    case Flavor::TotalPin:
+    case Flavor::ImposedDisplacementPin:
+      return fmt::format("totalpinjoint: {} {} {} {}", label(), b.node->label(), side(b), side(a));
+    case Flavor::DriveDisplacement:
+      return fmt::format("drivedisplacement: {} {} {} {} {}", label(), a.node->label(), vec_text(a.f),
+                         b.node->label(), vec_text(b.f));
+    case Flavor::AxialRotation:
+      return fmt::format("axialrotation: {} {} {} {} {} {} {}", label(), a.node->label(), vec_text(a.f),
+                         mat_text(a.R_hr), b.node->label(), vec_text(b.f), mat_text(b.R_hr));
+    default: return {};
+  }
+}
+
+// ---- private data ---------------------------------------------------------------------------------
+// Total joints (input manual §8.12.48): 1-3 px..pz, 4-6 rx..rz, 7-9 Fx..Fz, 10-12 Mx..Mz,
+// 13-15 dx..dz, 16-18 tx..tz, 19-21 vx..vz, 22-24 wx..wz; imposed displacement adds 25 "d",
+// 26 "f". The other flavours map their manual names onto the same indices.
+unsigned TotalJoint::private_data_index(std::string_view name) const {
+  static const char* total[] = {"px", "py", "pz", "rx", "ry", "rz", "Fx", "Fy", "Fz", "Mx", "My", "Mz",
+                                "dx", "dy", "dz", "tx", "ty", "tz", "vx", "vy", "vz", "wx", "wy", "wz"};
+  auto find = [&](std::string_view n) -> unsigned {
+    for (unsigned i = 0; i < 24; ++i)
+      if (n == total[i]) return i + 1;
+    return 0;
+  };
+  switch (p_.flavor) {
+    case Flavor::DriveDisplacement:
+    case Flavor::DriveDisplacementPin:
+      if (name == "dx" || name == "dy" || name == "dz") return find(name);
+      if (name == "fx" || name == "fy" || name == "fz") return 7 + unsigned(name[1] - 'x');
+      return 0;
+    case Flavor::DriveHinge:
+      if (name == "rx" || name == "ry" || name == "rz") return 16 + unsigned(name[1] - 'x');
+      if (name == "Mx" || name == "My" || name == "Mz") return find(name);
+      return 0;
+    case Flavor::AxialRotation:
+      if (name == "rz" || name == "wz" || name[0] == 'F' || name[0] == 'M') return find(name);
+      return 0;
+    default: break;
+  }
+  if (p_.flavor == Flavor::ImposedDisplacement || p_.flavor == Flavor::ImposedDisplacementPin) {
+    if (name == "d") return 25;
+    if (name == "f") return 26;
+  }
+  if (const unsigned i = find(name)) return i;
+  // Indexed aliases: X[i], Phi[i], f[i], m[i], V[i], Omega[i].
+  static const std::pair<const char*, unsigned> alias[] = {{"X", 0}, {"Phi", 3}, {"f", 6},
+                                                           {"m", 9}, {"V", 18}, {"Omega", 21}};
+  for (const auto& [prefix, first] : alias) {
+    const std::string p = std::string(prefix) + "[";
+    if (name.size() == p.size() + 2 && name.substr(0, p.size()) == p && name.back() == ']' &&
+        name[p.size()] >= '1' && name[p.size()] <= '3')
+      return first + unsigned(name[p.size()] - '0');
+  }
+  return 0;
+}
+
+double TotalJoint::private_data(unsigned i) const {
+  if (i < 1 || i > 26) return 0.0;
+  const unsigned c = (i - 1) % 3;
+  switch ((i - 1) / 3) {
+    case 0: return k_.X[c];
+    case 1: return k_.theta[c];
+    case 2: return (R_WJ_.transpose() * F_W_)[c];
+    case 3: return (R_WJm_.transpose() * M_W_)[c];
+    case 4: return x0_[c];
+    case 5: return theta0_[c];
+    case 6: return k_.V[c];
+    case 7: return k_.Omega[c];
+    default: break;
+  }
+  // Imposed displacement: along the direction.
+  if (i == 25) return p_.direction.dot(x0_);
+  return p_.direction.dot(R_WJ_.transpose() * F_W_);
+}
+
+}  // namespace mbl::elements

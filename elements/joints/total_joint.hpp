@@ -1,0 +1,124 @@
+#pragma once
+// Total joint (technical manual §9.1.13) and the joints MBDyn builds on the same equations:
+// total pin joint (§9.1.14), drive displacement (+ pin, §9.1.9-10), imposed displacement (+ pin,
+// §9.1.11-12, which MBDyn runs as a total joint with the drive e * v(t)), drive hinge (§9.1.8)
+// and axial rotation (input manual §8.12.3).
+//
+// Two sides a (node 1) and b (node 2); either may be the ground (node == nullptr), then its
+// offset is an absolute position and its orientations absolute. With
+//   d    = (x_b + f_b) - (x_a + f_a),       b1 = x_b + f_b - x_a,
+//   X    = R_ah^T d,                        V = R_ah^T (xdot_b + w_b x f_b - xdot_a - w_a x b1),
+//   Rrel = R_ahr^T R_bhr,  theta = ax exp^-1(Rrel),  theta_d = ax exp^-1(Rrel exp(-theta0 x)),
+//   Omega = R_ahr^T (w_b - w_a),
+// each component i of the position constraint is inactive, (X - x0)_i = 0 (holonomic, scaled by
+// 1/dCoef) or (V - v0)_i = 0 (velocity); the same for the orientation with theta_d and Omega.
+// Multipliers (active components only) are the reactions in the constraint frames:
+// lambda_x = R_ah lambda~_x, lambda_t = R_ahr lambda~_t; node a gets force lambda_x and couple
+// b1 x lambda_x + lambda_t, node b the opposite (force -lambda_x at its point x_b + f_b).
+// MBDyn's .jnt reports F = lambda_x, M = lambda_t (what the joint applies to node 1).
+#include <array>
+#include <string>
+
+#include "elements/drives/template_drive.hpp"
+#include "elements/joints/joint.hpp"
+
+namespace mbl::elements {
+
+/// One side of a total joint: offset f and the position / rotation constraint orientations,
+/// relative to the node (or absolute for the ground).
+struct TotalSide {
+  StructNode* node = nullptr;
+  Vec3 f = Vec3::Zero();
+  Mat3 R_h = Mat3::Identity();   ///< position constraint orientation
+  Mat3 R_hr = Mat3::Identity();  ///< rotation constraint orientation
+
+  bool grounded() const { return node == nullptr; }
+  Vec3 f_W() const { return node ? Vec3(node->R_WN() * f) : Vec3::Zero(); }
+  Vec3 point_W() const { return node ? Vec3(node->x_W() + node->R_WN() * f) : f; }
+  Mat3 R_h_W() const { return node ? Mat3(node->R_WN() * R_h) : R_h; }
+  Mat3 R_hr_W() const { return node ? Mat3(node->R_WN() * R_hr) : R_hr; }
+  Vec3 x_W() const { return node ? node->x_W() : Vec3::Zero(); }
+  Vec3 v_W() const { return node ? node->v_W() : Vec3::Zero(); }
+  Vec3 w_W() const { return node ? node->w_W() : Vec3::Zero(); }
+};
+
+class TotalJoint final : public Joint {
+ public:
+  /// What a constrained component imposes.
+  enum class Status { Inactive, Position, Velocity };
+  /// The card the joint was read from: decides the name, the reaction sign and the output.
+  enum class Flavor {
+    Total,
+    TotalPin,
+    DriveDisplacement,
+    DriveDisplacementPin,
+    ImposedDisplacement,
+    ImposedDisplacementPin,
+    DriveHinge,
+    AxialRotation
+  };
+
+  struct Params {
+    Flavor flavor = Flavor::Total;
+    TotalSide a, b;
+    std::array<Status, 3> position{Status::Inactive, Status::Inactive, Status::Inactive};
+    std::array<Status, 3> rotation{Status::Inactive, Status::Inactive, Status::Inactive};
+    drives::TplDriveCallerPtr<Vec3> x0;      ///< imposed position (or velocity), R_ah frame
+    drives::TplDriveCallerPtr<Vec3> theta0;  ///< imposed rotation (or angular velocity), R_ahr frame
+    Vec3 direction = Vec3::UnitX();          ///< imposed displacement: the unit direction
+  };
+
+  TotalJoint(unsigned label, Params p);
+
+  std::string_view type_name() const override;
+  int dof_count() const override { return n_dofs_; }
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  void after_convergence(const StepContext& c) override;
+  std::string log_line() const override;
+
+  void output_setup(OutputSink& out) override;
+  void output(OutputSink& out) const override;
+
+  unsigned private_data_index(std::string_view name) const override;
+  unsigned private_data_count() const override { return 26; }
+  double private_data(unsigned i) const override;
+
+  /// Current relative kinematics in the constraint frames (for output and tests).
+  struct Kinematics {
+    Mat3 R_ah, R_ahr;  ///< constraint frames of side a, in W
+    Vec3 fb_W, b1;     ///< offset of b in W; x_b + f_b - x_a
+    Vec3 X, V;         ///< relative position and velocity in R_ah
+    Mat3 R_rel;        ///< R_ahr^T R_bhr
+    Vec3 theta, Omega; ///< relative rotation vector and angular velocity in R_ahr
+    Vec3 u_W;          ///< xdot_b + w_b x f_b - xdot_a - w_a x b1
+  };
+  Kinematics kinematics() const;
+
+ protected:
+  void output_extra(OutputSink& out, std::ostream& os) const override;
+  const Mat3& moment_frame() const override { return R_WJm_; }
+
+ private:
+  Vec3 imposed_x(double t) const { return p_.x0 ? p_.x0->value(t) : Vec3::Zero(); }
+  Vec3 imposed_theta(double t) const { return p_.theta0 ? p_.theta0->value(t) : Vec3::Zero(); }
+  /// Multipliers as full 3-vectors (zero where inactive).
+  Vec3 lambda_position(const StepContext& c) const;
+  Vec3 lambda_rotation(const StepContext& c) const;
+  /// Sign of the reported reactions: +1 reports what the joint applies to node 1 (total
+  /// family), -1 what it applies to node 2 (revolute family: axial rotation).
+  double report_sign() const { return p_.flavor == Flavor::AxialRotation ? -1.0 : 1.0; }
+  bool total_output() const;
+
+  Params p_;
+  std::array<int, 3> pos_dof_{-1, -1, -1};  ///< multiplier index of each component, -1 inactive
+  std::array<int, 3> rot_dof_{-1, -1, -1};
+  int n_dofs_ = 0;
+  // Converged values for output and private data.
+  Kinematics k_{};
+  Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
+  Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();
+  int nc_X_ = -1, nc_Phi_ = -1, nc_V_ = -1, nc_Omega_ = -1;
+};
+
+}  // namespace mbl::elements

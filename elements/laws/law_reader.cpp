@@ -1,0 +1,360 @@
+// Readers of constitutive laws (input manual §2.10) and of the `constitutive law:` card (§2.4.1).
+#include "elements/laws/law_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "elements/drives/template_drive.hpp"
+#include "elements/input/drive_input.hpp"
+#include "elements/laws/elastic_laws.hpp"
+#include "elements/laws/wrapper_laws.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::laws {
+
+using parser::CardReader;
+
+template <int N>
+LawRegistry<N>& LawRegistry<N>::instance() {
+  static LawRegistry r;
+  return r;
+}
+
+template <int N>
+bool LawRegistry<N>::add(std::string_view keyword, LawReaderFn<N> fn) {
+  readers_[CardRegistry::normalise(keyword)] = std::move(fn);
+  return true;
+}
+
+template <int N>
+const LawReaderFn<N>* LawRegistry<N>::find(std::string_view keyword) const {
+  auto it = readers_.find(CardRegistry::normalise(keyword));
+  return it == readers_.end() ? nullptr : &it->second;
+}
+
+std::string named_law_family(int N) { return fmt::format("constitutive law {}D", N); }
+
+namespace {
+
+template <int N>
+using LawPtr = std::unique_ptr<ConstitutiveLaw<N>>;
+template <int N>
+using VecN = typename ConstitutiveLaw<N>::VecN;
+template <int N>
+using MatN = typename ConstitutiveLaw<N>::MatN;
+
+// ---- typed arguments -----------------------------------------------------------------------------
+
+/// (Entity): real, Vec3 or Vec6.
+template <int N>
+VecN<N> read_entity(CardReader& in) {
+  if constexpr (N == 1) return VecN<1>::Constant(in.real());
+  else if constexpr (N == 3) return in.vec3();
+  else return in.vec6();
+}
+
+/// (DerivativeOfEntity): real, Mat3 or Mat6.
+template <int N>
+MatN<N> read_derivative(CardReader& in) {
+  if constexpr (N == 1) return MatN<1>::Constant(in.real());
+  else if constexpr (N == 3) return in.mat3();
+  else return in.mat6();
+}
+
+template <int N>
+MatN<N> isotropic(double k) {
+  return k * MatN<N>::Identity();
+}
+
+/// `{ <viscosity> | proportional, <factor> }` after the stiffness K.
+template <int N>
+MatN<N> read_viscosity(CardReader& in, const MatN<N>& K, bool generic) {
+  if (in.keyword_is("proportional")) return in.real() * K;
+  return generic ? read_derivative<N>(in) : isotropic<N>(in.real());
+}
+
+// ---- the laws ------------------------------------------------------------------------------------
+
+template <int N>
+LawPtr<N> linear(const MatN<N>& K, const MatN<N>& C) {
+  return std::make_unique<LinearViscoElasticLaw<N>>(K, C);
+}
+
+template <int N>
+void register_linear() {
+  auto& r = LawRegistry<N>::instance();
+  const auto elastic_iso = [](CardReader& in, BuildContext&) {
+    return linear<N>(isotropic<N>(in.real()), MatN<N>::Zero());
+  };
+  const auto viscous_iso = [](CardReader& in, BuildContext&) {
+    return linear<N>(MatN<N>::Zero(), isotropic<N>(in.real()));
+  };
+  const auto viscoelastic_iso = [](CardReader& in, BuildContext&) {
+    const MatN<N> K = isotropic<N>(in.real());
+    return linear<N>(K, read_viscosity<N>(in, K, false));
+  };
+  r.add("linear elastic", elastic_iso);
+  r.add("linear elastic isotropic", elastic_iso);
+  r.add("linear elastic generic", [](CardReader& in, BuildContext&) {
+    return linear<N>(read_derivative<N>(in), MatN<N>::Zero());
+  });
+  r.add("linear viscous", viscous_iso);
+  r.add("linear viscous isotropic", viscous_iso);
+  r.add("linear viscous generic", [](CardReader& in, BuildContext&) {
+    return linear<N>(MatN<N>::Zero(), read_derivative<N>(in));
+  });
+  r.add("linear viscoelastic", viscoelastic_iso);
+  r.add("linear viscoelastic isotropic", viscoelastic_iso);
+  r.add("linear viscoelastic generic", [](CardReader& in, BuildContext&) {
+    const MatN<N> K = read_derivative<N>(in);
+    return linear<N>(K, read_viscosity<N>(in, K, true));
+  });
+  r.add("linear time variant viscoelastic generic", [](CardReader& in, BuildContext& ctx) -> LawPtr<N> {
+    const MatN<N> K = read_derivative<N>(in);
+    DriveCallerPtr k_scale = elements::read_drive(in, ctx);
+    const MatN<N> C = read_viscosity<N>(in, K, true);
+    DriveCallerPtr c_scale = in.keyword_is("same") ? k_scale : elements::read_drive(in, ctx);
+    return std::make_unique<TimeVariantViscoElasticLaw<N>>(K, k_scale, C, c_scale);
+  });
+}
+
+/// `[initial status, {inactive | active | <bool>},]`
+bool read_initial_status(CardReader& in) {
+  if (!in.keyword_is("initial status")) return false;
+  if (in.keyword_is("inactive")) return false;
+  if (in.keyword_is("active")) return true;
+  return in.boolean();
+}
+
+template <int N>
+void register_bistop() {
+  auto& r = LawRegistry<N>::instance();
+  // §2.10.7, 2.10.21: the linear law is active (without reference strain capture) between the
+  // activating and the deactivating conditions.
+  const auto linear_bistop = [](CardReader& in, BuildContext& ctx, bool viscous) -> LawPtr<N> {
+    const MatN<N> K = read_derivative<N>(in);
+    const MatN<N> C = viscous ? read_derivative<N>(in) : MatN<N>::Zero();
+    const bool active = read_initial_status(in);
+    DriveCallerPtr on = elements::read_drive(in, ctx);
+    DriveCallerPtr off = elements::read_drive(in, ctx);
+    return std::make_unique<BiStopLaw<N>>(active, false, on, off, linear<N>(K, C));
+  };
+  r.add("linear elastic bistop", [=](CardReader& in, BuildContext& ctx) { return linear_bistop(in, ctx, false); });
+  r.add("linear viscoelastic bistop", [=](CardReader& in, BuildContext& ctx) { return linear_bistop(in, ctx, true); });
+  r.add("bistop", [](CardReader& in, BuildContext& ctx) -> LawPtr<N> {
+    const bool active = read_initial_status(in);
+    bool capture = true;
+    if (in.keyword_is("capture reference strain")) {
+      if (in.keyword_is("yes")) capture = true;
+      else if (in.keyword_is("no")) capture = false;
+      else capture = in.boolean();
+    }
+    DriveCallerPtr on = elements::read_drive(in, ctx);
+    DriveCallerPtr off = elements::read_drive(in, ctx);
+    LawPtr<N> law = read_constitutive_law<N>(in, ctx);
+    if (!law) return nullptr;
+    return std::make_unique<BiStopLaw<N>>(active, capture, on, off, std::move(law));
+  });
+}
+
+template <int N>
+void register_wrappers() {
+  auto& r = LawRegistry<N>::instance();
+  r.add("array", [](CardReader& in, BuildContext& ctx) -> LawPtr<N> {
+    const parser::SourceLocation at = in.location();
+    const std::int64_t n = in.integer();
+    if (n < 1) throw parser::InputError(at, fmt::format("expected a positive number of laws, found {}", n));
+    std::vector<OwnedLaw<N>> laws;
+    for (std::int64_t i = 0; i < n; ++i) {
+      LawPtr<N> l = read_constitutive_law<N>(in, ctx);
+      if (!l) return nullptr;
+      laws.emplace_back(std::move(l));
+    }
+    if (n == 1) return LawPtr<N>(laws.front()->clone());
+    return std::make_unique<ArrayLaw<N>>(std::move(laws));
+  });
+  r.add("drive caller wrapper", [](CardReader& in, BuildContext& ctx) -> LawPtr<N> {
+    DriveCallerPtr w = elements::read_drive(in, ctx);
+    LawPtr<N> law = read_constitutive_law<N>(in, ctx);
+    if (!law) return nullptr;
+    return std::make_unique<DriveScaledLaw<N>>(w, std::move(law));
+  });
+  // Scalar function elastic (§2.10.10-2.10.11): one function for all components (isotropic)
+  // or one (or `null`) per component (orthotropic).
+  const auto sf_isotropic = [](CardReader& in, BuildContext&) -> LawPtr<N> {
+    drives::ScalarFunctionPtr f = drives::read_scalar_function(in);
+    return std::make_unique<ScalarFunctionElasticLaw<N>>(std::vector<drives::ScalarFunctionPtr>(N, f));
+  };
+  r.add("scalar function elastic isotropic", sf_isotropic);
+  r.add("scalar function elastic orthotropic", [](CardReader& in, BuildContext&) -> LawPtr<N> {
+    std::vector<drives::ScalarFunctionPtr> f(N);
+    for (int i = 0; i < N; ++i)
+      if (!in.keyword_is("null")) f[i] = drives::read_scalar_function(in);
+    return std::make_unique<ScalarFunctionElasticLaw<N>>(std::move(f));
+  });
+  // Without a qualifier: isotropic for 1D; orthotropic otherwise (the manual's example).
+  if constexpr (N == 1) r.add("scalar function elastic", sf_isotropic);
+  else r.add("scalar function elastic", *r.find("scalar function elastic orthotropic"));
+}
+
+/// Cubic and double linear laws exist in 1D and 3D only.
+template <int N>
+void register_1d_3d() {
+  auto& r = LawRegistry<N>::instance();
+  const auto cubic = [](CardReader& in, bool viscous) -> LawPtr<N> {
+    const VecN<N> k1 = read_entity<N>(in), k2 = read_entity<N>(in), k3 = read_entity<N>(in);
+    const MatN<N> C = viscous ? read_derivative<N>(in) : MatN<N>::Zero();
+    return std::make_unique<CubicViscoElasticLaw<N>>(k1, k2, k3, C);
+  };
+  r.add("cubic elastic generic", [=](CardReader& in, BuildContext&) { return cubic(in, false); });
+  r.add("cubic viscoelastic generic", [=](CardReader& in, BuildContext&) { return cubic(in, true); });
+  const auto double_linear = [](CardReader& in, bool viscous) -> LawPtr<N> {
+    typename DoubleLinearLaw<N>::Params p;
+    p.k1 = in.real();
+    p.upper = in.real();
+    p.lower = in.real();
+    if (p.lower > p.upper)
+      in.fail(fmt::format("the lower strain ({}) must not exceed the upper strain ({})", p.lower, p.upper));
+    p.k2 = in.real();
+    p.k3 = p.k2;
+    if (!viscous && in.keyword_is("third stiffness")) p.k3 = in.real();
+    if (viscous) {
+      p.c = in.real();
+      p.c2 = p.c;
+      if (in.keyword_is("second damping")) p.c2 = in.real();
+    }
+    return std::make_unique<DoubleLinearLaw<N>>(p);
+  };
+  r.add("double linear elastic", [=](CardReader& in, BuildContext&) { return double_linear(in, false); });
+  r.add("double linear viscoelastic", [=](CardReader& in, BuildContext&) { return double_linear(in, true); });
+}
+
+/// Laws of MBDyn that are not implemented yet: reported, not rejected as unknown.
+const std::set<std::string>& known_unimplemented() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> s;
+    for (const char* n :
+         {"linear elastic generic axial torsion coupling", "linear viscoelastic generic axial torsion coupling",
+          "inverse square elastic", "log elastic", "isotropic hardening elastic", "turbulent viscoelastic",
+          "shock absorber", "symbolic elastic", "symbolic viscous", "symbolic viscoelastic", "ann elastic",
+          "ann viscoelastic", "nlsf elastic", "nlsf viscous", "nlsf viscoelastic", "nlp elastic", "nlp viscous",
+          "nlp viscoelastic", "hookean linear elastic isotropic", "hookean linear viscoelastic isotropic",
+          "neo hookean elastic", "neo hookean viscoelastic", "mooney rivlin elastic", "bilinear isotropic hardening",
+          "linear viscoelastic maxwell 1", "linear viscoelastic maxwell n", "mfront small strain",
+          "mfront finite strain", "invariant angular", "graall damper", "gent"})
+      s.insert(CardRegistry::normalise(n));
+    return s;
+  }();
+  return names;
+}
+
+template <int N>
+bool register_all() {
+  register_linear<N>();
+  register_bistop<N>();
+  register_wrappers<N>();
+  if constexpr (N != 6) register_1d_3d<N>();
+  if constexpr (N == 3) {
+    LawRegistry<3>::instance().add("axial wrapper", [](CardReader& in, BuildContext& ctx) -> LawPtr<3> {
+      const Vec3 dir = in.vec3();
+      if (dir.norm() == 0.0) in.fail("the axial wrapper direction must not be null");
+      LawPtr<1> law = read_constitutive_law<1>(in, ctx);
+      if (!law) return nullptr;
+      return std::make_unique<AxialWrapperLaw>(dir, std::move(law));
+    });
+  }
+  return true;
+}
+
+/// `[, prestress, <Entity>] [, prestrain, <TplDriveCaller>]` after a law definition.
+template <int N>
+LawPtr<N> read_prestress(CardReader& in, BuildContext& ctx, LawPtr<N> law) {
+  VecN<N> prestress = VecN<N>::Zero();
+  drives::TplDriveCallerPtr<typename LawTraits<N>::Entity> prestrain;
+  bool any = false;
+  if (in.keyword_is("prestress")) prestress = read_entity<N>(in), any = true;
+  if (in.keyword_is("prestrain")) {
+    prestrain = drives::read_tpl_drive_caller<typename LawTraits<N>::Entity>(in, ctx.model().drive_env());
+    any = true;
+  }
+  if (!any) return law;
+  return std::make_unique<PrestressedLaw<N>>(std::move(law), prestress, std::move(prestrain));
+}
+
+}  // namespace
+
+template <int N>
+std::unique_ptr<ConstitutiveLaw<N>> read_constitutive_law(CardReader& in, BuildContext& ctx) {
+  if (in.keyword_is("reference")) {
+    const parser::SourceLocation at = in.location();
+    const unsigned label = in.label();
+    auto law = ctx.read().find_named<ConstitutiveLaw<N>>(named_law_family(N), std::to_string(label));
+    if (!law)
+      throw parser::InputError(at, fmt::format("expected the label of a {}D constitutive law, found {} "
+                                               "(no such \"constitutive law:\" card before this one)", N, label));
+    return law->clone();
+  }
+  if (in.at_end()) in.fail_expected(fmt::format("a {}D constitutive law", N));
+  const parser::SourceLocation at = in.location();
+  const std::string raw(in.peek_text());
+  const std::string name = in.keyword();
+  if (const LawReaderFn<N>* reader = LawRegistry<N>::instance().find(name)) {
+    LawPtr<N> law = (*reader)(in, ctx);
+    if (!law) return nullptr;
+    return read_prestress<N>(in, ctx, std::move(law));
+  }
+  if (known_unimplemented().count(name)) {
+    in.not_implemented(fmt::format("constitutive law \"{}\" ({}D)", raw, N));
+    return nullptr;
+  }
+  // Known in another dimension: say so.
+  const bool in_1 = N != 1 && LawRegistry<1>::instance().find(name);
+  const bool in_3 = N != 3 && LawRegistry<3>::instance().find(name);
+  if (in_1 || in_3)
+    throw parser::InputError(at, fmt::format("expected a {}D constitutive law, found \"{}\" (not defined in {}D)", N, raw, N));
+  throw parser::InputError(at, fmt::format("expected a {}D constitutive law, found \"{}\"", N, raw));
+}
+
+template class LawRegistry<1>;
+template class LawRegistry<3>;
+template class LawRegistry<6>;
+template std::unique_ptr<ConstitutiveLaw<1>> read_constitutive_law<1>(CardReader&, BuildContext&);
+template std::unique_ptr<ConstitutiveLaw<3>> read_constitutive_law<3>(CardReader&, BuildContext&);
+template std::unique_ptr<ConstitutiveLaw<6>> read_constitutive_law<6>(CardReader&, BuildContext&);
+
+namespace {
+
+/// `constitutive law: <label>, [name, "<name>",] <dim>, <law>;` (§2.4.1)
+void read_law_card(CardReader& in, BuildContext& ctx, unsigned) {
+  const parser::SourceLocation label_at = in.location();
+  const unsigned label = in.label();
+  if (in.keyword_is("name")) in.string();
+  const parser::SourceLocation dim_at = in.location();
+  const std::int64_t dim = in.integer();
+  const std::string key = std::to_string(label);
+  auto check_unique = [&](int n) {
+    if (ctx.read().find_named<void>(named_law_family(n), key))
+      throw parser::InputError(label_at, fmt::format("constitutive law {} ({}D) is already defined", label, n));
+  };
+  auto store = [&](auto law, int n) {
+    if (!law) return;  // not implemented: reported and skipped
+    check_unique(n);
+    using L = typename decltype(law)::element_type;
+    ctx.read().add_named(named_law_family(n), key, std::shared_ptr<L>(std::move(law)));
+  };
+  switch (dim) {
+    case 1: return store(read_constitutive_law<1>(in, ctx), 1);
+    case 3: return store(read_constitutive_law<3>(in, ctx), 3);
+    case 6: return store(read_constitutive_law<6>(in, ctx), 6);
+    case 7:
+    case 9: return in.not_implemented(fmt::format("{}D constitutive laws", dim));
+    default: throw parser::InputError(dim_at, fmt::format("expected a constitutive law dimension (1, 3, 6, 7, 9), found {}", dim));
+  }
+}
+
+const bool registered = register_all<1>() && register_all<3>() && register_all<6>() &&
+                        CardRegistry::family("definition").add("constitutive law", read_law_card);
+
+}  // namespace
+}  // namespace mbl::laws

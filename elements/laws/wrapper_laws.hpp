@@ -1,0 +1,179 @@
+#pragma once
+// Constitutive laws that wrap other laws (input manual §2.10 prestress/prestrain, §2.10.38-2.10.41):
+// prestress/prestrain, array, drive caller wrapper, bistop (also the linear elastic/viscoelastic
+// bistop laws), axial wrapper.
+#include <memory>
+#include <vector>
+
+#include "elements/drives/template_drive.hpp"
+#include "elements/laws/law_traits.hpp"
+#include "mbdyn-like/core/drive_caller.hpp"
+
+namespace mbl::laws {
+
+/// Owns a wrapped law; copies clone it (named laws are cloned per element).
+template <int N>
+class OwnedLaw {
+ public:
+  explicit OwnedLaw(std::unique_ptr<ConstitutiveLaw<N>> l) : l_(std::move(l)) {}
+  OwnedLaw(const OwnedLaw& o) : l_(o.l_->clone()) {}
+  OwnedLaw& operator=(const OwnedLaw& o) {
+    l_ = o.l_->clone();
+    return *this;
+  }
+  ConstitutiveLaw<N>* operator->() const { return l_.get(); }
+  ConstitutiveLaw<N>& operator*() const { return *l_; }
+
+ private:
+  std::unique_ptr<ConstitutiveLaw<N>> l_;
+};
+
+template <class Derived, int N>
+class ClonableWrapper : public ConstitutiveLaw<N> {
+ public:
+  std::unique_ptr<ConstitutiveLaw<N>> clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+};
+
+/// F = F_p + law(eps - eps_p(t), eps') (§2.10: `prestress`, `prestrain`): the prestrain is an
+/// imposed strain subtracted from the geometric one, the prestress a force added to the law's.
+template <int N>
+class PrestressedLaw final : public ClonableWrapper<PrestressedLaw<N>, N> {
+ public:
+  using VecN = typename ConstitutiveLaw<N>::VecN;
+  using Entity = typename LawTraits<N>::Entity;
+  PrestressedLaw(std::unique_ptr<ConstitutiveLaw<N>> law, const VecN& prestress,
+                 drives::TplDriveCallerPtr<Entity> prestrain)
+      : law_(std::move(law)), prestress_(prestress), prestrain_(std::move(prestrain)) {}
+  void update(const VecN& eps, const VecN& eps_dot, double t) override {
+    VecN e = eps;
+    if (prestrain_) e -= LawTraits<N>::vec(prestrain_->value(t));
+    law_->update(e, eps_dot, t);
+    this->F_ = prestress_ + law_->force();
+    this->F_eps_ = law_->stiffness();
+    this->F_eps_dot_ = law_->damping();
+  }
+  void after_convergence() override { law_->after_convergence(); }
+  bool is_viscous() const override { return law_->is_viscous(); }
+
+ private:
+  OwnedLaw<N> law_;
+  VecN prestress_;
+  drives::TplDriveCallerPtr<Entity> prestrain_;
+};
+
+/// Sum of laws (§2.10.38).
+template <int N>
+class ArrayLaw final : public ClonableWrapper<ArrayLaw<N>, N> {
+ public:
+  using VecN = typename ConstitutiveLaw<N>::VecN;
+  explicit ArrayLaw(std::vector<OwnedLaw<N>> laws) : laws_(std::move(laws)) {}
+  void update(const VecN& eps, const VecN& eps_dot, double t) override {
+    this->F_.setZero();
+    this->F_eps_.setZero();
+    this->F_eps_dot_.setZero();
+    for (auto& l : laws_) {
+      l->update(eps, eps_dot, t);
+      this->F_ += l->force();
+      this->F_eps_ += l->stiffness();
+      this->F_eps_dot_ += l->damping();
+    }
+  }
+  void after_convergence() override {
+    for (auto& l : laws_) l->after_convergence();
+  }
+  bool is_viscous() const override {
+    for (auto& l : laws_)
+      if (l->is_viscous()) return true;
+    return false;
+  }
+
+ private:
+  std::vector<OwnedLaw<N>> laws_;
+};
+
+/// w(t) * law (§2.10.41, drive caller wrapper).
+template <int N>
+class DriveScaledLaw final : public ClonableWrapper<DriveScaledLaw<N>, N> {
+ public:
+  using VecN = typename ConstitutiveLaw<N>::VecN;
+  DriveScaledLaw(DriveCallerPtr w, std::unique_ptr<ConstitutiveLaw<N>> law)
+      : w_(std::move(w)), law_(std::move(law)) {}
+  void update(const VecN& eps, const VecN& eps_dot, double t) override {
+    law_->update(eps, eps_dot, t);
+    const double w = w_->value(t);
+    this->F_ = w * law_->force();
+    this->F_eps_ = w * law_->stiffness();
+    this->F_eps_dot_ = w * law_->damping();
+  }
+  void after_convergence() override { law_->after_convergence(); }
+  bool is_viscous() const override { return law_->is_viscous(); }
+
+ private:
+  DriveCallerPtr w_;
+  OwnedLaw<N> law_;
+};
+
+/// Bistop logic with memory (§2.10.40, and the linear elastic/viscoelastic bistop laws of
+/// §2.10.7, 2.10.21 which do not capture the reference strain): inactive gives no force until
+/// the activating condition is nonzero; active follows the wrapped law until the deactivating
+/// condition is nonzero. With `capture`, activation stores the current strain as reference.
+template <int N>
+class BiStopLaw final : public ClonableWrapper<BiStopLaw<N>, N> {
+ public:
+  using VecN = typename ConstitutiveLaw<N>::VecN;
+  BiStopLaw(bool active, bool capture, DriveCallerPtr activating, DriveCallerPtr deactivating,
+            std::unique_ptr<ConstitutiveLaw<N>> law)
+      : active_(active), capture_(capture), activating_(std::move(activating)),
+        deactivating_(std::move(deactivating)), law_(std::move(law)) {}
+  void update(const VecN& eps, const VecN& eps_dot, double t) override {
+    if (!active_ && activating_->value(t) != 0.0) {
+      active_ = true;
+      if (capture_) eps_ref_ = eps;
+    } else if (active_ && deactivating_->value(t) != 0.0) {
+      active_ = false;
+    }
+    if (!active_) {
+      this->F_.setZero();
+      this->F_eps_.setZero();
+      this->F_eps_dot_.setZero();
+      return;
+    }
+    law_->update(eps - eps_ref_, eps_dot, t);
+    this->F_ = law_->force();
+    this->F_eps_ = law_->stiffness();
+    this->F_eps_dot_ = law_->damping();
+  }
+  void after_convergence() override { law_->after_convergence(); }
+  bool is_viscous() const override { return law_->is_viscous(); }
+  bool active() const { return active_; }
+
+ private:
+  bool active_, capture_;
+  DriveCallerPtr activating_, deactivating_;
+  OwnedLaw<N> law_;
+  VecN eps_ref_ = VecN::Zero();
+};
+
+/// A 1D law acting along the unit direction n of a 3D strain (§2.10.39, axial wrapper):
+/// F = n f(n.eps, n.eps'), K = n n^T f/eps, C = n n^T f/eps'.
+class AxialWrapperLaw final : public ClonableWrapper<AxialWrapperLaw, 3> {
+ public:
+  AxialWrapperLaw(const Vec3& dir, std::unique_ptr<ConstitutiveLaw<1>> law)
+      : n_(dir.normalized()), law_(std::move(law)) {}
+  void update(const Vec3& eps, const Vec3& eps_dot, double t) override {
+    law_->update(ConstitutiveLaw<1>::VecN(n_.dot(eps)), ConstitutiveLaw<1>::VecN(n_.dot(eps_dot)), t);
+    F_ = n_ * law_->force()[0];
+    F_eps_ = n_ * n_.transpose() * law_->stiffness()(0, 0);
+    F_eps_dot_ = n_ * n_.transpose() * law_->damping()(0, 0);
+  }
+  void after_convergence() override { law_->after_convergence(); }
+  bool is_viscous() const override { return law_->is_viscous(); }
+
+ private:
+  Vec3 n_;
+  OwnedLaw<1> law_;
+};
+
+}  // namespace mbl::laws

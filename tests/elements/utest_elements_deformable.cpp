@@ -1,0 +1,193 @@
+// Rods and deformable joints: Jacobians against finite differences of the residual (with
+// offsets, rotated hinges, angular velocities, viscous laws), and forces against hand values.
+#include <gtest/gtest.h>
+
+#include "elements/joints/deformable_joint.hpp"
+#include "elements/joints/deformable_kinematics.hpp"
+#include "elements/joints/rod.hpp"
+#include "elements/laws/elastic_laws.hpp"
+#include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/core/rotations.hpp"
+#include "support/jacobian_check.hpp"
+
+using namespace mbl;
+using namespace mbl::elements;
+
+namespace {
+
+StructNode::InitialConditions ic(int k) {
+  StructNode::InitialConditions c;
+  c.x_W = Vec3(0.1 * k, -0.3 + 0.2 * k, 0.5 - 0.1 * k);
+  c.R_WN = rot::euler123_to_R(Vec3(0.3 + 0.1 * k, -0.4, 0.7 * k));
+  c.v_W = Vec3(0.2, -0.1 * k, 0.3);
+  c.w_W = Vec3(0.5 - k, 0.2, -0.3 + 0.1 * k);
+  return c;
+}
+
+struct Fixture {
+  Model model;
+  StructNode* n1;
+  StructNode* n2;
+  explicit Fixture(StructNode::Type t2 = StructNode::Type::Dynamic) {
+    n1 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Dynamic, ic(1))));
+    n2 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(2, t2, ic(2))));
+  }
+  Attachment att(StructNode* n, int k, bool offset = true) {
+    return {n, offset ? Vec3(0.1 * k, 0.2, -0.15 * k) : Vec3::Zero(),
+            rot::euler123_to_R(Vec3(0.1 * k, 0.2 * k, -0.3))};
+  }
+  test_support::JacobianCheck check(double dCoef = 0.37) {
+    model.setup_elements();
+    model.number_dofs();
+    Vector y, yp;
+    model.initial_state(y, yp);
+    model.after_predict(0.25, y, yp);
+    for (auto* n : {n1, n2})
+      if (n->is_dynamic()) yp.segment<6>(n->momentum_dof_index()) << 0.1, -0.2, 0.3, 0.05, 0.4, -0.1;
+    return test_support::check_jacobian(model, 0.25, dCoef, y, yp);
+  }
+};
+
+template <int N>
+std::unique_ptr<ConstitutiveLaw<N>> viscoelastic(double k, double c) {
+  using M = typename ConstitutiveLaw<N>::MatN;
+  M K = k * M::Identity(), C = c * M::Identity();
+  // Anisotropic and coupled, to exercise the frames.
+  for (int i = 0; i + 1 < N; ++i) K(i, i + 1) = K(i + 1, i) = 0.3 * k, C(i, i + 1) = 0.1 * c;
+  if constexpr (N > 1) K(N - 1, N - 1) *= 2.0;
+  return std::make_unique<laws::LinearViscoElasticLaw<N>>(K, C);
+}
+
+/// A nonlinear 3D law (cubic) so that the stiffness varies with the strain.
+std::unique_ptr<ConstitutiveLaw3D> cubic3() {
+  return std::make_unique<laws::CubicViscoElasticLaw<3>>(Vec3(10, 20, 30), Vec3(1, 2, 3), Vec3(5, 6, 7),
+                                                         Mat3(Vec3(0.5, 0.6, 0.7).asDiagonal()));
+}
+
+}  // namespace
+
+TEST(DeformableJacobians, Rod) {
+  for (double c : {0.0, 3.0}) {
+    Fixture f;
+    f.model.add_element(std::make_unique<Rod>(1, false, f.att(f.n1, 1, false), f.att(f.n2, 2, false), 0.4,
+                                              viscoelastic<1>(50.0, c)));
+    const auto r = f.check();
+    EXPECT_LT(r.max_error, 1e-6) << "c=" << c << " " << r.str();
+  }
+}
+
+TEST(DeformableJacobians, RodWithOffset) {
+  Fixture f(StructNode::Type::Static);
+  f.model.add_element(std::make_unique<Rod>(1, true, f.att(f.n1, 1), f.att(f.n2, 2), 0.3, viscoelastic<1>(50.0, 2.0)));
+  const auto r = f.check();
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+TEST(DeformableJacobians, Hinge) {
+  for (bool invariant : {false, true}) {
+    Fixture f;
+    DeformableJoint::Law law;
+    law.law3 = viscoelastic<3>(20.0, 1.5);
+    f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Hinge, invariant, f.att(f.n1, 1),
+                                                          f.att(f.n2, 2), std::move(law)));
+    const auto r = f.check();
+    EXPECT_LT(r.max_error, 1e-6) << "invariant=" << invariant << " " << r.str();
+  }
+}
+
+TEST(DeformableJacobians, HingeNonlinearLaw) {
+  Fixture f;
+  DeformableJoint::Law law;
+  law.law3 = cubic3();
+  f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Hinge, false, f.att(f.n1, 1),
+                                                        f.att(f.n2, 2), std::move(law)));
+  const auto r = f.check();
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+TEST(DeformableJacobians, DisplacementJoint) {
+  for (double c : {0.0, 1.5}) {
+    Fixture f;
+    DeformableJoint::Law law;
+    law.law3 = viscoelastic<3>(20.0, c);
+    f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Displacement, false,
+                                                          f.att(f.n1, 1), f.att(f.n2, 2), std::move(law)));
+    const auto r = f.check();
+    EXPECT_LT(r.max_error, 1e-6) << "c=" << c << " " << r.str();
+  }
+}
+
+TEST(DeformableJacobians, DeformableJoint6D) {
+  Fixture f;
+  DeformableJoint::Law law;
+  law.law6 = viscoelastic<6>(20.0, 1.5);
+  f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Full, false, f.att(f.n1, 1),
+                                                        f.att(f.n2, 2), std::move(law)));
+  const auto r = f.check();
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+TEST(DeformableJacobians, AxialJoint) {
+  Fixture f;
+  DeformableJoint::Law law;
+  law.law1 = viscoelastic<1>(20.0, 1.5);
+  f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Axial, false, f.att(f.n1, 1),
+                                                        f.att(f.n2, 2), std::move(law)));
+  const auto r = f.check();
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+TEST(DeformableKinematics, GammaInverse) {
+  for (const Vec3& phi : {Vec3(0.3, -0.2, 0.5), Vec3(1e-6, 2e-6, 0.0), Vec3(2.0, 1.0, -0.5)}) {
+    EXPECT_TRUE((rotvec_gamma(phi) * rotvec_gamma_inverse(phi)).isApprox(Mat3::Identity(), 1e-10));
+    // Gamma maps d phi to the rotation of R = exp(phi x) (left perturbation).
+    const Vec3 dphi(1e-7, -2e-7, 3e-7);
+    const Mat3 dR = rot::rotvec_to_R(phi + dphi) * rot::rotvec_to_R(phi).transpose();
+    EXPECT_TRUE(ax(dR).isApprox(rotvec_gamma(phi) * dphi, 1e-5));
+  }
+}
+
+// Hand values: a rod along x stretched by 1% with EA = 1000 pulls node 1 by +10 x.
+TEST(DeformableForces, RodTension) {
+  Model model;
+  StructNode::InitialConditions a, b;
+  b.x_W = Vec3(1.01, 0, 0);
+  b.v_W = Vec3(0.02, 0, 0);
+  auto* n1 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Static, a)));
+  auto* n2 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(2, StructNode::Type::Static, b)));
+  model.add_element(std::make_unique<Rod>(1, false, Attachment{n1}, Attachment{n2}, 1.0,
+                                          std::make_unique<laws::LinearViscoElasticLaw<1>>(
+                                              ConstitutiveLaw1D::MatN(1000.0), ConstitutiveLaw1D::MatN(10.0))));
+  model.setup_elements();
+  model.number_dofs();
+  Vector y, yp;
+  model.initial_state(y, yp);
+  model.update(0.0, y, yp);
+  Vector r = Vector::Zero(model.size());
+  model.residual(0.0, 1.0, r, nullptr);
+  // f = EA eps + C eps' = 1000 * 0.01 + 10 * 0.02 = 10.2
+  EXPECT_NEAR(r[n1->eq_index()], 10.2, 1e-9);
+  EXPECT_NEAR(r[n2->eq_index()], -10.2, 1e-9);
+}
+
+// A hinge rotated by 0.1 rad about the z axis of node 1 with k = 100: node 1 receives +10 about z.
+TEST(DeformableForces, HingeMoment) {
+  Model model;
+  StructNode::InitialConditions a, b;
+  b.R_WN = rot::R3(0.1);
+  auto* n1 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Static, a)));
+  auto* n2 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(2, StructNode::Type::Static, b)));
+  DeformableJoint::Law law;
+  law.law3 = std::make_unique<laws::LinearViscoElasticLaw<3>>(100.0 * Mat3::Identity(), Mat3::Zero());
+  model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Hinge, false, Attachment{n1},
+                                                      Attachment{n2}, std::move(law)));
+  model.setup_elements();
+  model.number_dofs();
+  Vector y, yp;
+  model.initial_state(y, yp);
+  model.update(0.0, y, yp);
+  Vector r = Vector::Zero(model.size());
+  model.residual(0.0, 1.0, r, nullptr);
+  EXPECT_NEAR(r[n1->eq_index() + 5], 10.0, 1e-9);
+  EXPECT_NEAR(r[n2->eq_index() + 5], -10.0, 1e-9);
+}

@@ -1,0 +1,251 @@
+// Constitutive laws (input manual §2.10) read from text: force, stiffness and damping against
+// hand-computed values; named definitions, prestress/prestrain, wrappers, errors.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "elements/laws/law_reader.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/model.hpp"
+#include "parser/deck/deck_reader.hpp"
+#include "parser/errors.hpp"
+#include "parser/math/math_parser.hpp"
+
+using namespace mbl;
+
+namespace {
+
+struct LawDeck {
+  math::MathParser math;
+  parser::ReadContext read{math};
+  Model model;
+  BuildContext ctx{model, read};
+  std::unique_ptr<parser::DeckReader> deck;
+
+  LawDeck() { model.drive_env().math = &math; }
+
+  /// Reads the law of dimension N from the card "x: <text>;".
+  template <int N>
+  std::unique_ptr<ConstitutiveLaw<N>> law(const std::string& text) {
+    deck = std::make_unique<parser::DeckReader>("test.mbd", "x: " + text + ";", read);
+    parser::CardReader* c = deck->next_card();
+    auto l = laws::read_constitutive_law<N>(*c, ctx);
+    if (l) c->expect_end();
+    return l;
+  }
+  /// Reads definition cards (`constitutive law: ...;`).
+  void define(const std::string& text) {
+    deck = std::make_unique<parser::DeckReader>("test.mbd", text, read);
+    while (parser::CardReader* c = deck->next_card()) {
+      const CardReaderFn* f = CardRegistry::family("definition").find(c->description());
+      ASSERT_NE(f, nullptr) << c->description();
+      (*f)(*c, ctx, 0);
+      c->expect_end();
+    }
+  }
+};
+
+using V1 = ConstitutiveLaw1D::VecN;
+
+double f1(ConstitutiveLaw1D& l, double e, double ed = 0.0, double t = 0.0) {
+  l.update(V1(e), V1(ed), t);
+  return l.force()[0];
+}
+
+}  // namespace
+
+TEST(Laws, LinearElasticScalar) {
+  LawDeck d;
+  auto l = d.law<1>("linear elastic, 1e6");
+  EXPECT_DOUBLE_EQ(f1(*l, 2e-3), 2e3);
+  EXPECT_DOUBLE_EQ(l->stiffness()(0, 0), 1e6);
+  EXPECT_DOUBLE_EQ(l->damping()(0, 0), 0.0);
+  EXPECT_FALSE(l->is_viscous());
+}
+
+TEST(Laws, LinearElasticIsotropicAndGeneric3D) {
+  LawDeck d;
+  auto iso = d.law<3>("linear elastic isotropic, 10.");
+  iso->update(Vec3(1, 2, 3), Vec3::Zero(), 0);
+  EXPECT_TRUE(iso->force().isApprox(Vec3(10, 20, 30)));
+  auto gen = d.law<3>("linear elastic generic, sym, 1e9, 0., 0., 1e6, -1e5, 1e6");
+  gen->update(Vec3(1e-6, 1e-3, 2e-3), Vec3::Zero(), 0);
+  EXPECT_NEAR(gen->force()[0], 1e3, 1e-9);
+  EXPECT_NEAR(gen->force()[1], 1e6 * 1e-3 - 1e5 * 2e-3, 1e-9);
+  EXPECT_NEAR(gen->force()[2], -1e5 * 1e-3 + 1e6 * 2e-3, 1e-9);
+  EXPECT_DOUBLE_EQ(gen->stiffness()(1, 2), -1e5);
+}
+
+TEST(Laws, LinearElasticGeneric6DDiag) {
+  LawDeck d;
+  auto l = d.law<6>("linear elastic generic, diag, 1., 2., 3., 4., 5., 6.");
+  Vec6 e;
+  e << 1, 1, 1, 1, 1, -1;
+  l->update(e, Vec6::Zero(), 0);
+  Vec6 expected;
+  expected << 1, 2, 3, 4, 5, -6;
+  EXPECT_TRUE(l->force().isApprox(expected));
+}
+
+TEST(Laws, ViscousAndViscoElastic) {
+  LawDeck d;
+  auto visc = d.law<1>("linear viscous, 3.");
+  EXPECT_DOUBLE_EQ(f1(*visc, 10.0, 2.0), 6.0);
+  EXPECT_TRUE(visc->is_viscous());
+  EXPECT_DOUBLE_EQ(visc->damping()(0, 0), 3.0);
+  auto ve = d.law<1>("linear viscoelastic, 100., 2.");
+  EXPECT_DOUBLE_EQ(f1(*ve, 0.1, 0.5), 10.0 + 1.0);
+  auto prop = d.law<3>("linear viscoelastic isotropic, 100., proportional, 0.01");
+  prop->update(Vec3(0.1, 0, 0), Vec3(0, 2, 0), 0);
+  EXPECT_TRUE(prop->force().isApprox(Vec3(10, 2, 0)));
+  auto gen = d.law<3>("linear visco elastic generic, diag, 1.e3, 4.e3, 9.e3, proportional, 1.e-2");
+  gen->update(Vec3(1, 1, 1), Vec3(1, 1, 1), 0);
+  EXPECT_TRUE(gen->force().isApprox(Vec3(1010, 4040, 9090)));
+  EXPECT_DOUBLE_EQ(gen->damping()(2, 2), 90.0);
+  auto vg = d.law<6>("linear viscous generic, eye");
+  EXPECT_TRUE(vg->is_viscous());
+}
+
+TEST(Laws, TimeVariantViscoElastic) {
+  LawDeck d;
+  auto l = d.law<6>("linear time variant viscoelastic generic, eye, linear, 1., 1., proportional, 0.5, same");
+  Vec6 e = Vec6::Constant(0.1), ed = Vec6::Constant(1.0);
+  l->update(e, ed, 2.0);  // scale 1 + 2 = 3: K = 3 I, C = 1.5 I
+  EXPECT_NEAR(l->force()[0], 0.3 + 1.5, 1e-12);
+  EXPECT_NEAR(l->stiffness()(4, 4), 3.0, 1e-12);
+  EXPECT_NEAR(l->damping()(4, 4), 1.5, 1e-12);
+}
+
+TEST(Laws, CubicElastic) {
+  LawDeck d;
+  auto l = d.law<1>("cubic elastic generic, 10., 2., 3.");
+  // f = 10 e + 2 |e| e + 3 e^3 at e = -0.5
+  EXPECT_DOUBLE_EQ(f1(*l, -0.5), -5.0 - 0.5 - 0.375);
+  EXPECT_DOUBLE_EQ(l->stiffness()(0, 0), 10.0 + 2.0 + 2.25);
+  auto v = d.law<3>("cubic viscoelastic generic, 1., 1., 1., 0., 0., 0., 0., 0., 1., diag, 1., 2., 3.");
+  v->update(Vec3(2, 2, 2), Vec3(1, 1, 1), 0);
+  EXPECT_TRUE(v->force().isApprox(Vec3(2 + 1, 2 + 2, 2 + 8 + 3)));
+  EXPECT_DOUBLE_EQ(v->stiffness()(2, 2), 1.0 + 12.0);
+}
+
+TEST(Laws, DoubleLinear) {
+  LawDeck d;
+  auto l = d.law<1>("double linear elastic, 10., 0.1, -0.2, 100.");
+  EXPECT_DOUBLE_EQ(f1(*l, 0.05), 0.5);
+  EXPECT_DOUBLE_EQ(f1(*l, 0.2), 1.0 + 10.0);
+  EXPECT_DOUBLE_EQ(l->stiffness()(0, 0), 100.0);
+  EXPECT_DOUBLE_EQ(f1(*l, -0.3), -2.0 - 10.0);
+  auto t = d.law<1>("double linear elastic, 10., 0.1, -0.2, 100., third stiffness, 1000.");
+  EXPECT_DOUBLE_EQ(f1(*t, -0.3), -2.0 - 100.0);
+  auto v = d.law<3>("double linear viscoelastic, 10., 0.1, -0.1, 100., 1., second damping, 5.");
+  v->update(Vec3(1, 1, 1), Vec3(1, 1, 1), 0);
+  // components 1-2 isotropic; component 3 beyond the upper strain, with the second damping.
+  EXPECT_TRUE(v->force().isApprox(Vec3(11, 11, 1 + 90 + 5)));
+  EXPECT_DOUBLE_EQ(v->damping()(2, 2), 5.0);
+  EXPECT_DOUBLE_EQ(v->stiffness()(1, 1), 10.0);
+}
+
+TEST(Laws, ScalarFunctionElastic) {
+  LawDeck d;
+  d.define("scalar function: \"sq\", pow, 2.;");
+  auto l = d.law<1>("scalar function elastic, \"sq\"");
+  EXPECT_DOUBLE_EQ(f1(*l, 3.0), 9.0);
+  EXPECT_DOUBLE_EQ(l->stiffness()(0, 0), 6.0);
+  auto o = d.law<3>("scalar function elastic orthotropic, null, null, \"sq\"");
+  o->update(Vec3(1, 2, 3), Vec3::Zero(), 0);
+  EXPECT_TRUE(o->force().isApprox(Vec3(0, 0, 9)));
+  auto i = d.law<3>("scalar function elastic isotropic, \"sq\"");
+  i->update(Vec3(1, 2, 3), Vec3::Zero(), 0);
+  EXPECT_TRUE(i->force().isApprox(Vec3(1, 4, 9)));
+}
+
+TEST(Laws, PrestressAndPrestrain) {
+  LawDeck d;
+  auto l = d.law<1>("linear elastic, 100., prestress, 5., prestrain, const, 0.01");
+  EXPECT_DOUBLE_EQ(f1(*l, 0.03), 5.0 + 100.0 * 0.02);
+  auto t = d.law<3>("linear elastic isotropic, 10., prestrain, single, 1., 0., 0., linear, 0., 1.");
+  t->update(Vec3(1, 0, 0), Vec3::Zero(), 0.25);  // prestrain (0.25, 0, 0)
+  EXPECT_TRUE(t->force().isApprox(Vec3(7.5, 0, 0)));
+}
+
+TEST(Laws, ArrayAndDriveWrapper) {
+  LawDeck d;
+  auto a = d.law<1>("array, 2, linear elastic, 1000., linear viscous, 10.");
+  EXPECT_DOUBLE_EQ(f1(*a, 0.01, 0.5), 10.0 + 5.0);
+  EXPECT_TRUE(a->is_viscous());
+  EXPECT_DOUBLE_EQ(a->stiffness()(0, 0), 1000.0);
+  EXPECT_DOUBLE_EQ(a->damping()(0, 0), 10.0);
+  auto w = d.law<1>("drive caller wrapper, linear, 0., 2., linear elastic, 1000.");
+  EXPECT_DOUBLE_EQ(f1(*w, 0.01, 0.0, 1.5), 30.0);
+  EXPECT_DOUBLE_EQ(w->stiffness()(0, 0), 3000.0);
+}
+
+TEST(Laws, BiStop) {
+  LawDeck d;
+  // Active from t >= 1 to t >= 3 (time drives); linear elastic bistop does not capture strain.
+  auto l = d.law<1>("linear elastic bistop, 10., step, 1., 1., 0., step, 3., 1., 0.");
+  EXPECT_DOUBLE_EQ(f1(*l, 0.5, 0.0, 0.5), 0.0);
+  EXPECT_DOUBLE_EQ(f1(*l, 0.5, 0.0, 1.5), 5.0);
+  EXPECT_DOUBLE_EQ(f1(*l, 0.5, 0.0, 3.5), 0.0);
+  // The wrapper captures the strain at activation.
+  auto w = d.law<1>("bistop, step, 1., 1., 0., step, 3., 1., 0., linear elastic, 10.");
+  EXPECT_DOUBLE_EQ(f1(*w, 0.5, 0.0, 0.5), 0.0);
+  EXPECT_DOUBLE_EQ(f1(*w, 0.5, 0.0, 1.5), 0.0);
+  EXPECT_DOUBLE_EQ(f1(*w, 0.7, 0.0, 2.0), 2.0);
+}
+
+TEST(Laws, AxialWrapper) {
+  LawDeck d;
+  auto l = d.law<3>("axial wrapper, 0., 0., 2., linear elastic, 10.");
+  l->update(Vec3(1, 2, 3), Vec3::Zero(), 0);
+  EXPECT_TRUE(l->force().isApprox(Vec3(0, 0, 30)));
+  EXPECT_DOUBLE_EQ(l->stiffness()(2, 2), 10.0);
+  EXPECT_DOUBLE_EQ(l->stiffness()(0, 0), 0.0);
+}
+
+TEST(Laws, NamedDefinitionsAndReference) {
+  LawDeck d;
+  d.define(
+      "constitutive law: 1, name, \"scalar isotropic law\", 1, linear elastic, 1.e9;\n"
+      "constitutive law: 2, 3, linear elastic isotropic, 2.;\n"
+      "constitutive law: 3, 6, linear elastic isotropic, 3.;\n");
+  auto l1 = d.law<1>("reference, 1");
+  EXPECT_DOUBLE_EQ(f1(*l1, 1e-9), 1.0);
+  auto l3 = d.law<3>("reference, 2");
+  l3->update(Vec3(1, 1, 1), Vec3::Zero(), 0);
+  EXPECT_TRUE(l3->force().isApprox(Vec3(2, 2, 2)));
+  auto l6 = d.law<6>("reference, 3");
+  l6->update(Vec6::Ones(), Vec6::Zero(), 0);
+  EXPECT_DOUBLE_EQ(l6->force()[5], 3.0);
+  // Label 2 is a 3D law: referencing it as 1D is an error at the label.
+  EXPECT_THROW(d.law<1>("reference, 2"), parser::InputError);
+  // Redefinition of the same label and dimension.
+  EXPECT_THROW(d.define("constitutive law: 1, 1, linear elastic, 1.;"), parser::InputError);
+}
+
+TEST(Laws, Errors) {
+  LawDeck d;
+  try {
+    d.law<1>("linear elastc, 1.");
+    FAIL() << "no error";
+  } catch (const parser::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected a 1D constitutive law"), std::string::npos) << e.what();
+  }
+  // Cubic laws do not exist in 6D.
+  EXPECT_THROW(d.law<6>("cubic elastic generic, 1., 2., 3."), parser::InputError);
+  // A wrong matrix size is an error at the argument.
+  EXPECT_THROW(d.law<3>("linear elastic generic, 1., 2."), parser::InputError);
+  // Known but not implemented laws are reported, not rejected.
+  EXPECT_EQ(d.law<1>("log elastic, 1."), nullptr);
+  EXPECT_EQ(d.read.count("not implemented"), 1u);
+}
+
+TEST(Laws, CloneIsIndependent) {
+  LawDeck d;
+  auto w = d.law<1>("bistop, step, 1., 1., 0., step, 3., 1., 0., linear elastic, 10.");
+  auto c = w->clone();
+  f1(*w, 0.5, 0.0, 1.5);  // activates w only
+  EXPECT_DOUBLE_EQ(f1(*w, 0.7, 0.0, 2.0), 2.0);
+  EXPECT_DOUBLE_EQ(f1(*c, 0.7, 0.0, 2.0), 0.0);  // c activates now, capturing 0.7
+}
