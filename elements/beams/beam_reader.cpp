@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "elements/beams/beam.hpp"
-#include "elements/beams/section_law.hpp"
+#include "elements/laws/law_reader.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 
 namespace mbl::elements {
@@ -41,7 +41,7 @@ void read_beam(CardReader& in, BuildContext& ctx, unsigned label, int nodes) {
     if (s > 0 && in.keyword_is("same")) {
       S.law = secs[0].law->clone();
     } else {
-      S.law = read_section_law(in, ctx);
+      S.law = laws::read_constitutive_law<6>(in, ctx);
       if (!S.law) return;  // reported as not implemented
     }
   }

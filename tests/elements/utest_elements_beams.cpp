@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "elements/beams/beam.hpp"
-#include "elements/beams/section_law.hpp"
+#include "elements/laws/elastic_laws.hpp"
 #include "elements/joints/clamp.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/rotations.hpp"
@@ -27,7 +27,7 @@ std::unique_ptr<ConstitutiveLaw6D> law(bool viscous) {
   const Mat6 K = generic_stiffness();
   Mat6 C = 0.02 * K;
   C(2, 5) = C(5, 2) = 0.1;
-  return std::make_unique<LinearSectionLaw>(K, viscous ? C : Mat6::Zero(), viscous);
+  return std::make_unique<laws::LinearViscoElasticLaw<6>>(K, viscous ? C : Mat6::Zero());
 }
 
 /// A curved, twisted beam on nodes of the given types, with offsets and rotated sections;
@@ -146,7 +146,7 @@ struct Cantilever {
       std::vector<BeamPoint> pts;
       for (int k = 0; k < nodes_per_beam; ++k) pts.push_back({nodes[e * (nodes_per_beam - 1) + k]});
       std::vector<BeamSection> secs(nodes_per_beam == 3 ? 2 : 1);
-      for (auto& s : secs) s.law = std::make_unique<LinearSectionLaw>(K, Mat6::Zero(), false);
+      for (auto& s : secs) s.law = std::make_unique<laws::LinearViscoElasticLaw<6>>(K, Mat6::Zero());
       model.add_element(std::make_unique<Beam>(100 + e, std::move(pts), std::move(secs)));
     }
   }
