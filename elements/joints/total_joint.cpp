@@ -288,7 +288,9 @@ std::string TotalJoint::log_line() const {
                          flags(p_.rotation, Status::Velocity));
     case Flavor::TotalPin:
     case Flavor::ImposedDisplacementPin:
-      return fmt::format("totalpinjoint: {} {} {} {}", label(), b.node->label(), side(b), side(a));
+      return fmt::format("totalpinjoint: {} {} {} {} {} {} {} {}", label(), b.node->label(), side(b),
+                         side(a), flags(p_.position, Status::Position), flags(p_.position, Status::Velocity),
+                         flags(p_.rotation, Status::Position), flags(p_.rotation, Status::Velocity));
     case Flavor::DriveDisplacement:
       return fmt::format("drivedisplacement: {} {} {} {} {}", label(), a.node->label(), vec_text(a.f),
                          b.node->label(), vec_text(b.f));

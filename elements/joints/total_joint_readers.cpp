@@ -25,21 +25,15 @@ drives::TplDriveCallerPtr<Vec3> read_vec3_tpl(CardReader& in, BuildContext& ctx)
   return drives::read_tpl_drive_caller<Vec3>(in, ctx.model().drive_env());
 }
 
-/// `[position, f] [position orientation, R] [rotation orientation, R]` in `frame`.
+/// `[position, f] [position orientation, R] [rotation orientation, R]` in `frame`, each at most
+/// once and in this order (the total pin joint repeats the same keywords for the ground).
 TotalSide read_total_side(CardReader& in, StructNode* node, const RigidFrame& frame,
                           const RigidFrame* other) {
   TotalSide s{node};
-  for (;;) {
-    if (in.keyword_is("position")) {
-      s.f = in.position(frame, other);
-    } else if (in.keyword_is("position orientation")) {
-      s.R_h = in.orientation(frame, other);
-    } else if (in.keyword_is("rotation orientation")) {
-      s.R_hr = in.orientation(frame, other);
-    } else {
-      return s;
-    }
-  }
+  if (in.keyword_is("position")) s.f = in.position(frame, other);
+  if (in.keyword_is("position orientation")) s.R_h = in.orientation(frame, other);
+  if (in.keyword_is("rotation orientation")) s.R_hr = in.orientation(frame, other);
+  return s;
 }
 
 /// <position_status> or <orientation_status> (§8.12.48).

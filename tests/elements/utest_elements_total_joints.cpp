@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "elements/joints/total_joint.hpp"
+#include "elements/joints/velocity_joints.hpp"
 #include "support/element_fixture.hpp"
 
 using namespace mbl;
@@ -149,4 +150,16 @@ TEST(TotalJointReactions, NodeOneReceivesLambdaAndReportsIt) {
   jp->after_convergence(c);
   EXPECT_NEAR(jp->private_data(jp->private_data_index("Fy")), lx[1], 1e-12);
   EXPECT_NEAR(jp->private_data(jp->private_data_index("m[3]")), lt[2], 1e-12);
+}
+
+TEST(VelocityJointJacobian, LinearAndAngular) {
+  for (auto kind : {VelocityJoint::Kind::Linear, VelocityJoint::Kind::Angular}) {
+    ElementFixture f;
+    f.model.add_element(std::make_unique<VelocityJoint>(1, kind, *f.n2, Vec3(0.3, -1.0, 0.5),
+                                                        std::make_shared<ConstDrive>(2.0)));
+    for (double dCoef : {0.37, 1.3}) {
+      const auto r = f.check(dCoef);
+      EXPECT_LT(r.max_error, 1e-6) << int(kind) << ": " << r.str();
+    }
+  }
 }

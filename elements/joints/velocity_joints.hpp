@@ -1,0 +1,40 @@
+#pragma once
+// Linear velocity and angular velocity joints (input manual §8.12.30, §8.12.2): impose the
+// absolute velocity of a node along a fixed global direction e, or its angular velocity about a
+// direction e_N that rotates with the node. One multiplier lambda, non-holonomic constraint
+//   Psi = e . xdot - v(t)   or   Psi = (R_N e_N) . omega - w(t)   (not scaled by 1/dCoef);
+// the node receives the force (or couple) -lambda e, reported as F = lambda e (M = lambda e_W).
+#include "elements/joints/joint.hpp"
+#include "mbdyn-like/core/drive_caller.hpp"
+
+namespace mbl::elements {
+
+class VelocityJoint final : public Joint {
+ public:
+  enum class Kind { Linear, Angular };
+  /// `direction` is normalised; global for Linear, in the node frame for Angular.
+  VelocityJoint(unsigned label, Kind kind, StructNode& node, const Vec3& direction, DriveCallerPtr drive);
+
+  std::string_view type_name() const override {
+    return kind_ == Kind::Linear ? "Linear velocity" : "Angular velocity";
+  }
+  int dof_count() const override { return 1; }
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  void after_convergence(const StepContext& c) override;
+
+  // Private data: "v" (linear) or "w" (angular), the imposed value.
+  unsigned private_data_index(std::string_view name) const override;
+  unsigned private_data_count() const override { return 1; }
+  double private_data(unsigned i) const override { return i == 1 ? imposed_ : 0.0; }
+
+ private:
+  Vec3 e_W() const { return kind_ == Kind::Linear ? e_ : Vec3(node_.R_WN() * e_); }
+  Kind kind_;
+  StructNode& node_;
+  Vec3 e_;
+  DriveCallerPtr drive_;
+  double imposed_ = 0.0;
+};
+
+}  // namespace mbl::elements
