@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
 
 #include "elements/beams/beam.hpp"
 #include "elements/laws/elastic_laws.hpp"
@@ -225,4 +228,25 @@ TEST(BeamCantilever, Beam3TipMomentBendsIntoCircle) {
   EXPECT_NEAR(c.tip->x_W().x(), R, 1e-6);
   EXPECT_NEAR(c.tip->x_W().y(), R, 1e-6);
   EXPECT_NEAR(rot::R_to_rotvec(c.tip->R_WN()).z(), M_PI / 2.0, 1e-9);
+}
+
+// The lateral buckling benchmark of seed 000 (7 three-node beams with viscoelastic sections,
+// paper/README.md) against the real MBDyn's output: node positions and beam internal forces.
+TEST(BeamPaperBenchmark, LateralBucklingAgreesWithMBDyn) {
+  namespace fs = std::filesystem;
+  const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / "lateralbuckling";
+  const fs::path deck = paper / "deck" / "lateralbuckling_ms_0.6.mbd";
+  if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
+  const fs::path dir = fs::temp_directory_path() / "mbl_beam_lateralbuckling";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string bin = MBL_BINARY;
+  const std::string out = (dir / "run").string();
+  const std::string ref = (paper / "mbdyn" / "ms_0.6" / "lateralbuckling").string();
+  auto sh = [](const std::string& cmd) { return std::system((cmd + " > /dev/null 2>&1").c_str()); };
+  ASSERT_EQ(sh("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out + "'"), 0);
+  EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + ref +
+               "' --vars 'node.struct.*.X' --norm model --tol 1e-6"), 0);
+  EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + ref +
+               "' --vars 'elem.beam.*' --norm range --tol 1e-5"), 0);
 }
