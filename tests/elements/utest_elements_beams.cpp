@@ -230,19 +230,23 @@ TEST(BeamCantilever, Beam3TipMomentBendsIntoCircle) {
   EXPECT_NEAR(rot::R_to_rotvec(c.tip->R_WN()).z(), M_PI / 2.0, 1e-9);
 }
 
-// The lateral buckling benchmark of seed 000 (7 three-node beams with viscoelastic sections,
-// paper/README.md) against the real MBDyn's output: node positions and beam internal forces.
-TEST(BeamPaperBenchmark, LateralBucklingAgreesWithMBDyn) {
+// Benchmarks of seed 000 (paper/README.md) against the real MBDyn's output: node positions and
+// beam internal forces. Lateral buckling: 7 three-node beams, large rotations; four-bar: 15
+// three-node beams driven through many revolutions.
+class BeamPaperBenchmark : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BeamPaperBenchmark, AgreesWithMBDyn) {
   namespace fs = std::filesystem;
-  const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / "lateralbuckling";
-  const fs::path deck = paper / "deck" / "lateralbuckling_ms_0.6.mbd";
+  const std::string bench = GetParam();
+  const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / bench;
+  const fs::path deck = paper / "deck" / (bench + "_ms_0.6.mbd");
   if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = fs::temp_directory_path() / "mbl_beam_lateralbuckling";
+  const fs::path dir = fs::temp_directory_path() / ("mbl_beam_" + bench);
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string bin = MBL_BINARY;
   const std::string out = (dir / "run").string();
-  const std::string ref = (paper / "mbdyn" / "ms_0.6" / "lateralbuckling").string();
+  const std::string ref = (paper / "mbdyn" / "ms_0.6" / bench).string();
   auto sh = [](const std::string& cmd) { return std::system((cmd + " > /dev/null 2>&1").c_str()); };
   ASSERT_EQ(sh("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out + "'"), 0);
   EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + ref +
@@ -250,3 +254,5 @@ TEST(BeamPaperBenchmark, LateralBucklingAgreesWithMBDyn) {
   EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + ref +
                "' --vars 'elem.beam.*' --norm range --tol 1e-5"), 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Paper, BeamPaperBenchmark, ::testing::Values("lateralbuckling", "fourbar"));
