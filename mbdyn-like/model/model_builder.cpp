@@ -375,6 +375,7 @@ class Builder {
 
   std::string counted_name(const std::string& d) {
     // Couples are counted with the forces (input manual §5.4 "forces").
+    if (d == "beam2" || d == "beam3") return "beam";  // control data `beams:` counts both
     return d == "couple" ? "force" : d;
   }
 

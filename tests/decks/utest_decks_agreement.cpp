@@ -40,6 +40,9 @@ const DeckCase kDecks[] = {
     {"t.drives.drivecallers.discretefilter", "discretefilter", 1e-4, true},
     {"t.drives.drivecallers.periodic", "periodic", 1e-4, true},
     {"t.drives.drivecallers.sampleandhold", "sampleandhold", 1e-4, true},
+    // Beams (h_beams).
+    {"web.cantilever1", "cantilever1", 1e-4},
+    {"t.invdyn.beam2.ivcheck", "ivcheck.mbd", 1e-4},
     // These agree exactly once `eigenanalysis` is a warning (run with the card removed):
     // {"t.eig.joints.deformabledisplacementjoint", "deformabledisplacementjoint", 1e-4, true},
     // {"t.eig.joints.deformablejoint", "deformablejoint", 1e-4, true},

@@ -1,0 +1,356 @@
+#include "elements/beams/beam.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
+
+#include "mbdyn-like/core/rotations.hpp"
+#include "mbdyn-like/output/nc_catalog.hpp"
+
+namespace mbl::elements {
+
+namespace {
+
+/// Lagrange shape functions of the beam points and their xi-derivatives: points at xi = -1, 0, 1
+/// (three nodes) or -1, 1 (two nodes).
+void shape(int nn, double xi, std::array<double, 3>& N, std::array<double, 3>& dN_dxi) {
+  if (nn == 3) {
+    N = {0.5 * xi * (xi - 1.0), 1.0 - xi * xi, 0.5 * xi * (xi + 1.0)};
+    dN_dxi = {xi - 0.5, -2.0 * xi, xi + 0.5};
+  } else {
+    N = {0.5 * (1.0 - xi), 0.5 * (1.0 + xi), 0.0};
+    dN_dxi = {-0.5, 0.5, 0.0};
+  }
+}
+
+Mat6 blockdiag(const Mat3& R) {
+  Mat6 m = Mat6::Zero();
+  m.topLeftCorner<3, 3>() = R;
+  m.bottomRightCorner<3, 3>() = R;
+  return m;
+}
+
+}  // namespace
+
+Beam::Beam(unsigned label, std::vector<BeamPoint> points, std::vector<BeamSection> sections)
+    : Element(label), nn_(static_cast<int>(points.size())), ns_(static_cast<int>(sections.size())),
+      sections_(std::move(sections)) {
+  if (!((nn_ == 3 && ns_ == 2) || (nn_ == 2 && ns_ == 1)))
+    throw std::invalid_argument("Beam: 3 points with 2 sections or 2 points with 1 section");
+  for (int i = 0; i < nn_; ++i) pt_[i] = points[i];
+  for (const auto& s : sections_) viscous_ = viscous_ || s.law->is_viscous();
+  // Evaluation points of the finite volumes (input manual §8.3.2, §8.3.3).
+  if (nn_ == 3) {
+    sec_[0].xi = -1.0 / std::sqrt(3.0);
+    sec_[1].xi = 1.0 / std::sqrt(3.0);
+  } else {
+    sec_[0].xi = 0.0;
+  }
+}
+
+int Beam::side(int j, int s) const {
+  if (j == s) return 1;
+  if (j == s + 1) return -1;
+  return 0;
+}
+
+void Beam::setup(Model&) {
+  // Reference configuration from the nodes' initial conditions: it is stress free.
+  std::array<Vec3, kMaxNodes> p0;
+  std::array<Mat3, kMaxNodes> R_WP;
+  for (int i = 0; i < nn_; ++i) {
+    const auto& ic = pt_[i].node->initial();
+    p0[i] = ic.x_W + ic.R_WN * pt_[i].offset_N;
+    R_WP[i] = ic.R_WN * pt_[i].R_NP;
+    R_node_conv_[i] = ic.R_WN;
+  }
+  for (int s = 0; s < ns_; ++s) {
+    SectionState& S = sec_[s];
+    std::array<double, 3> dN_dxi;
+    shape(nn_, S.xi, S.N, dN_dxi);
+    Vec3 dp_dxi = Vec3::Zero();
+    for (int i = 0; i < nn_; ++i) dp_dxi += dN_dxi[i] * p0[i];
+    const double len = dp_dxi.norm();
+    if (!(len > 1e-12))
+      throw std::invalid_argument(fmt::format("beam {}: zero length at evaluation point {}", label(), s + 1));
+    for (int i = 0; i < nn_; ++i) S.dN[i] = dN_dxi[i] / len;  // d/ds = d/dxi * dxi/ds
+    Mat3 R = sections_[s].R_WS;
+    if (sections_[s].from_nodes) {
+      // Interpolate the points' orientations as rotations relative to the middle (beam3) or
+      // first (beam2) point.
+      const Mat3& R_c = R_WP[nn_ == 3 ? 1 : 0];
+      Vec3 g = Vec3::Zero();
+      for (int i = 0; i < nn_; ++i) g += S.N[i] * rot::R_to_cgr(R_WP[i] * R_c.transpose());
+      R = rot::cgr_to_R(g) * R_c;
+    }
+    S.R_ref = S.R_conv = S.R = R;
+    S.L0 = R.transpose() * (dp_dxi / len);
+    S.kappa_ref = S.kappa_conv = Vec3::Zero();
+    S.w_ref = S.kappa_dot_ref = Vec3::Zero();
+  }
+}
+
+void Beam::node_increments(const StepContext& c, int i, Vec3& g, Vec3& gd) const {
+  const StructNode& n = *pt_[i].node;
+  if (n.dof_count() == 0 || !c.y) {
+    g = n.g();
+    gd.setZero();
+    return;
+  }
+  g = c.y->segment<3>(n.dof_index() + 3);
+  gd = c.yp->segment<3>(n.dof_index() + 3);
+}
+
+void Beam::evaluate(const StepContext& c) {
+  t_ = c.t;
+  std::array<Vec3, kMaxNodes> p, u, g, gd;
+  for (int i = 0; i < nn_; ++i) {
+    const StructNode& n = *pt_[i].node;
+    const Vec3 b = n.R_WN() * pt_[i].offset_N;
+    p[i] = n.x_W() + b;
+    u[i] = n.v_W() + n.w_W().cross(b);
+    node_increments(c, i, g[i], gd[i]);
+  }
+  for (int s = 0; s < ns_; ++s) {
+    SectionState& S = sec_[s];
+    S.p.setZero(); S.l.setZero(); S.g.setZero(); S.g_s.setZero();
+    S.gd.setZero(); S.gd_s.setZero(); S.l_dot.setZero();
+    for (int i = 0; i < nn_; ++i) {
+      S.p += S.N[i] * p[i];
+      S.l += S.dN[i] * p[i];
+      S.g += S.N[i] * g[i];
+      S.g_s += S.dN[i] * g[i];
+      S.gd += S.N[i] * gd[i];
+      S.gd_s += S.dN[i] * gd[i];
+      S.l_dot += S.dN[i] * u[i];
+    }
+    const Mat3 R_delta = rot::cgr_to_R(S.g);
+    const Mat3 G = rot::cgr_G(S.g);
+    S.R = R_delta * S.R_ref;
+    const Mat3 RT = S.R.transpose();
+    S.def.head<3>() = RT * S.l - S.L0;
+    S.def.tail<3>() = RT * (G * S.g_s) + S.kappa_ref;
+    if (viscous_) {
+      S.w = G * S.gd + R_delta * S.w_ref;
+      S.def_dot.head<3>() = RT * (S.l_dot + S.l.cross(S.w));
+      S.def_dot.tail<3>() = RT * (G * S.gd_s) + S.kappa_dot_ref;
+    } else {
+      S.def_dot.setZero();
+    }
+    ConstitutiveLaw6D& law = *sections_[s].law;
+    law.update(S.def, S.def_dot, c.t);
+    S.az_S = law.force();
+    S.F_W = S.R * S.az_S.head<3>();
+    S.M_W = S.R * S.az_S.tail<3>();
+  }
+}
+
+void Beam::residual(ResidualSink& r, const StepContext& c) {
+  evaluate(c);
+  for (int j = 0; j < nn_; ++j) {
+    const StructNode& n = *pt_[j].node;
+    if (n.dof_count() == 0) continue;
+    Vec3 F = Vec3::Zero(), M = Vec3::Zero();
+    for (int s = 0; s < ns_; ++s) {
+      const int sg = side(j, s);
+      if (sg == 0) continue;
+      const SectionState& S = sec_[s];
+      F += sg * S.F_W;
+      M += sg * (S.M_W + (S.p - n.x_W()).cross(S.F_W));
+    }
+    r.add(n.eq_index(), F);
+    r.add(n.eq_index() + 3, M);
+  }
+}
+
+void Beam::jacobian(JacobianSink& J, const StepContext& c) {
+  evaluate(c);
+  const Mat3 I = Mat3::Identity();
+  std::array<Vec3, kMaxNodes> b, W;
+  for (int i = 0; i < nn_; ++i) {
+    const StructNode& n = *pt_[i].node;
+    b[i] = n.R_WN() * pt_[i].offset_N;
+    Vec3 g, gd;
+    node_increments(c, i, g, gd);
+    W[i] = n.w_ref() + 0.5 * gd;  // d omega_i = d g'_i - W_i x d g_i (linearised at g = 0)
+  }
+  for (int s = 0; s < ns_; ++s) {
+    const SectionState& S = sec_[s];
+    const ConstitutiveLaw6D& law = *sections_[s].law;
+    const Mat3 RT = S.R.transpose();
+    const Mat6 RR = blockdiag(S.R);
+    const Mat3 lx = skew(S.l);
+    const Vec3 e = S.l_dot + S.l.cross(S.w);
+    const Vec3 Ws = S.w_ref + 0.5 * S.gd;
+    for (int i = 0; i < nn_; ++i) {
+      const StructNode& ni = *pt_[i].node;
+      if (ni.dof_count() == 0) continue;
+      const double N = S.N[i], dN = S.dN[i];
+      const Mat3 bx = skew(b[i]);
+      // Strains w.r.t. (x_i, g_i) and strain rates w.r.t. (x_i, g_i) and (x_i', g_i').
+      Eigen::Matrix<double, 6, 6> d_def = Eigen::Matrix<double, 6, 6>::Zero();
+      d_def.block<3, 3>(0, 0) = dN * RT;
+      d_def.block<3, 3>(0, 3) = RT * (N * lx - dN * bx);
+      d_def.block<3, 3>(3, 3) = RT * (dN * I + 0.5 * N * skew(S.g_s));
+      Mat6 dF_dy = law.stiffness() * d_def;
+      Mat6 dF_dyp = Mat6::Zero();
+      if (viscous_) {
+        const Vec3& w_i = ni.w_W();
+        Mat6 d_rate = Mat6::Zero(), d_rate_p = Mat6::Zero();
+        d_rate.block<3, 3>(0, 0) = -dN * RT * skew(S.w);
+        d_rate.block<3, 3>(0, 3) =
+            RT * (N * skew(e) + dN * (bx * skew(W[i]) - skew(w_i) * bx + skew(S.w) * bx) - N * lx * skew(Ws));
+        d_rate.block<3, 3>(3, 3) = RT * (0.5 * N * skew(S.gd_s));
+        d_rate_p.block<3, 3>(0, 0) = dN * RT;
+        d_rate_p.block<3, 3>(0, 3) = RT * (N * lx - dN * bx);
+        d_rate_p.block<3, 3>(3, 3) = dN * RT;
+        dF_dy += law.damping() * d_rate;
+        dF_dyp = law.damping() * d_rate_p;
+      }
+      // Generalised force (F, M) in W.
+      Mat6 A = RR * dF_dy;
+      A.block<3, 3>(0, 3) -= N * skew(S.F_W);
+      A.block<3, 3>(3, 3) -= N * skew(S.M_W);
+      const Mat6 B = RR * dF_dyp;
+      for (int j = 0; j < nn_; ++j) {
+        const int sg = side(j, s);
+        const StructNode& nj = *pt_[j].node;
+        if (sg == 0 || nj.dof_count() == 0) continue;
+        const Mat3 dx = skew(S.p - nj.x_W());
+        // Rows of node j: (F, M + d x F), d = p_s - x_j.
+        Mat6 Aj, Bj;
+        Aj.topRows<3>() = A.topRows<3>();
+        Aj.bottomRows<3>() = A.bottomRows<3>() + dx * A.topRows<3>();
+        Bj.topRows<3>() = B.topRows<3>();
+        Bj.bottomRows<3>() = B.bottomRows<3>() + dx * B.topRows<3>();
+        const Mat3 Fx = skew(S.F_W);
+        Aj.block<3, 3>(3, 0) -= Fx * ((N - (i == j ? 1.0 : 0.0)) * I);
+        Aj.block<3, 3>(3, 3) += Fx * (N * bx);
+        J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * (Bj + c.dCoef * Aj)));
+      }
+    }
+  }
+}
+
+void Beam::after_convergence(const StepContext& c) {
+  evaluate(c);
+  for (int s = 0; s < ns_; ++s) {
+    sec_[s].R_conv = sec_[s].R;
+    sec_[s].kappa_conv = sec_[s].def.tail<3>();
+    sections_[s].law->after_convergence();
+  }
+  for (int i = 0; i < nn_; ++i) R_node_conv_[i] = pt_[i].node->R_WN();
+}
+
+void Beam::after_predict(const StepContext& c) {
+  // The nodes' predicted rotations (relative to their last converged orientation) carry the
+  // sections' orientation and curvature to the new reference (technical manual §10.1: R =
+  // R(N_i g_i) R_r, kappa = R^T G N_i' g_i + kappa_r).
+  std::array<Vec3, kMaxNodes> g_ref, gd_ref;
+  for (int i = 0; i < nn_; ++i) {
+    const StructNode& n = *pt_[i].node;
+    g_ref[i] = rot::R_to_cgr(n.R_ref() * R_node_conv_[i].transpose());
+    gd_ref[i] = rot::cgr_G_inverse(g_ref[i]) * n.w_ref();
+  }
+  for (int s = 0; s < ns_; ++s) {
+    SectionState& S = sec_[s];
+    Vec3 g = Vec3::Zero(), g_s = Vec3::Zero(), gd = Vec3::Zero(), gd_s = Vec3::Zero();
+    for (int i = 0; i < nn_; ++i) {
+      g += S.N[i] * g_ref[i];
+      g_s += S.dN[i] * g_ref[i];
+      gd += S.N[i] * gd_ref[i];
+      gd_s += S.dN[i] * gd_ref[i];
+    }
+    const Mat3 G = rot::cgr_G(g);
+    S.R_ref = rot::cgr_to_R(g) * S.R_conv;
+    S.kappa_ref = S.R_ref.transpose() * (G * g_s) + S.kappa_conv;
+    S.w_ref = G * gd;
+    S.kappa_dot_ref = S.R_ref.transpose() * (G * gd_s);
+  }
+  (void)c;
+}
+
+// ---- output --------------------------------------------------------------------------------------
+
+void Beam::output_setup(OutputSink& out) {
+  if (!out.netcdf() || !output_enabled()) return;
+  const std::string base = fmt::format("elem.beam.{}", label());
+  out.declare_entity(base, std::string(type_name()));
+  namespace nc = output::nc;
+  if (nn_ == 3) {
+    nc_[0] = {output::nc_declare(out, base, nc::beam3_F_I), output::nc_declare(out, base, nc::beam3_M_I)};
+    nc_[1] = {output::nc_declare(out, base, nc::beam3_F_II), output::nc_declare(out, base, nc::beam3_M_II)};
+  } else {
+    nc_[0] = {output::nc_declare(out, base, nc::beam2_F), output::nc_declare(out, base, nc::beam2_M)};
+  }
+}
+
+void Beam::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  if (std::ostream* os = out.text(OutputFile::Act)) {
+    out.write_label(*os, label());
+    for (int s = 0; s < ns_; ++s) {
+      out.write(*os, Vec3(sec_[s].az_S.head<3>()));
+      out.write(*os, Vec3(sec_[s].az_S.tail<3>()));
+    }
+    *os << '\n';
+  }
+  if (out.netcdf()) {
+    for (int s = 0; s < ns_; ++s) {
+      if (nc_[s][0] < 0) continue;
+      out.put(nc_[s][0], Vec3(sec_[s].az_S.head<3>()));
+      out.put(nc_[s][1], Vec3(sec_[s].az_S.tail<3>()));
+    }
+  }
+}
+
+std::string Beam::log_line() const {
+  std::string line = fmt::format("beam{}: {}", nn_, label());
+  for (int i = 0; i < nn_; ++i) {
+    const Vec3& f = pt_[i].offset_N;
+    line += fmt::format(" {} {} {} {}", pt_[i].node->label(), f[0], f[1], f[2]);
+  }
+  return line;
+}
+
+// ---- private data --------------------------------------------------------------------------------
+
+namespace {
+constexpr const char* kPrivateNames[27] = {
+    "ex", "ey", "ez", "kx", "ky", "kz", "Fx", "Fy", "Fz", "Mx", "My", "Mz", "Xx", "Xy",
+    "Xz", "Phix", "Phiy", "Phiz", "Omegax", "Omegay", "Omegaz", "ePx", "ePy", "ePz", "kPx", "kPy", "kPz"};
+}
+
+unsigned Beam::private_data_index(std::string_view name) const {
+  unsigned base = 0;
+  if (name.substr(0, 4) == "pII.") {
+    if (ns_ < 2) return 0;
+    base = 27;
+    name.remove_prefix(4);
+  } else if (name.substr(0, 3) == "pI.") {
+    name.remove_prefix(3);
+  } else if (ns_ != 1) {
+    return 0;
+  }
+  for (unsigned k = 0; k < 27; ++k)
+    if (name == kPrivateNames[k]) return base + k + 1;
+  return 0;
+}
+
+double Beam::private_data(unsigned index) const {
+  if (index < 1 || index > private_data_count()) return 0.0;
+  const SectionState& S = sec_[(index - 1) / 27];
+  const unsigned k = (index - 1) % 27;
+  switch (k / 3) {
+    case 0: return S.def[k];
+    case 1: return S.def[k];
+    case 2: return S.az_S[k - 6];
+    case 3: return S.az_S[k - 6];
+    case 4: return S.p[k - 12];
+    case 5: return rot::R_to_rotvec(S.R)[k - 15];
+    case 6: return (viscous_ ? S.w : Vec3::Zero())[k - 18];
+    default: return S.def_dot[k - 21];
+  }
+}
+
+}  // namespace mbl::elements
