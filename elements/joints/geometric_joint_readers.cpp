@@ -96,6 +96,13 @@ void read_gimbal_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   add_joint(in, ctx, std::make_unique<GimbalRotation>(label, a, b, od));
 }
 
+// §8.12.54: node, [position,] f, [orientation, R,] (ConstitutiveLaw<6D>). The element exists
+// (viscous_body.hpp); the 6D constitutive law reader belongs to the laws (elements/laws).
+void read_viscous_body(CardReader& in, BuildContext& ctx, unsigned) {
+  read_attachment(in, ctx);
+  in.not_implemented("viscous body (6D constitutive law reader)");
+}
+
 /// Deprecated names that read exactly as another joint kind (`plane hinge` -> `revolute hinge`).
 CardReaderFn alias_of(std::string_view target) {
   const std::string key(target);
@@ -121,7 +128,7 @@ const bool registered =
     joints.add("cardano pin", cardano(V::Pin)) && joints.add("cardano rotation", cardano(V::Rotation)) &&
     joints.add("universal hinge", cardano(V::Hinge)) && joints.add("universal pin", cardano(V::Pin)) &&
     joints.add("universal rotation", cardano(V::Rotation)) &&
-    joints.add("gimbal rotation", read_gimbal_rotation) &&
+    joints.add("gimbal rotation", read_gimbal_rotation) && joints.add("viscous body", read_viscous_body) &&
     joints.add("plane hinge", alias_of("revolute hinge")) && joints.add("plane pin", alias_of("revolute pin")) &&
     joints.add("beam slider", [](CardReader& in, BuildContext&, unsigned) {
       in.not_implemented("joint type \"beam slider\"");

@@ -7,6 +7,7 @@
 #include "elements/joints/gimbal_rotation.hpp"
 #include "elements/joints/in_line.hpp"
 #include "elements/joints/prismatic.hpp"
+#include "elements/joints/viscous_body.hpp"
 #include "mbdyn-like/model/model_builder.hpp"
 #include "support/element_fixture.hpp"
 
@@ -86,6 +87,39 @@ TEST(GeometricJointJacobians, GimbalRotationAtAConsistentState) {
     y[g.first_index() + 4] = phi;
   });
   EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+namespace {
+/// F = C eps' with a full damping matrix (tests only).
+class LinearViscous6D final : public ConstitutiveLaw6D {
+ public:
+  explicit LinearViscous6D(const MatN& C) { F_eps_dot_ = C; }
+  void update(const VecN&, const VecN& eps_dot, double) override { F_ = F_eps_dot_ * eps_dot; }
+  bool is_viscous() const override { return true; }
+  std::unique_ptr<ConstitutiveLaw> clone() const override { return std::make_unique<LinearViscous6D>(*this); }
+};
+}  // namespace
+
+TEST(GeometricJointJacobians, ViscousBody) {
+  ElementFixture f;
+  Eigen::Matrix<double, 6, 6> C;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) C(i, j) = (i == j ? 3.0 + i : 0.2 * std::sin(1.0 + i + 2.0 * j));
+  f.model.add_element(std::make_unique<ViscousBody>(1, f.att(f.n1, 1), std::make_unique<LinearViscous6D>(C)));
+  const auto r = f.check(0.31);
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+TEST(GeometricJoints, ViscousBodyForceOpposesTheVelocity) {
+  // Node moving at v = (2, 0, 0), no rotation, law F = 5 k': node gets -10 e_x.
+  Model m;
+  StructNode::InitialConditions ic = at(Vec3::Zero());
+  ic.v_W = Vec3(2, 0, 0);
+  auto& n = static_cast<StructNode&>(m.add_node(std::make_unique<StructNode>(1, StructNode::Type::Static, ic)));
+  m.add_element(std::make_unique<ViscousBody>(1, Attachment{&n}, std::make_unique<LinearViscous6D>(5.0 * Eigen::Matrix<double, 6, 6>::Identity())));
+  const Vector r = residual_at(m, 1.0, {}, 0);
+  EXPECT_NEAR(r[n.eq_index()], -10.0, 1e-12);
+  EXPECT_NEAR(r[n.eq_index() + 1], 0.0, 1e-12);
 }
 
 TEST(GeometricJoints, GimbalMatrixIsTwoHalfRotationsAboutAxis2AroundOneAboutAxis1) {
