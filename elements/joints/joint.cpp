@@ -16,7 +16,7 @@ void Joint::output_setup(OutputSink& out) {
 
 void Joint::output(OutputSink& out) const {
   if (!output_enabled()) return;
-  const Vec3 f_J = R_WJ_.transpose() * F_W_, m_J = moment_frame().transpose() * M_W_;
+  const Vec3 f_J = f_local(), m_J = m_local();
   if (std::ostream* os = out.text(OutputFile::Jnt)) {
     out.write_label(*os, label());
     out.write(*os, f_J);
@@ -43,7 +43,7 @@ unsigned Joint::private_data_index(std::string_view name) const {
 
 double Joint::private_data(unsigned i) const {
   if (i < 1 || i > 6) return 0.0;
-  const Vec3 v = i <= 3 ? Vec3(R_WJ_.transpose() * F_W_) : Vec3(moment_frame().transpose() * M_W_);
+  const Vec3 v = i <= 3 ? f_local() : m_local();
   return v[(i - 1) % 3];
 }
 

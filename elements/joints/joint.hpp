@@ -25,6 +25,11 @@ class Joint : public Element {
  protected:
   /// Joint-specific columns after the 12 standard ones (none by default).
   virtual void output_extra(OutputSink& out, std::ostream& os) const {}
+  /// The reaction in the joint frame (.jnt columns 2-7, private data Fx..Mz): F_W_ and M_W_
+  /// expressed in R_WJ_, unless the joint reports its multipliers directly (MBDyn's cardano
+  /// joints write the moment multiplier as (dM, 0, 0), not the rotated global moment).
+  virtual Vec3 f_local() const { return R_WJ_.transpose() * F_W_; }
+  virtual Vec3 m_local() const { return moment_frame().transpose() * M_W_; }
   /// Multiplier `k` of this joint in the state y.
   double lambda(const StepContext& c, int k) const { return (*c.y)[first_index() + k]; }
   Vec3 lambda3(const StepContext& c, int k) const { return c.y->segment<3>(first_index() + k); }

@@ -3,6 +3,7 @@
 #include "elements/input/drive_input.hpp"
 #include "elements/joints/clamp.hpp"
 #include "elements/joints/distance.hpp"
+#include "elements/joints/joint_input.hpp"
 #include "elements/joints/revolute_hinge.hpp"
 #include "elements/joints/spherical_hinge.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
@@ -12,12 +13,6 @@ namespace {
 
 using parser::CardReader;
 
-void add_joint(CardReader& in, BuildContext& ctx, std::unique_ptr<Joint> j) {
-  j->where = in.card_location();
-  ctx.read_output_flag(in, *j, "joints");
-  ctx.model().add_element(std::move(j));
-}
-
 void read_joint(CardReader& in, BuildContext& ctx, unsigned label) {
   if (const CardReaderFn* reader = CardRegistry::family("joint").match_keyword(in)) {
     (*reader)(in, ctx, label);
@@ -25,25 +20,6 @@ void read_joint(CardReader& in, BuildContext& ctx, unsigned label) {
   }
   if (in.at_end()) in.fail_expected("a joint type");
   in.not_implemented("joint type \"" + std::string(in.peek_text()) + "\"");
-}
-
-/// `node, [position,] offset [, orientation|hinge, R]` relative to the node.
-Attachment read_attachment(CardReader& in, BuildContext& ctx, bool position_keyword_optional = true) {
-  Attachment a{&ctx.struct_node(in)};
-  const parser::RigidFrame f = a.node->frame();
-  if (in.keyword_is("position") || position_keyword_optional) a.offset_N = in.position(f);
-  if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(f);
-  return a;
-}
-
-/// A ground attachment given in absolute terms: `[position,] x [, orientation|hinge, R]`.
-Attachment read_ground(CardReader& in) {
-  const parser::RigidFrame global;
-  Attachment a;
-  in.keyword_is("position");
-  a.offset_N = in.position(global);
-  if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(global);
-  return a;
 }
 
 void read_clamp(CardReader& in, BuildContext& ctx, unsigned label) {

@@ -1,8 +1,8 @@
 #pragma once
-// A model with two dynamic nodes at generic states, for finite-difference Jacobian tests of
-// elements (see jacobian_check.hpp): add the element(s) to `model`, then call check().
+// A model with two dynamic nodes in generic states, for the finite-difference Jacobian tests of
+// elements (same set-up as tests/elements/utest_elements_jacobians.cpp).
 #include <cmath>
-#include <memory>
+#include <functional>
 
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/model.hpp"
@@ -24,17 +24,17 @@ struct ElementFixture {
   Model model;
   StructNode* n1;
   StructNode* n2;
-  ElementFixture() {
-    n1 = static_cast<StructNode*>(
-        &model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Dynamic, generic_ic(1))));
-    n2 = static_cast<StructNode*>(
-        &model.add_node(std::make_unique<StructNode>(2, StructNode::Type::Dynamic, generic_ic(2))));
+  explicit ElementFixture(const StructNode::InitialConditions& ic1 = generic_ic(1),
+                          const StructNode::InitialConditions& ic2 = generic_ic(2)) {
+    n1 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Dynamic, ic1)));
+    n2 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(2, StructNode::Type::Dynamic, ic2)));
   }
   elements::Attachment att(StructNode* n, int k) {
     return {n, Vec3(0.1 * k, 0.2, -0.15 * k), rot::euler123_to_R(Vec3(0.1 * k, 0.2 * k, -0.3))};
   }
-  /// Runs the check at a generic state: multipliers and momenta nonzero, g = g' = 0.
-  JacobianCheck check(double dCoef = 0.37, double t = 0.25) {
+  /// Runs the check at a generic state: multipliers and momenta nonzero, g = g' = 0; `tweak`
+  /// may then set chosen unknowns (e.g. internal angles).
+  JacobianCheck check(double dCoef = 0.37, double t = 0.25, const std::function<void(Vector&)>& tweak = {}) {
     model.setup_elements();
     model.number_dofs();
     Vector y, yp;
@@ -42,10 +42,14 @@ struct ElementFixture {
     for (int i = 0; i < y.size(); ++i) {
       if (model.dof_order(i) == DofOrder::Algebraic) y[i] = 0.5 + 0.3 * std::sin(3.0 * i);
     }
+    if (tweak) tweak(y);
     // Newton reference state (see the harness): omega moves into w_ref, g = g' = 0.
     model.after_predict(t, y, yp);
     for (auto* n : {n1, n2}) yp.segment<6>(n->momentum_dof_index()) << 0.1, -0.2, 0.3, 0.05, 0.4, -0.1;
     return check_jacobian(model, t, dCoef, y, yp);
+  }
+  JacobianCheck check(double dCoef, const std::function<void(Vector&)>& tweak) {
+    return check(dCoef, 0.25, tweak);
   }
 };
 

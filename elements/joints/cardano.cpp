@@ -1,0 +1,71 @@
+#include "elements/joints/cardano.hpp"
+
+#include <fmt/format.h>
+
+#include "elements/joints/axis_constraints.hpp"
+#include "elements/joints/spherical_hinge.hpp"
+
+namespace mbl::elements {
+namespace {
+// Axis 3 of a orthogonal to axis 2 of b, signed so that node a gets -(e2_b x e3_a) dM.
+const std::vector<AxisPair> kCardanoAxes{{2, 1, -1.0}};
+}  // namespace
+
+Cardano::Cardano(unsigned label, Variant v, const Attachment& a, const Attachment& b,
+                 OrientationOutput orientation)
+    : Joint(label), variant_(v), a_(a), b_(b), position_(v != Variant::Rotation),
+      orientation_(orientation) {
+  R_WJ_ = v == Variant::Pin ? b_.R_WH() : a_.R_WH();
+}
+
+std::string_view Cardano::type_name() const {
+  switch (variant_) {
+    case Variant::Pin: return "cardano pin";
+    case Variant::Rotation: return "cardano rotation";
+    default: return "cardano hinge";
+  }
+}
+
+void Cardano::residual(ResidualSink& r, const StepContext& c) {
+  const int k = position_ ? 3 : 0;
+  if (position_) add_coincidence_residual(r, c, a_, b_, first_index(), lambda3(c, 0));
+  const double dM = lambda(c, k);
+  add_axis_pairs_residual(r, c, a_, b_, kCardanoAxes, first_index() + k, &dM);
+}
+
+void Cardano::jacobian(JacobianSink& J, const StepContext& c) {
+  const int k = position_ ? 3 : 0;
+  if (position_) add_coincidence_jacobian(J, c, a_, b_, first_index(), lambda3(c, 0));
+  const double dM = lambda(c, k);
+  add_axis_pairs_jacobian(J, c, a_, b_, kCardanoAxes, first_index() + k, &dM);
+}
+
+void Cardano::after_convergence(const StepContext& c) {
+  const int k = position_ ? 3 : 0;
+  dM_ = lambda(c, k);
+  F_W_ = position_ ? lambda3(c, 0) : Vec3::Zero();
+  M_W_ = axis_pairs_moment(a_, b_, kCardanoAxes, &dM_);
+  R_WJ_ = variant_ == Variant::Pin ? b_.R_WH() : a_.R_WH();
+}
+
+Mat3 Cardano::R_relative() const {
+  return variant_ == Variant::Pin ? Mat3(a_.R_WH().transpose() * b_.R_WH())
+                                  : Mat3(b_.R_WH().transpose() * a_.R_WH());
+}
+
+void Cardano::output_setup(OutputSink& out) {
+  Joint::output_setup(out);
+  if (!out.netcdf() || !output_enabled()) return;
+  nc_E_ = declare_orientation(out, fmt::format("elem.joint.{}", label()), orientation_);
+}
+
+void Cardano::output(OutputSink& out) const {
+  Joint::output(out);
+  if (output_enabled() && out.netcdf() && nc_E_ >= 0) put_orientation(out, nc_E_, R_relative(), orientation_);
+}
+
+void Cardano::output_extra(OutputSink& out, std::ostream& os) const {
+  write_orientation(out, os, R_relative(), orientation_);
+}
+
+}  // namespace mbl::elements

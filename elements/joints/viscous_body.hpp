@@ -1,0 +1,33 @@
+#pragma once
+// Viscous body (input manual §8.12.54): a force and moment on one node from a 6D viscous
+// constitutive law of the absolute velocity of an attached point and of the node's angular
+// velocity, both projected in the attachment frame R_h = R R_h~:
+//   k' = (R_h^T (v + w x f), R_h^T w),  f = R f~;   (F_h, M_h) = law(0, k');
+// the node gets -R_h F_h at the point and -R_h M_h. Output: f = F_h, m = M_h, F, M global,
+// then k' (6 columns).
+#include <memory>
+
+#include "elements/joints/joint.hpp"
+#include "mbdyn-like/core/constitutive_law.hpp"
+
+namespace mbl::elements {
+
+class ViscousBody final : public Joint {
+ public:
+  ViscousBody(unsigned label, const Attachment& a, std::unique_ptr<ConstitutiveLaw6D> law);
+  std::string_view type_name() const override { return "viscous body"; }
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  void after_convergence(const StepContext& c) override;
+
+ protected:
+  void output_extra(OutputSink& out, std::ostream& os) const override;
+
+ private:
+  Vec6 strain_rate() const;
+  Attachment a_;
+  std::unique_ptr<ConstitutiveLaw6D> law_;
+  Vec6 k_prime_ = Vec6::Zero();
+};
+
+}  // namespace mbl::elements
