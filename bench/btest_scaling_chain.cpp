@@ -1,0 +1,47 @@
+// Cost per step of the chain decks of ../shared/scaling (N rigid links, spherical hinges, ms 0.6,
+// 200 steps), reported next to the real MBDyn's cost per step from scaling/README.md: the
+// counter `ratio_to_mbdyn` < 1 means faster than MBDyn.
+#include <benchmark/benchmark.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include <map>
+#include <sstream>
+
+#include "fixture.hpp"
+
+namespace {
+
+// MBDyn's wall seconds per step (scaling/README.md).
+const std::map<int, double> kMBDynSecondsPerStep = {{10, 0.00015}, {100, 0.00095}, {1000, 0.0126}};
+
+void BM_ChainRun(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const std::string deck = mbl::bench::shared_path(fmt::format("scaling/chain_{}.mbd", n));
+  long steps = 0, iterations = 0;
+  double wall = 0.0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    mbl::BuildResult built = mbl::read_deck(deck);
+    mbl::bench::NullOutput out;
+    std::ostringstream log;
+    const mbl::RunReport r = mbl::run_simulation(*built.model, built.settings, out, log);
+    steps = r.steps;
+    iterations = out.iterations;
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  state.counters["steps"] = static_cast<double>(steps);
+  state.counters["it_per_step"] = steps ? static_cast<double>(iterations) / steps : 0.0;
+  const double s_per_step = steps ? wall / static_cast<double>(state.iterations()) / steps : 0.0;
+  state.counters["s_per_step"] = s_per_step;
+  state.counters["mbdyn_s_per_step"] = kMBDynSecondsPerStep.at(n);
+  state.counters["ratio_to_mbdyn"] = s_per_step / kMBDynSecondsPerStep.at(n);
+}
+
+BENCHMARK(BM_ChainRun)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();
