@@ -72,7 +72,9 @@ void read_total_pin(CardReader& in, BuildContext& ctx, unsigned label) {
   p.flavor = Flavor::TotalPin;
   StructNode& n = ctx.struct_node(in);
   p.b = read_total_side(in, &n, n.frame(), nullptr);
-  p.a = read_total_side(in, nullptr, RigidFrame{}, nullptr);
+  // The ground side is absolute; `reference, other node` there means the pinned node.
+  const RigidFrame node_frame = n.frame();
+  p.a = read_total_side(in, nullptr, RigidFrame{}, &node_frame);
   read_constraints(in, ctx, p);
   add_total_joint(in, ctx, label, std::move(p));
 }

@@ -59,6 +59,10 @@ StructNode& BuildContext::struct_node(parser::CardReader& in) {
   const parser::SourceLocation where = in.location();
   const unsigned label = in.label();
   StructNode* n = model_.find_struct_node(label);
+  if (!n && skipped_nodes_.count(label)) {
+    in.not_implemented(fmt::format("this card uses node {}, whose kind is not implemented", label));
+    throw CardSkipped{};
+  }
   if (!n) throw parser::InputError(where, fmt::format("expected a structural node label, found {} (no such node)", label));
   return *n;
 }

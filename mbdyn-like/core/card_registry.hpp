@@ -4,6 +4,7 @@
 // joint kind touches one place. Keys are normalised like card keywords (lower case, no blanks).
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +36,11 @@ class BuildContext {
   OutputDefaults& output_defaults() { return output_defaults_; }
 
   /// Reads a structural node label and returns the node; InputError at the label otherwise.
+  /// A label whose node card was not implemented throws CardSkipped (the card is reported as
+  /// not implemented, since it depends on that node).
   StructNode& struct_node(parser::CardReader& in);
+  /// Labels of node cards that were reported as not implemented.
+  std::set<unsigned>& skipped_nodes() { return skipped_nodes_; }
   /// Applies a trailing `output, yes|no` (if present) and the family default.
   void read_output_flag(parser::CardReader& in, Element& e, const std::string& family);
 
@@ -43,7 +48,11 @@ class BuildContext {
   Model& model_;
   parser::ReadContext& read_;
   OutputDefaults output_defaults_;
+  std::set<unsigned> skipped_nodes_;
 };
+
+/// Thrown by a reader when its card depends on something not implemented (already reported).
+struct CardSkipped {};
 
 /// A reader consumes the arguments after the card's label (element and node cards) or after the
 /// description (control data and initial value cards); `label` is 0 where there is none.

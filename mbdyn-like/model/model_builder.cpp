@@ -368,8 +368,13 @@ class Builder {
     // `<card>: <label> [, name, "<name>"], ...` (input manual §2.1): names are for output only.
     if (family != "driver" && in.keyword_is("name")) in.string();
     const std::size_t before = result_.read_context->count("not implemented");
-    (*f)(in, *ctx_, label);
+    try {
+      (*f)(in, *ctx_, label);
+    } catch (const CardSkipped&) {
+      return;
+    }
     if (result_.read_context->count("not implemented") == before) in.expect_end();
+    else if (family == "node") ctx_->skipped_nodes().insert(label);
     ++found_[counted_name(d)];
   }
 
