@@ -149,10 +149,17 @@ CompareReport compare_results(const Results& run, const Results& ref, const Comp
   rep.t_begin = al.time.empty() ? 0.0 : al.time.front();
   rep.t_end = al.time.empty() ? 0.0 : al.time.back();
   rep.model_size = model_size(ref);
-  if (o.norm == Normalisation::Model && !(rep.model_size > 0.0))
-    throw ResultsError(fmt::format(
-        "--norm model: {} has no moving node positions (node.struct.*.X) to size the model",
-        ref.source));
+  rep.normalisation = o.norm == Normalisation::Model ? "model" : "range";
+  const bool absolute = o.norm == Normalisation::Model && !(rep.model_size > 0.0);
+  if (absolute) {
+    // Nothing to size the model with (no node positions, or all of them at one point over the
+    // whole run, e.g. a 0-step run of nodes at the origin): absolute errors are the only
+    // meaningful measure left.
+    rep.normalisation = "absolute";
+    rep.note = fmt::format(
+        "model size of {} is 0 (no node.struct.*.X spread in space or time): errors are absolute",
+        ref.source);
+  }
 
   for (const auto& [name, s_ref] : ref.vars) {
     auto it = run.vars.find(name);
@@ -192,7 +199,9 @@ CompareReport compare_results(const Results& run, const Results& ref, const Comp
         }
       }
     }
-    if (o.norm == Normalisation::Model) {
+    if (absolute) {
+      e.scale = 1.0;
+    } else if (o.norm == Normalisation::Model) {
       e.scale = rep.model_size;
     } else {
       // The reference's range; a constant reference falls back to its magnitude, then to 1.
@@ -237,8 +246,8 @@ std::string json_number(double v) { return std::isfinite(v) ? fmt::format("{:.9g
 void print_json(std::ostream& os, const std::string& run, const std::string& ref,
                 const CompareOptions& o, const CompareReport& r) {
   os << "{\n  \"run\": " << json_string(run) << ",\n  \"ref\": " << json_string(ref)
-     << ",\n  \"tol\": " << json_number(o.tol) << ",\n  \"norm\": \""
-     << (o.norm == Normalisation::Model ? "model" : "range") << "\",\n  \"points\": " << r.points
+     << ",\n  \"tol\": " << json_number(o.tol) << ",\n  \"norm\": \"" << r.normalisation
+     << "\",\n  \"note\": " << json_string(r.note) << ",\n  \"points\": " << r.points
      << ",\n  \"t_begin\": " << json_number(r.t_begin) << ",\n  \"t_end\": "
      << json_number(r.t_end) << ",\n  \"model_size\": " << json_number(r.model_size)
      << ",\n  \"pass\": " << (r.all_within() ? "true" : "false") << ",\n  \"variables\": [";
@@ -263,9 +272,12 @@ void print_json(std::ostream& os, const std::string& run, const std::string& ref
 void print_table(std::ostream& os, const std::string& run, const std::string& ref,
                  const CompareOptions& o, const CompareReport& r) {
   os << fmt::format("compare {}\n   vs   {}\n", run, ref);
-  os << fmt::format("{} time points, t = {:g} .. {:g}; model size {:.6g}; errors normalised by {}\n",
-                    r.points, r.t_begin, r.t_end, r.model_size,
-                    o.norm == Normalisation::Model ? "the model size" : "the reference range");
+  const std::string norm = r.normalisation == "model"      ? "normalised by the model size"
+                           : r.normalisation == "absolute" ? "absolute (not normalised)"
+                                                           : "normalised by the reference range";
+  os << fmt::format("{} time points, t = {:g} .. {:g}; model size {:.6g}; errors {}\n", r.points,
+                    r.t_begin, r.t_end, r.model_size, norm);
+  if (!r.note.empty()) os << "note: " << r.note << '\n';
   std::size_t w = 8;
   for (const auto& v : r.vars) w = std::max(w, v.name.size());
   os << fmt::format("{:<{}}  {:>12}  {:>12}  {:>12}  {}\n", "variable", w, "max abs err",

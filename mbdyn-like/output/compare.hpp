@@ -36,6 +36,11 @@ struct VariableError {
 
 struct CompareReport {
   std::vector<VariableError> vars;
+  /// What the errors were divided by: "range" (each variable's reference range), "model" (the
+  /// model size) or "absolute" (nothing: --norm model on a model of size 0, e.g. no node moves,
+  /// or a single record); `note` says why when it differs from the request.
+  std::string normalisation;
+  std::string note;
   std::size_t points = 0;     ///< aligned time points compared
   double t_begin = 0.0, t_end = 0.0;
   double model_size = 0.0;    ///< 0 when REF has no node positions
@@ -46,7 +51,8 @@ struct CompareReport {
 /// Bounding-box diagonal of all node.struct.*.X over the run (0 if there are none).
 double model_size(const Results& r);
 /// Compares `run` with `ref`. Throws ResultsError when nothing can be compared (no common
-/// variable, no time overlap, a pattern matching nothing).
+/// variable, no time overlap, a pattern matching nothing). With --norm model and a reference of
+/// size 0 the errors stay absolute (see CompareReport::note).
 CompareReport compare_results(const Results& run, const Results& ref, const CompareOptions& o);
 
 /// The CLI; argv[0] is "compare". Returns the exit status.

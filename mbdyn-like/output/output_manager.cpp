@@ -172,7 +172,8 @@ void OutputManager::write(std::ostream& os, double v) {
 }
 
 void OutputManager::write_label(std::ostream& os, unsigned label) {
-  buffer_ = format_label(label);
+  const auto& frc = files_[std::size_t(OutputFile::Frc)];
+  buffer_ = frc && &os == frc.get() ? std::to_string(label) : format_label(label);
   os.write(buffer_.data(), std::streamsize(buffer_.size()));
 }
 

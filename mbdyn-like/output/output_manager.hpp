@@ -47,6 +47,17 @@ struct OutputConfig {
   NcFormat netcdf_format = NcFormat::Classic;
   bool netcdf_sync = false;           ///< `, sync`
   bool text = true;                   ///< `, no text` clears it (.out and .log are still written)
+  /// node.struct.<L>.B/G/BP/GP of the automatic structural elements in the NetCDF file (MBDyn
+  /// writes them by default; `default output: none` turns them off).
+  bool autostruct_netcdf = true;
+  /// The .ine file of the automatic structural elements (MBDyn writes it only on request).
+  bool inertia_text = false;
+  /// Drive callers defined with `output, yes` (the .drv file).
+  struct OutputDrive {
+    unsigned label;
+    DriveCallerPtr drive;
+  };
+  std::vector<OutputDrive> drives;
 };
 
 /// File name extension of each text file.
@@ -98,6 +109,7 @@ class OutputManager : public OutputSink {
   std::ostream* text(OutputFile f) override;
   void write(std::ostream& os, double v) override;
   using OutputSink::write;
+  /// Right-aligned in 8 characters, except in the .frc file where MBDyn writes the plain label.
   void write_label(std::ostream& os, unsigned label) override;
   bool netcdf() const override { return nc_ != nullptr; }
   void declare_entity(const std::string& name, const std::string& type) override;

@@ -2,36 +2,154 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Dense>
+#include <algorithm>
 #include <map>
+#include <sstream>
 
+#include "elements/bodies/body.hpp"
 #include "mbdyn-like/core/rotations.hpp"
+#include "mbdyn-like/output/nc_catalog.hpp"
 
 namespace mbl {
+
+namespace {
+
+/// MBDyn's fixed order of element types in its output (NetCDF `elem:types`, the order in which
+/// element variables are declared and written): the automatic structural elements first, then
+/// gravity, bodies, joints, beams, plates, forces (and couples), ... Unknown kinds go last.
+int element_type_rank(std::string_view kind) {
+  static constexpr std::string_view order[] = {
+      "autostruct", "gravity",   "body",     "joint",    "beam",     "plate",
+      "force",      "inertia",   "electric", "thermal",  "hydraulic", "bulk",
+      "loadable",   "driven",    "external", "aeromodal", "aerodynamic", "genel"};
+  for (std::size_t i = 0; i < std::size(order); ++i)
+    if (order[i] == kind) return int(i);
+  return int(std::size(order));
+}
+
+/// The NetCDF group of an element kind ("couple" shares "force"); empty: no group (bodies have
+/// no output in MBDyn and do not appear in `elem:types`).
+std::string nc_group_of(std::string_view kind) {
+  if (kind == "couple") return "force";
+  if (kind == "body" || kind == "gravity") return {};
+  return std::string(kind);
+}
+
+std::string group_kind(std::string_view kind) { return kind == "couple" ? "force" : std::string(kind); }
+
+/// "%g" as MBDyn's .log numbers (6 significant digits).
+std::string g(double v) { return fmt::format("{:g}", v); }
+
+/// Position and orientation as `structural node:` lines describe them (appendix E.2.27).
+std::string node_description(const Vec3& x, const Mat3& R, StructNode::OrientationOutput o) {
+  using OO = StructNode::OrientationOutput;
+  std::string s = fmt::format("{} {} {}", g(x[0]), g(x[1]), g(x[2]));
+  auto vec = [&](const char* kind, const Vec3& v) {
+    s += fmt::format(" {} {} {} {}", kind, g(v[0]), g(v[1]), g(v[2]));
+  };
+  constexpr double kDeg = 180.0 / M_PI;
+  switch (o) {
+    case OO::Euler123: vec("euler123", rot::R_to_euler123(R) * kDeg); break;
+    case OO::Euler313: vec("euler313", rot::R_to_euler313(R) * kDeg); break;
+    case OO::Euler321: vec("euler321", rot::R_to_euler321(R) * kDeg); break;
+    case OO::OrientationVector: vec("phi", rot::R_to_rotvec(R)); break;
+    case OO::Matrix:
+      s += " mat";
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) s += " " + g(R(r, c));
+      break;
+  }
+  return s;
+}
+
+}  // namespace
+
+NodalInertia nodal_inertia(const Model& model, const StructNode& node) {
+  NodalInertia in;
+  for (const auto& e : model.elements()) {
+    const auto* body = dynamic_cast<const elements::Body*>(e.get());
+    if (!body || &body->node() != &node) continue;
+    const auto& p = body->params();
+    const Mat3& R = node.R_WN();
+    const Vec3 b_W = R * p.b_N;
+    in.m += p.mass;
+    in.s_W += p.mass * b_W;
+    // J about the node: J_cm + m b x b x^T (technical manual §8.1.1).
+    in.J_W += R * p.J_cm_N * R.transpose() - p.mass * skew(b_W) * skew(b_W);
+  }
+  return in;
+}
+
+bool node_accelerations(const StructNode& n, const NodalInertia& in, Vec3& xpp_W, Vec3& wp_W) {
+  xpp_W.setZero();
+  wp_W.setZero();
+  const Vec3& v = n.v_W();
+  const Vec3& w = n.w_W();
+  const Vec3& s = in.s_W;
+  // Mass matrix (eq. 8.10) and the rest of eqs. 8.6 moved to the right-hand side.
+  Eigen::Matrix<double, 6, 6> M;
+  M.block<3, 3>(0, 0) = in.m * Mat3::Identity();
+  M.block<3, 3>(0, 3) = -skew(s);
+  M.block<3, 3>(3, 0) = skew(s);
+  M.block<3, 3>(3, 3) = in.J_W;
+  Eigen::Matrix<double, 6, 1> rhs;
+  rhs.head<3>() = n.beta_dot() - w.cross(w.cross(s));
+  rhs.tail<3>() = n.gamma_dot() - w.cross(s).cross(v) - w.cross(in.J_W * w);
+  const Eigen::FullPivLU<Eigen::Matrix<double, 6, 6>> lu(M);
+  if (!(in.m > 0.0) || !lu.isInvertible()) return false;
+  const Eigen::Matrix<double, 6, 1> a = lu.solve(rhs);
+  xpp_W = a.head<3>();
+  wp_W = a.tail<3>();
+  return true;
+}
 
 ModelOutput::ModelOutput(output::OutputConfig config) : manager_(std::move(config)) {}
 
 void ModelOutput::setup(Model& model) {
+  const auto& cfg = manager_.config();
   manager_.begin_setup();
+  autostruct_.clear();
   std::vector<unsigned> struct_labels, autostruct_labels;
   for (const auto& n : model.nodes()) {
     if (auto* s = dynamic_cast<StructNode*>(n.get())) {
       struct_labels.push_back(s->label());
-      if (s->is_dynamic()) autostruct_labels.push_back(s->label());
+      if (s->is_dynamic()) {
+        autostruct_labels.push_back(s->label());
+        autostruct_.push_back({s, {}});
+      }
     }
   }
+  output_order_.clear();
+  for (const auto& e : model.elements()) output_order_.push_back(e.get());
+  std::stable_sort(output_order_.begin(), output_order_.end(), [](Element* a, Element* b) {
+    return element_type_rank(group_kind(a->kind())) < element_type_rank(group_kind(b->kind()));
+  });
+
+  // NetCDF layout of MBDyn (appendix C): node types and labels, every node's variables, element
+  // types and labels, then every element's variables by type (the automatic structural
+  // elements, in their nodes' namespace, first).
   if (!struct_labels.empty()) manager_.declare_group("node", "struct", struct_labels);
-  // Element groups in MBDyn's NetCDF naming ("force" holds forces and couples).
-  std::map<std::string, std::vector<unsigned>> groups;
-  if (!autostruct_labels.empty()) groups["autostruct"] = autostruct_labels;
-  for (const auto& e : model.elements()) {
-    std::string k(e->kind());
-    if (k == "couple") k = "force";
-    if (k == "gravity" || k == "body") continue;
-    groups[k].push_back(e->label());
+  for (const auto& n : model.nodes()) n->output_setup(manager_);
+  std::vector<std::pair<std::string, std::vector<unsigned>>> groups;
+  if (!autostruct_labels.empty()) groups.emplace_back("autostruct", autostruct_labels);
+  for (Element* e : output_order_) {
+    const std::string k = nc_group_of(e->kind());
+    if (k.empty()) continue;
+    if (groups.empty() || groups.back().first != k) groups.emplace_back(k, std::vector<unsigned>{});
+    groups.back().second.push_back(e->label());
   }
   for (const auto& [k, labels] : groups) manager_.declare_group("elem", k, labels);
-  for (const auto& n : model.nodes()) n->output_setup(manager_);
-  for (const auto& e : model.elements()) e->output_setup(manager_);
+  if (manager_.netcdf() && cfg.autostruct_netcdf) {
+    for (auto& a : autostruct_) {
+      const std::string base = fmt::format("node.struct.{}", a.node->label());
+      a.nc_B = output::nc_declare(manager_, base, output::nc::node_B);
+      a.nc_G = output::nc_declare(manager_, base, output::nc::node_G);
+      a.nc_BP = output::nc_declare(manager_, base, output::nc::node_BP);
+      a.nc_GP = output::nc_declare(manager_, base, output::nc::node_GP);
+    }
+  }
+  for (Element* e : output_order_) e->output_setup(manager_);
   write_log(model);
   manager_.end_setup();
 }
@@ -39,28 +157,116 @@ void ModelOutput::setup(Model& model) {
 void ModelOutput::write_log(Model& model) {
   std::ostream* log = manager_.text(OutputFile::Log);
   if (!log) return;
+  // Model description (appendix E.2), in input order as MBDyn writes it while reading. Positions
+  // and orientations are the input ones (before the initial assembly).
+  std::vector<const StructNode*> regular, relative_frame;
   for (const auto& n : model.nodes()) {
     auto* s = dynamic_cast<StructNode*>(n.get());
     if (!s) continue;
-    const Vec3 e = rot::R_to_euler123(s->R_WN()) * (180.0 / M_PI);
-    *log << fmt::format("structural node: {} {} {} {} euler123 {} {} {}\n", s->label(), s->x_W()[0],
-                        s->x_W()[1], s->x_W()[2], e[0], e[1], e[2]);
+    (s->type() == StructNode::Type::DummyRelativeFrame ? relative_frame : regular).push_back(s);
   }
+  for (const StructNode* s : regular)
+    *log << "structural node: " << s->label() << ' '
+         << node_description(s->initial().x_W, s->initial().R_WN, s->orientation_output) << '\n';
+  for (const StructNode* s : relative_frame)
+    *log << "relative frame structural node: " << s->label() << ' '
+         << node_description(s->initial().x_W, s->initial().R_WN, s->orientation_output) << '\n';
   for (const auto& e : model.elements()) {
     const std::string line = e->log_line();
     if (!line.empty()) *log << line << '\n';
   }
+  // Numbering of the structural nodes (appendix E.3.3-E.3.5), dummy nodes excluded; indices are
+  // 0-based. Our structural nodes all have 6 dofs, so the "displacement" lists are the same.
+  std::string dofs, eqs, mdofs, meqs, labels;
+  for (const StructNode* s : regular) {
+    if (s->is_dummy()) continue;
+    dofs += fmt::format(" {}", s->dof_index());
+    eqs += fmt::format(" {}", s->eq_index());
+    labels += fmt::format(" {}", s->label());
+    if (s->is_dynamic()) {
+      mdofs += fmt::format(" {}", s->momentum_dof_index());
+      meqs += fmt::format(" {}", s->momentum_eq_index());
+    }
+  }
+  for (const char* kind : {"struct node", "struct displacement node"}) {
+    *log << kind << " dofs:" << dofs << '\n' << kind << " eqs:" << eqs << '\n';
+    *log << kind << " momentum dofs:" << mdofs << '\n' << kind << " momentum eqs:" << meqs << '\n';
+  }
+  *log << "struct node labels:" << labels << '\n' << "struct displacement node labels:" << labels << '\n';
+  // MBDyn prints the table when it has read the input, before the simulation sets the step
+  // size: TimeStep reads 0 there.
+  *log << "Symbol table:\n";
+  math::MathParser& math = model.math();
+  const math::Value* dt = math.find_variable("TimeStep");
+  const math::Value dt_saved = dt ? *dt : math::Value(0.0);
+  if (dt) math.set_variable("TimeStep", math::Value(0.0));
+  math.print_symbol_table(*log);
+  if (dt) math.set_variable("TimeStep", dt_saved);
+}
+
+void ModelOutput::update_accelerations(Model& model) {
+  for (auto& a : autostruct_) {
+    if (!a.node->compute_accelerations) continue;
+    a.inertia = nodal_inertia(model, *a.node);
+    Vec3 xpp, wp;
+    node_accelerations(*a.node, a.inertia, xpp, wp);
+    a.node->set_accelerations(xpp, wp);
+  }
+}
+
+void ModelOutput::write_autostruct() {
+  const auto& cfg = manager_.config();
+  std::ostream* ine = cfg.inertia_text ? manager_.text(OutputFile::Ine) : nullptr;
+  for (const auto& a : autostruct_) {
+    if (!a.node->output_enabled()) continue;
+    const StructNode& n = *a.node;
+    if (ine) {
+      // §6.5 "The .ine Output File": label, beta, gamma, beta', gamma'.
+      manager_.write_label(*ine, n.label());
+      manager_.write(*ine, n.beta());
+      manager_.write(*ine, n.gamma());
+      manager_.write(*ine, n.beta_dot());
+      manager_.write(*ine, n.gamma_dot());
+      *ine << '\n';
+    }
+    if (a.nc_B >= 0) {
+      manager_.put(a.nc_B, n.beta());
+      manager_.put(a.nc_G, n.gamma());
+      manager_.put(a.nc_BP, n.beta_dot());
+      manager_.put(a.nc_GP, n.gamma_dot());
+    }
+  }
+}
+
+void ModelOutput::write_drives(double t) {
+  const auto& drives = manager_.config().drives;
+  if (drives.empty()) return;
+  std::ostream* drv = manager_.text(OutputFile::Drv);
+  if (!drv) return;
+  for (const auto& d : drives) {
+    manager_.write_label(*drv, d.label);
+    manager_.write(*drv, d.drive->value(t));
+    if (d.drive->has_derivative()) manager_.write(*drv, d.drive->derivative(t));
+    *drv << '\n';
+  }
 }
 
 void ModelOutput::write_entities(Model& model) {
-  for (const auto& n : model.nodes()) n->output(manager_);
-  for (const auto& e : model.elements()) e->output(manager_);
+  for (const auto& n : model.nodes())
+    if (n->output_enabled()) n->output(manager_);
+  write_autostruct();
+  for (Element* e : output_order_)
+    if (e->output_enabled()) e->output(manager_);
 }
 
 void ModelOutput::derivatives(Model& model, double t, int iterations, double residual_error) {
+  update_accelerations(model);
   manager_.write_derivatives_line(t, iterations, residual_error);
   const bool out = manager_.begin_step(0, t, 0.0, true);
-  if (out) write_entities(model);
+  if (out) {
+    write_entities(model);
+    write_drives(t);
+  }
   output::StepLine line;
   line.step = 0;
   line.time = t;
@@ -75,8 +281,12 @@ void ModelOutput::step(Model& model, long step, double t, double dt, const integ
     manager_.flush();
     return;
   }
+  update_accelerations(model);
   const bool out = manager_.begin_step(step, t, dt);
-  if (out) write_entities(model);
+  if (out) {
+    write_entities(model);
+    write_drives(t);
+  }
   output::StepLine line;
   line.step = step;
   line.time = t;

@@ -1,12 +1,35 @@
 #pragma once
 // RunOutput on top of the OutputManager: declares the entity groups, writes the .log model
 // description, and asks every node and element for its output at each output step.
+//
+// What it writes itself, because no entity of ours owns it:
+// - the automatic structural element of each dynamic node (input manual §8.2): the .ine line
+//   (§6.5 "The .ine Output File") and node.struct.<L>.B/G/BP/GP in the NetCDF file (appendix C);
+// - the accelerations of dynamic nodes with `accelerations, yes`, recovered after convergence
+//   from the momentum derivatives (technical manual §8.1.1, eqs. 8.7-8.8);
+// - drive callers defined with `output, yes` (.drv);
+// - the .log lines that describe the numbering and the symbol table (appendix E.3).
 #include <memory>
+#include <vector>
 
 #include "mbdyn-like/output/output_manager.hpp"
 #include "mbdyn-like/phases/run_output.hpp"
 
 namespace mbl {
+
+/// Mass m, static moment s_W = m R b and inertia J_W about the node (global frame) of the bodies
+/// on a structural node: the mass matrix [m I, s x^T; s x, J] of technical manual eq. 8.10.
+struct NodalInertia {
+  double m = 0.0;
+  Vec3 s_W = Vec3::Zero();
+  Mat3 J_W = Mat3::Zero();
+};
+/// Sum of the inertia of the bodies attached to `node`.
+NodalInertia nodal_inertia(const Model& model, const StructNode& node);
+/// Linear and angular accelerations of a dynamic node from beta', gamma' (technical manual §8.1.1
+/// eqs. 8.6-8.9): M [xpp; wp] = [beta' - w x w x s; gamma' - (w x s) x v - w x J w].
+/// Returns false (and zeros) when the mass matrix is singular.
+bool node_accelerations(const StructNode& node, const NodalInertia& in, Vec3& xpp_W, Vec3& wp_W);
 
 class ModelOutput final : public RunOutput {
  public:
@@ -18,9 +41,22 @@ class ModelOutput final : public RunOutput {
   output::OutputManager& manager() { return manager_; }
 
  private:
+  /// The automatic structural element of a dynamic node.
+  struct AutoStruct {
+    StructNode* node;
+    NodalInertia inertia;  ///< refreshed when accelerations are needed
+    int nc_B = -1, nc_G = -1, nc_BP = -1, nc_GP = -1;
+  };
   void write_entities(Model& model);
   void write_log(Model& model);
+  void update_accelerations(Model& model);
+  void write_autostruct();
+  void write_drives(double t);
   output::OutputManager manager_;
+  std::vector<AutoStruct> autostruct_;
+  /// Elements in MBDyn's output order: by type (autostruct, joints, beams, forces, ...), then
+  /// in input order.
+  std::vector<Element*> output_order_;
 };
 
 }  // namespace mbl

@@ -135,3 +135,28 @@ TEST(OutputPlot, SvgOfTwoRuns) {
   EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc"}), 2);  // nothing to plot
   fs::remove(svg);
 }
+
+// A 0-step run whose only node sits at the origin has model size 0: --norm model falls back to
+// absolute errors and says so instead of failing.
+TEST(OutputCompare, ModelOfSizeZeroFallsBackToAbsoluteErrors) {
+  const std::string ref = kShared + "/decks/t.parser.eval/mbdyn/eval";
+  Results a = read_results(ref);
+  const Results b = read_results(ref);
+  ASSERT_EQ(b.records(), 1u);
+  for (auto& [name, s] : a.vars)
+    for (auto& v : s.values) v += 1e-3;
+  CompareOptions o;
+  o.norm = Normalisation::Model;
+  const CompareReport rep = compare_results(a, b, o);
+  EXPECT_EQ(rep.model_size, 0.0);
+  EXPECT_EQ(rep.normalisation, "absolute");
+  EXPECT_FALSE(rep.note.empty());
+  for (const auto& v : rep.vars) {
+    EXPECT_NEAR(v.normalised, 1e-3, 1e-9) << v.name;
+    EXPECT_EQ(v.scale, 1.0);
+  }
+  std::string out;
+  EXPECT_EQ(cli({"compare", ref, ref, "--norm", "model"}, &out), 0);
+  EXPECT_NE(out.find("errors absolute (not normalised)"), std::string::npos) << out;
+  EXPECT_NE(out.find("note: model size"), std::string::npos) << out;
+}

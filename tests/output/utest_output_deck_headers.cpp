@@ -1,0 +1,248 @@
+// Our NetCDF and .log files against the real MBDyn's, deck by deck (../shared/decks).
+//
+// Every deck of decks/index.json that we can run is run in-process up to the derivatives phase
+// (enough for every header and the first record) with NetCDF output forced on. Then:
+// - decks for which MBDyn wrote a .nc: the headers must agree structurally (dimensions, variable
+//   names, types, dimensions, attributes and order; `ncdump -h` without the record count);
+// - every deck: each node and element that MBDyn's text files (.mov/.jnt/.frc) have must appear in
+//   our .nc with MBDyn's NetCDF names (orientation kind included), and the derivatives record
+//   must agree;
+// - a few decks: the .log model description must equal MBDyn's line by line.
+// CTest label: decks.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "mbdyn-like/model/model_builder.hpp"
+#include "mbdyn-like/output/nc_header.hpp"
+#include "mbdyn-like/output/results.hpp"
+#include "mbdyn-like/phases/model_output.hpp"
+#include "mbdyn-like/phases/simulation.hpp"
+#include "parser/errors.hpp"
+
+namespace fs = std::filesystem;
+using namespace mbl;
+
+namespace {
+
+struct Deck {
+  std::string id, main;
+  bool netcdf = false;
+};
+
+const fs::path kDecks = fs::path(MBL_SHARED_DIR) / "decks";
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+/// id, main and netcdf of every entry of decks/index.json (flat objects; no JSON library here).
+std::vector<Deck> all_decks() {
+  const std::string json = read_file(kDecks / "index.json");
+  std::vector<Deck> out;
+  const std::regex object(R"(\{[^{}]*\})");
+  const std::regex id(R"x("id"\s*:\s*"([^"]*)")x"), main(R"x("main"\s*:\s*"([^"]*)")x"),
+      nc(R"x("netcdf"\s*:\s*(true|false))x");
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), object); it != std::sregex_iterator();
+       ++it) {
+    const std::string o = it->str();
+    std::smatch m;
+    Deck d;
+    if (!std::regex_search(o, m, id)) continue;
+    d.id = m[1];
+    if (!std::regex_search(o, m, main)) continue;
+    d.main = m[1];
+    d.netcdf = std::regex_search(o, m, nc) && m[1] == "true";
+    out.push_back(d);
+  }
+  return out;
+}
+
+/// Runs `deck` up to the derivatives phase with NetCDF forced on; output prefix `prefix`.
+/// Returns false when the deck uses something we do not implement yet.
+bool run_to_derivatives(const Deck& deck, const std::string& prefix, std::string& why) {
+  const fs::path path = kDecks / deck.id / "deck" / deck.main;
+  BuildResult built;
+  try {
+    built = read_deck(path.string());
+  } catch (const parser::InputError& e) {
+    why = e.what();
+    return false;
+  }
+  if (built.not_implemented > 0) {
+    why = "not implemented features";
+    return false;
+  }
+  RunSettings s = built.settings;
+  s.abort_after = "derivatives";
+  output::OutputConfig oc;
+  oc.prefix = prefix;
+  oc.frequency = s.output_frequency;
+  oc.precision = s.output_precision;
+  oc.precision_given = s.output_precision_given;
+  oc.netcdf = true;
+  oc.text = true;
+  std::ostringstream log;
+  try {
+    ModelOutput out(oc);
+    const RunReport r = run_simulation(*built.model, s, out, log);
+    if (r.status == RunStatus::SolutionFailure) {
+      why = r.message;
+      return false;
+    }
+  } catch (const std::exception& e) {
+    why = e.what();
+    return false;
+  }
+  return true;
+}
+
+fs::path work_dir() {
+  const fs::path d = fs::temp_directory_path() / "mbl_utest_output_deck_headers";
+  fs::create_directories(d);
+  return d;
+}
+
+fs::path mbdyn_file(const Deck& d, const std::string& ext) {
+  return kDecks / d.id / "mbdyn" / (d.main + ext);
+}
+
+/// The names of the variables MBDyn's NetCDF would have for the entities of its text files
+/// (joint "extra" columns have no NetCDF counterpart of that name).
+std::set<std::string> entity_variables(const output::Results& r) {
+  std::set<std::string> out;
+  for (const auto& [name, s] : r.vars)
+    if (name.size() < 6 || name.compare(name.size() - 6, 6, ".extra") != 0) out.insert(name);
+  return out;
+}
+
+/// Element output not written yet by the elements themselves (elements/ owns it; see the output
+/// helper's report): NetCDF variables of forces and couples (F, Arm, Arm1, Arm2, M) and the extra
+/// variables of deformable, spherical, revolute, rod and driven joints (E, Omega, l, lP, v).
+/// Anything else missing is a failure.
+bool known_element_gap(const std::string& name) {
+  static const std::regex gap(
+      R"((elem\.force\.\d+\.(F|Arm|Arm1|Arm2))|(elem\.couple\.\d+\.M)|(elem\.joint\.\d+\.(E|Omega|l|lP|v)))");
+  return std::regex_match(name, gap);
+}
+
+/// .log element lines that elements do not write yet (their log_line() is empty).
+bool known_log_gap(const std::string& mbdyn_line) {
+  static const std::regex gap(
+      R"(^(structural .*(force|couple)|revolutehinge|sphericalhinge|cardanohinge|deformablehinge|deformabledisplacementjoint|deformablejoint|rod|distance|drivedisplacement|totalpinjoint|inplane|inline|revolutepin|prismatic|axialrotation|revoluterotation|beam2|beam3|inertia|variable body): .*)");
+  return std::regex_match(mbdyn_line, gap);
+}
+
+}  // namespace
+
+// Structural agreement of the .nc headers with MBDyn's for the decks that ask for NetCDF.
+TEST(OutputDeckHeaders, NetcdfHeadersMatchMbdyn) {
+  int compared = 0;
+  for (const Deck& d : all_decks()) {
+    if (!d.netcdf || !fs::exists(mbdyn_file(d, ".nc"))) continue;
+    const std::string prefix = (work_dir() / d.id).string();
+    std::string why;
+    if (!run_to_derivatives(d, prefix, why)) {
+      std::cout << "[ skipped  ] " << d.id << ": " << why << "\n";
+      continue;
+    }
+    const auto ours = output::read_nc_header(prefix + ".nc");
+    const auto ref = output::read_nc_header(mbdyn_file(d, ".nc").string());
+    const auto diffs = output::diff_nc_headers(ours, ref);
+    std::string text;
+    for (const auto& l : diffs) text += "  " + l + "\n";
+    EXPECT_TRUE(diffs.empty()) << d.id << ": " << diffs.size() << " difference(s)\n" << text;
+    ++compared;
+  }
+  std::cout << "[ compared ] " << compared << " NetCDF header(s)\n";
+  EXPECT_GE(compared, 1);
+}
+
+// Every deck we run: our NetCDF names cover MBDyn's text output, and the first record agrees.
+TEST(OutputDeckHeaders, NetcdfNamesCoverMbdynTextOutput) {
+  int ran = 0, skipped = 0, element_gaps = 0;
+  for (const Deck& d : all_decks()) {
+    if (!fs::exists(mbdyn_file(d, ".mov"))) continue;
+    const std::string prefix = (work_dir() / d.id).string();
+    std::string why;
+    if (!run_to_derivatives(d, prefix, why)) {
+      ++skipped;
+      continue;
+    }
+    ++ran;
+    const output::Results ours = output::read_netcdf(prefix + ".nc");
+    const output::Results ref = output::read_text((kDecks / d.id / "mbdyn" / d.main).string());
+    std::string missing;
+    for (const auto& name : entity_variables(ref)) {
+      if (ours.vars.count(name)) continue;
+      if (known_element_gap(name))
+        ++element_gaps;
+      else
+        missing += " " + name;
+    }
+    EXPECT_TRUE(missing.empty()) << d.id << ": MBDyn writes, our .nc lacks:" << missing;
+    // Our text files name the same entities as our NetCDF file.
+    const output::Results ours_text = output::read_text(prefix);
+    std::string text_only;
+    for (const auto& name : entity_variables(ours_text))
+      if (!ours.vars.count(name) && !known_element_gap(name)) text_only += " " + name;
+    EXPECT_TRUE(text_only.empty()) << d.id << ": in our text output, not in our .nc:" << text_only;
+  }
+  std::cout << "[ ran      ] " << ran << " deck(s), " << skipped << " skipped (not runnable yet); "
+            << element_gaps << " element variable(s) not written by the elements yet\n";
+  EXPECT_GE(ran, 20);
+}
+
+// The .log model description (appendix E) equals MBDyn's, line by line.
+TEST(OutputDeckHeaders, LogMatchesMbdyn) {
+  const char* ids[] = {"t.joints.total.total", "t.forces.force.force", "t.joints.gimbal.gimbal",
+                       "t.mechanisms.theojansen.main", "sat.rigid_body.input_file.rigidbody"};
+  int compared = 0, log_gaps = 0;
+  std::string la_any;
+  for (const Deck& d : all_decks()) {
+    if (std::find_if(std::begin(ids), std::end(ids), [&](const char* s) { return d.id == s; }) ==
+        std::end(ids))
+      continue;
+    const std::string prefix = (work_dir() / ("log." + d.id)).string();
+    std::string why;
+    if (!run_to_derivatives(d, prefix, why)) {
+      std::cout << "[ skipped  ] " << d.id << ": " << why << "\n";
+      continue;
+    }
+    ++compared;
+    const std::string ours = read_file(prefix + ".log");
+    std::istringstream a(ours), b(read_file(mbdyn_file(d, ".log")));
+    // "<keyword>: <label> " of each of our lines: a known gap is one we do not write at all.
+    auto key = [](const std::string& l) {
+      const auto colon = l.find(": ");
+      const auto end = colon == std::string::npos ? colon : l.find(' ', colon + 2);
+      return l.substr(0, end);
+    };
+    std::set<std::string> our_keys;
+    for (std::istringstream o(ours); std::getline(o, la_any);) our_keys.insert(key(la_any));
+    std::string la, lb;
+    int line = 0, bad = 0;
+    while (std::getline(b, lb)) {
+      ++line;
+      if (known_log_gap(lb) && !our_keys.count(key(lb))) {
+        ++log_gaps;
+        continue;
+      }
+      if (!std::getline(a, la)) la = "<end of file>";
+      if (la != lb && bad++ < 5)
+        ADD_FAILURE() << d.id << ".log line " << line << ":\n  ours:  " << la << "\n  MBDyn: " << lb;
+    }
+    if (std::getline(a, la)) ADD_FAILURE() << d.id << ".log: extra line " << la;
+  }
+  std::cout << "[ compared ] " << compared << " .log file(s); " << log_gaps
+            << " element line(s) not written by the elements yet\n";
+  EXPECT_GE(compared, 3);
+}
