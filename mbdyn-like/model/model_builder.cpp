@@ -346,10 +346,39 @@ class Builder {
     in.not_implemented("nonlinear solver \"" + std::string(in.peek_text()) + "\"");
   }
 
+  /// `output: <kind>, {<label> [, ...] | range, <first>, <last>};` in the nodes or elements
+  /// block (input manual §6.x/§8.20.4): switches the output of those entities on.
+  void read_output_selection(CardReader& in, const std::string& family) {
+    std::string kind = in.keyword();
+    if (family == "element" && kind.size() > 1 && kind.back() == 's') kind.pop_back();  // "joints"
+    auto enable = [&](unsigned label, const parser::SourceLocation& where) {
+      if (family == "node") {
+        if (Node* n = ctx_->model().find_node(kind, label)) return n->set_output_enabled(true);
+      } else if (Element* e = ctx_->model().find_element(kind, label)) {
+        return e->set_output_enabled(true);
+      }
+      throw parser::InputError(where, fmt::format("expected the label of a {} {} defined above, found {}", kind, family, label));
+    };
+    while (!in.at_end()) {
+      if (in.keyword_is("range")) {
+        const auto where = in.location();
+        const unsigned first = in.label(), last = in.label();
+        for (unsigned l = first; l <= last; ++l)
+          if ((family == "node" ? static_cast<void*>(ctx_->model().find_node(kind, l))
+                                : static_cast<void*>(ctx_->model().find_element(kind, l))))
+            enable(l, where);
+      } else {
+        const auto where = in.location();
+        enable(in.label(), where);
+      }
+    }
+  }
+
   /// Node, element and driver cards: `<kind>: <label>, ...;` dispatched through the registries.
   void read_labelled(CardReader& in, const std::string& family) {
     if (read_definition(in)) return;
     const std::string d(in.description());
+    if (d == "output" && family != "driver") return read_output_selection(in, family);
     if (family == "element") {
       if (const CardReaderFn* f = CardRegistry::family("unlabelled element").find(d)) {
         (*f)(in, *ctx_, 0);
