@@ -5,6 +5,8 @@
 // decks. About 0.3 s per method.
 #include <gtest/gtest.h>
 
+#include "support/run_program.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,20 +18,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using mbl::test::read_file;
+using mbl::test::run;
+
 const char* const kMethods[] = {"ms_0.6",     "bdf_0.0",    "ms3_0.6", "ms4_0.0", "ss2_0.6",
                                 "Bathe_0.6",  "msstc3_0.6", "mssth3_0.0"};
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-int run(const std::string& cmd, const fs::path& log) {
-  const int rc = std::system((cmd + " > '" + log.string() + "' 2>&1").c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 /// Average of the NIter column over the regular steps of a .out file.
 double iterations_per_step(const fs::path& out) {

@@ -5,6 +5,8 @@
 // hit by an absurd impulsive force after t = 0.501 s, which no step can absorb.
 #include <gtest/gtest.h>
 
+#include "support/run_program.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,17 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-int run(const std::string& cmd, const fs::path& log) {
-  const int rc = std::system((cmd + " > '" + log.string() + "' 2>&1").c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+using mbl::test::read_file;
+using mbl::test::run;
 
 /// Pendulum deck; `initial_value_extra` goes into the initial value block.
 std::string pendulum_deck(const std::string& initial_value_extra, double time_step,
