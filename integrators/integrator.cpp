@@ -131,14 +131,15 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
   const int avail = static_cast<int>(history_.size());
   const double h_prev = avail >= 2 ? history_[0].t - history_[1].t : dt;
   coef::Lms fd, fa;
-  if (avail < N) {
-    fd = fa = coef::trapezoidal(dt);  // start-up, seed eq. (3)
+  if (avail < 2 && N > 1) {
+    fd = fa = coef::trapezoidal(dt);  // first step, seed eq. (3)
   } else {
     try {
+      const int r_avail = std::min(avail, N);
       const double rho = rho_ ? rho_(t) : 0.0;
       const double rho_alg = rho_alg_ ? rho_alg_(t) : rho;
-      fd = formula_(rho, dt, h_prev, steps() + 1);
-      fa = rho_alg == rho ? fd : formula_(rho_alg, dt, h_prev, steps() + 1);
+      fd = formula_(rho, dt, h_prev, steps() + 1, r_avail);
+      fa = rho_alg == rho ? fd : formula_(rho_alg, dt, h_prev, steps() + 1, r_avail);
     } catch (const std::invalid_argument& e) {
       return invalid(e.what());
     }
@@ -299,34 +300,40 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
   using coef::Lms;
   if (name == "cranknicolson" || name == "cranknicholson")
     return std::make_unique<StepNIntegrator<1>>(
-        "crank nicolson", [](double, double h, double, int) { return coef::trapezoidal(h); },
+        "crank nicolson", [](double, double h, double, int, int) { return coef::trapezoidal(h); },
         nullptr, nullptr, false);
   if (name == "impliciteuler" || (name == "bdf" && spec.bdf_order == 1))
     return std::make_unique<StepNIntegrator<1>>(
-        "implicit euler", [](double, double h, double, int) { return coef::implicit_euler(h); },
+        "implicit euler", [](double, double h, double, int, int) { return coef::implicit_euler(h); },
         nullptr, nullptr, false);
   if (name == "bdf") {
     if (spec.bdf_order != 2)
       throw std::invalid_argument(
           fmt::format("bdf order {} not available (only 1 and 2)", spec.bdf_order));
     return std::make_unique<StepNIntegrator<2>>(
-        "bdf", [](double, double h, double hp, int) { return coef::ms2(0.0, h, hp); },
+        "bdf", [](double, double h, double hp, int, int) { return coef::ms2(0.0, h, hp); },
         nullptr, nullptr);
   }
   if (name == "ms" || name == "ms2")
     return std::make_unique<StepNIntegrator<2>>(
-        "ms", [](double r, double h, double hp, int) { return coef::ms2(r, h, hp); }, need_rho(),
+        "ms", [](double r, double h, double hp, int, int) { return coef::ms2(r, h, hp); }, need_rho(),
         rho_alg);
   if (name == "ms3")
     return std::make_unique<StepNIntegrator<3>>(
-        "ms3", [](double r, double h, double, int) { return coef::ms3(r, h); }, need_rho(), rho_alg);
+        "ms3",
+        [](double r, double h, double hp, int, int avail) {
+          return avail >= 3 ? coef::ms3(r, h) : coef::ms2(r, h, hp);
+        }, need_rho(), rho_alg);
   if (name == "ms4")
     return std::make_unique<StepNIntegrator<4>>(
-        "ms4", [](double r, double h, double, int) { return coef::ms4(r, h); }, need_rho(), rho_alg);
+        "ms4",
+        [](double r, double h, double hp, int, int avail) {
+          return avail >= 4 ? coef::ms4(r, h) : avail == 3 ? coef::ms3(r, h) : coef::ms2(r, h, hp);
+        }, need_rho(), rho_alg);
   if (name == "hope")
     return std::make_unique<StepNIntegrator<2>>(
         "hope",
-        [](double r, double h, double, int step) {
+        [](double r, double h, double, int step, int) {
           // Odd steps: Crank-Nicolson; even steps: the two-step formula.
           return step % 2 == 1 ? coef::trapezoidal(h) : coef::hope_two_step(r, h);
         },

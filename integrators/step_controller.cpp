@@ -54,6 +54,8 @@ StepController::Decision StepController::after_failure(double t, const StepResul
                                             dt_, why)};
   };
   if (r.failure == FailureReason::InvalidParameter) return stop("(invalid parameter)");
+  // Without `min time step` a factor strategy could halve forever: 40 halvings in a row end it.
+  if (consecutive_failures_ > 40) return stop("was reduced 40 times in a row");
   switch (s_.kind) {
     case StepStrategy::Kind::None:
     case StepStrategy::Kind::NoChange:

@@ -48,6 +48,35 @@ void read_tolerance(CardReader& in, integrators::NewtonOptions& o) {
   }
 }
 
+/// `strategy: no change | factor, <reduction>, <steps before reduction>, <raise>,
+/// <steps before raise>, <min iterations> [, <max iterations>] | change, <drive caller>;`
+/// (input manual §4.1.1 "Strategy").
+void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
+  using Kind = integrators::StepStrategy::Kind;
+  integrators::StepStrategy& st = s.strategy;
+  if (in.keyword_is("no change")) {
+    st.kind = Kind::NoChange;
+  } else if (in.keyword_is("factor")) {
+    st.kind = Kind::Factor;
+    st.reduction_factor = in.real();
+    if (!(st.reduction_factor > 0.0 && st.reduction_factor < 1.0))
+      in.fail_expected("a reduction factor in (0, 1)");
+    st.steps_before_reduction = static_cast<int>(in.integer());
+    st.raise_factor = in.real();
+    if (!(st.raise_factor >= 1.0)) in.fail_expected("a raise factor >= 1");
+    st.steps_before_raise = static_cast<int>(in.integer());
+    st.min_iterations = static_cast<int>(in.integer());
+    st.max_iterations = in.at_end() ? -1 : static_cast<int>(in.integer());
+  } else if (in.keyword_is("change")) {
+    if (in.peek_keyword_is("postponed")) return in.not_implemented("strategy: change, postponed");
+    st.kind = Kind::Change;
+    DriveCallerPtr d = drives::read_drive_caller(in, ctx.model().drive_env());
+    st.time_step = [d](double t) { return d->value(t); };
+  } else {
+    in.fail_expected("a time step strategy (no change, factor, change)");
+  }
+}
+
 const std::map<std::string, SettingsCard>& initial_value_cards() {
   static const std::map<std::string, SettingsCard> cards = {
       {"initialtime", [](CardReader& in, RunSettings& s, BuildContext&) { s.initial_time = in.real(); }},
@@ -62,6 +91,7 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
        [](CardReader& in, RunSettings& s, BuildContext&) {
          s.max_time_step = in.keyword_is("unlimited") ? 0.0 : in.real();
        }},
+      {"strategy", read_strategy},
       {"tolerance", [](CardReader& in, RunSettings& s, BuildContext&) { read_tolerance(in, s.newton); }},
       {"maxiterations",
        [](CardReader& in, RunSettings& s, BuildContext&) {

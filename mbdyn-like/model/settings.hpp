@@ -7,6 +7,7 @@
 #include "integrators/integrator.hpp"
 #include "integrators/linear_solver.hpp"
 #include "integrators/newton.hpp"
+#include "integrators/step_controller.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
 
 namespace mbl {
@@ -19,6 +20,8 @@ struct RunSettings {
   double time_step = 1.0;
   double min_time_step = 0.0;
   double max_time_step = 0.0;  ///< 0: unlimited
+  /// `strategy:` (its min/max limits are filled from min_time_step/max_time_step at run time)
+  integrators::StepStrategy strategy;
   integrators::MethodSpec method;
   bool method_given = false;
   integrators::NewtonOptions newton;

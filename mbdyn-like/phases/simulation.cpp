@@ -1,9 +1,12 @@
 #include "mbdyn-like/phases/simulation.hpp"
 
+#include "integrators/step_controller.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <cmath>
+#include <limits>
 #include <ostream>
 
 namespace mbl {
@@ -79,26 +82,42 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     output.close();
     return report;
   }
-  const double dt = s.time_step;
   const double t_end = s.forever ? std::numeric_limits<double>::infinity() : s.final_time;
+  // Step control (input manual §4.1.1 `strategy`, `min/max time step`): without a strategy the
+  // step is fixed and a step that does not converge ends the run.
+  integrators::StepStrategy strategy = s.strategy;
+  strategy.min_time_step = s.min_time_step;
+  if (s.max_time_step > 0.0) strategy.max_time_step = s.max_time_step;
+  integrators::StepController control(strategy, s.time_step, opt.max_iterations);
+  double dt = control.initial_step();
   long step = 0;
-  // Like MBDyn, step while the current time is before the final time: the last step may end
-  // past it (final time .999 with step .01 ends at 1.0).
+  // Like MBDyn, the time accumulates step by step and the loop runs while the current time is
+  // before the final time: the last step may end past it (final time .999, step .01: 1.0).
   while (t < t_end - 1e-9 * std::abs(dt)) {
-    ++step;
-    const double t_new = s.initial_time + step * dt;
-    model.set_time(t_new, dt, step);
+    const double t_new = t + dt;
+    model.set_time(t_new, dt, step + 1);
     integrators::StepResult r = integrator->advance(model, t_new, dt, newton);
     if (!r.converged) {
-      output.step(model, step, t_new, dt, r);
+      const integrators::StepController::Decision d = control.after_failure(t, r);
+      if (d.retry) {
+        log << fmt::format("info: step {} at time {} did not converge ({}); retrying with time step {}\n",
+                           step + 1, t_new, describe_failure(model, r), d.dt);
+        dt = d.dt;
+        model.set_time(t, dt, step);
+        continue;
+      }
+      output.step(model, step + 1, t_new, dt, r);
       report.status = RunStatus::SolutionFailure;
-      report.message = fmt::format("step {} at time {} did not converge: {}", step, t_new, describe_failure(model, r));
+      report.message = fmt::format("step {} at time {} did not converge: {}", step + 1, t_new,
+                                   describe_failure(model, r));
       break;
     }
+    ++step;
     t = t_new;
     report.total_iterations += r.iterations;
     report.steps = step;
     output.step(model, step, t, dt, r);
+    dt = control.after_success(t, r.iterations);
   }
   report.final_time = t;
   output.close();
