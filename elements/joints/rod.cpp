@@ -99,7 +99,7 @@ void Rod::output_extra(OutputSink& out, std::ostream& os) const {
 
 unsigned Rod::private_data_index(std::string_view name) const {
   if (name == "F") return 1;
-  if (name == "l") return 2;
+  if (name == "l" || name == "L") return 2;  // "L": spelling used by real decks
   if (name == "lP") return 3;
   return 0;
 }
@@ -107,8 +107,9 @@ unsigned Rod::private_data_index(std::string_view name) const {
 double Rod::private_data(unsigned i) const {
   switch (i) {
     case 1: return f_;
-    case 2: return l_;
-    case 3: return l_dot_;
+    // Length and rate from the current iterate: element drives read them during the iterations.
+    case 2: return state().l;
+    case 3: return state().l_dot;
   }
   return 0.0;
 }
