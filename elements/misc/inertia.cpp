@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "elements/bodies/body.hpp"
+#include "elements/bodies/variable_mass_body.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
@@ -20,6 +21,17 @@ bool body_mass_properties(const Element& e, MassProperties& out) {
     out.v_cm = n.v_W() + n.w_W().cross(b_W);
     out.w = n.w_W();
     out.J_cm = n.R_WN() * p.J_cm_N * n.R_WN().transpose();
+    return true;
+  }
+  if (const auto* b = dynamic_cast<const VariableMassBody*>(&e)) {
+    const StructNode& n = b->node();
+    const double t = b->time();
+    const Vec3 b_W = n.R_WN() * b->b_N(t);
+    out.m = b->mass(t);
+    out.x_cm = n.x_W() + b_W;
+    out.v_cm = n.v_W() + n.w_W().cross(b_W);
+    out.w = n.w_W();
+    out.J_cm = n.R_WN() * b->J_cm_N(t) * n.R_WN().transpose();
     return true;
   }
   return false;
