@@ -9,6 +9,7 @@ namespace mbl {
 Model::Model() {
   drive_env_.math = &math_;
   install_model_functions();
+  install_plugins();
 }
 Model::~Model() = default;
 

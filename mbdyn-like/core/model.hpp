@@ -84,6 +84,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   const GravityField* gravity_ = nullptr;
   std::map<std::string, double> current_values_;
   void install_model_functions();
+  void install_plugins();  ///< [dof, ...], [node, ...], [element, ...] (model_plugins.cpp)
   int n_dofs_ = 0;
   std::vector<integrators::DofOrder> dof_order_;
   const Vector* y_ = nullptr;

@@ -47,6 +47,7 @@ const DeckCase kDecks[] = {
     {"t.forces.force.force", "force", 1e-4, true},
     {"t.inertia.inertia", "inertia", 1e-4},
     {"t.body.variable_mass_body", "variable_mass_body", 1e-4},
+    {"t.plugins.dof", "dof", 1e-3, true},
     // These agree exactly once `eigenanalysis` is a warning (run with the card removed):
     // {"t.eig.joints.deformabledisplacementjoint", "deformabledisplacementjoint", 1e-4, true},
     // {"t.eig.joints.deformablejoint", "deformablejoint", 1e-4, true},
