@@ -324,20 +324,24 @@ begin: elements; body: 1, 1, 2.5, null, eye;
 }
 
 TEST(Genels, SpringSupportClampAndAbstractForceOnAbstractNodes) {
-  // Node 1: spring support k = 4 loaded by an abstract force 2 -> x = 0.5.
+  // Node 1: spring support k = 4 loaded by an abstract force 2 and an internal one 1 -> x = 0.75.
   // Node 2: clamped by a genel to the value 3 (algebraic abstract node).
+  // Node 3: spring support k = 1 receiving the opposite internal force -> x = -1.
   const std::string deck = R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-10; end: initial value;
-begin: control data; abstract nodes: 2; genels: 2; forces: 1; end: control data;
+begin: control data; abstract nodes: 3; genels: 3; forces: 2; end: control data;
 begin: nodes;
   abstract: 1;
   abstract: 2, algebraic;
+  abstract: 3, algebraic;
 end: nodes;
 begin: elements;
   genel: 1, spring support, 1, abstract, algebraic, linear elastic, 4.;
   force: 1, abstract, 1, abstract, const, 2.;
   genel: 2, clamp, 2, abstract, algebraic, const, 3.;
+  genel: 3, spring support, 3, abstract, linear elastic, 1.;
+  force: 2, abstract internal, 1, abstract, 3, abstract, const, 1.;
 end: elements;
 )";
   std::string prefix;
@@ -346,11 +350,17 @@ end: elements;
   const auto n2 = last_record(prefix + ".abs", 2);
   ASSERT_GE(n1.size(), 1u);
   ASSERT_GE(n2.size(), 1u);
-  EXPECT_NEAR(n1[0], 0.5, 1e-9);
+  EXPECT_NEAR(n1[0], 0.75, 1e-9);
   EXPECT_NEAR(n2[0], 3.0, 1e-9);
+  const auto n3 = last_record(prefix + ".abs", 3);
+  ASSERT_GE(n3.size(), 1u);
+  EXPECT_NEAR(n3[0], -1.0, 1e-9);
   const auto f = last_record(prefix + ".frc", 1);
   ASSERT_EQ(f.size(), 2u);
   EXPECT_DOUBLE_EQ(f[1], 2.0);
+  const auto f2 = last_record(prefix + ".frc", 2);
+  ASSERT_EQ(f2.size(), 4u);  // node 1, +1, node 3, -1
+  EXPECT_DOUBLE_EQ(f2[3], -1.0);
 }
 
 TEST(Genels, JacobiansAgainstFiniteDifferences) {
