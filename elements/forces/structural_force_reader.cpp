@@ -60,7 +60,7 @@ void read_family(parser::CardReader& in, BuildContext& ctx, unsigned label, K ki
   else if (in.keyword_is("follower")) frame = F::Follower;
   else if (in.keyword_is("absolute internal")) return read_structural(in, ctx, label, kind, F::Absolute, true);
   else if (in.keyword_is("follower internal")) return read_structural(in, ctx, label, kind, F::Follower, true);
-  else if (in.peek_keyword_is("abstract") || in.peek_keyword_is("total") || in.peek_keyword_is("total internal") ||
+  else if (in.peek_keyword_is("total") || in.peek_keyword_is("total internal") ||
            in.peek_keyword_is("external structural") || in.peek_keyword_is("modal") ||
            in.peek_keyword_is("abstract reaction")) {
     in.not_implemented(std::string(kind == K::Force ? "force" : "couple") + " type \"" + in.keyword() + "\"");
