@@ -194,7 +194,8 @@ const std::map<std::string, std::string>& counted_families() {
       {"bulkelements", "bulk"},          {"electricbulkelements", "electric bulk"}, {"electricelements", "electric"},
       {"hydraulicelements", "hydraulic"}, {"outputelements", "output"}, {"solids", "solid"},
       {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
-      {"rotors", "rotor"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"}};
+      {"rotors", "rotor"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
+      {"jointregularizations", "jointregularization"}};
   return m;
 }
 

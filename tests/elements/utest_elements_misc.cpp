@@ -406,3 +406,36 @@ TEST(DrivenElement, RotatingShaftBenchmarkAgreesWithMBDyn) {
   EXPECT_EQ(sh("'" + bin + "' compare '" + out + ".nc' '" + ref + "' --vars 'node.struct.*.X' --norm model --tol 1e-8"), 0);
   EXPECT_EQ(sh("'" + bin + "' compare '" + out + ".nc' '" + ref + "' --vars 'elem.driven.*' --tol 1e-12"), 0);
 }
+
+TEST(JointRegularization, TikhonovAddsTheComplianceToTheConstraintRows) {
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 2; joints: 1; joint regularizations: 1; end: control data;
+begin: nodes;
+  structural: 1, dynamic, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, null, 0., 0., 1.;
+end: nodes;
+begin: elements;
+  joint: 1, spherical hinge, 1, null, 2, -1., 0., 0.;
+  joint regularization: 1, tikhonov, 1e-3;
+end: elements;
+)";
+  BuildResult b = read_deck_text("tikhonov", deck);
+  ASSERT_EQ(b.not_implemented, 0u);
+  Model& m = *b.model;
+  m.setup_elements();
+  m.number_dofs();
+  Vector y, yp, r;
+  m.initial_state(y, yp);
+  const Element* joint = m.find_element("joint", 1);
+  ASSERT_NE(joint, nullptr);
+  for (int k = 0; k < 3; ++k) y[joint->first_index() + k] = 2.0 + k;
+  m.after_predict(0.1, y, yp);
+  m.update(0.1, y, yp);
+  m.residual(0.1, 0.5, r, nullptr);
+  // The constraint is satisfied: the rows hold -c lambda only.
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(r[joint->first_index() + k], -1e-3 * (2.0 + k), 1e-12);
+  const auto chk = test_support::check_jacobian(m, 0.1, 0.5, y, yp);
+  EXPECT_LT(chk.max_error, 1e-6) << chk.str();
+}
