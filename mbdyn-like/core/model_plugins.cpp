@@ -113,26 +113,24 @@ void Model::install_plugins() {
     if (i == 0) throw parser::InputError(where, fmt::format("expected a private datum of {}, found \"{}\"", what, v));
     return i;
   };
-  math_.register_plugin("node", [this, integer, need, datum_of](std::span<const std::string> a,
-                                                                const parser::SourceLocation& where) -> math::PluginGetter {
-    need(a, 2, where, "node");
-    const auto label = static_cast<unsigned>(integer(a[0], where, "a node label"));
-    const std::string type = lower(a[1]);
-    const Node* n = find_node(type, label);
-    if (!n) throw parser::InputError(where, fmt::format("expected an existing node, found no {} node {}", type, label));
-    const unsigned i = datum_of(*n, a, where, fmt::format("{} node {}", type, label));
-    return [n, i]() { return Value(n->private_data(i)); };
-  });
-  math_.register_plugin("element", [this, integer, need, datum_of](std::span<const std::string> a,
-                                                                   const parser::SourceLocation& where) -> math::PluginGetter {
-    need(a, 2, where, "element");
-    const auto label = static_cast<unsigned>(integer(a[0], where, "an element label"));
-    const std::string type = lower(a[1]);
-    const Element* e = find_element(type, label);
-    if (!e) throw parser::InputError(where, fmt::format("expected an existing element, found no {} {}", type, label));
-    const unsigned i = datum_of(*e, a, where, fmt::format("{} {}", type, label));
-    return [e, i]() { return Value(e->private_data(i)); };
-  });
+  // `find(type, label)`: the node or element the plugin reads, or nullptr.
+  auto datum_plugin = [integer, need, datum_of](const char* plugin, auto find) -> math::PluginFactory {
+    return [=](std::span<const std::string> a, const parser::SourceLocation& where) -> math::PluginGetter {
+      need(a, 2, where, plugin);
+      const auto label = static_cast<unsigned>(integer(a[0], where, "a label"));
+      const std::string type = lower(a[1]);
+      const parser::PrivateDataOwner* o = find(type, label);
+      if (!o) throw parser::InputError(where, fmt::format("expected an existing {}, found no {} {} {}", plugin, type, plugin, label));
+      const unsigned i = datum_of(*o, a, where, fmt::format("{} {} {}", type, plugin, label));
+      return [o, i]() { return Value(o->private_data(i)); };
+    };
+  };
+  math_.register_plugin("node", datum_plugin("node", [this](const std::string& t, unsigned l) -> const parser::PrivateDataOwner* {
+                          return find_node(t, l);
+                        }));
+  math_.register_plugin("element", datum_plugin("element", [this](const std::string& t, unsigned l) -> const parser::PrivateDataOwner* {
+                          return find_element(t, l);
+                        }));
 }
 
 }  // namespace mbl

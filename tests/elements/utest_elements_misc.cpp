@@ -152,22 +152,26 @@ TEST(DrivenElement, SwitchesAtTheFirstResidualOfAStepAndAppliesHints) {
   EXPECT_EQ(hints_applied, 1);
 }
 
-TEST(DrivenElement, DeckCountsAsTheWrappedKindAndReadsHints) {
-  const std::string deck = R"(
+/// A deck with two static nodes (1 at the origin, 2 at x = 1) and the given element cards.
+std::string two_node_deck(int joints, const std::string& elements) {
+  return R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;
-begin: control data; structural nodes: 2; joints: 2; end: control data;
+begin: control data; structural nodes: 2; joints: )" +
+         std::to_string(joints) + R"(; end: control data;
 begin: nodes;
   structural: 1, static, null, eye, null, null;
   structural: 2, static, 1., 0., 0., eye, null, null;
 end: nodes;
 begin: elements;
+)" + elements + "\nend: elements;\n";
+}
+
+TEST(DrivenElement, DeckCountsAsTheWrappedKindAndReadsHints) {
+  BuildResult b = read_deck_text("driven", two_node_deck(2, R"(
   joint: 1, clamp, 1, node, node;
   driven: 2, string, "Time > .5", hint, "position-drive3{model::xposition(2), 0., 0., const, 1.}",
-  joint: 2, total pin joint, 2, position, null, position, null, position constraint, 1, 1, 1, null;
-end: elements;
-)";
-  BuildResult b = read_deck_text("driven", deck);
+  joint: 2, total pin joint, 2, position, null, position, null, position constraint, 1, 1, 1, null;)"));
   EXPECT_EQ(b.not_implemented, 0u);
   auto* d = dynamic_cast<Driven*>(b.model->find_element("joint", 2));
   ASSERT_NE(d, nullptr);
@@ -175,19 +179,8 @@ end: elements;
 }
 
 TEST(DrivenElement, UnknownHintIsReportedNotImplemented) {
-  const std::string deck = R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;
-begin: control data; structural nodes: 2; joints: 1; end: control data;
-begin: nodes;
-  structural: 1, static, null, eye, null, null;
-  structural: 2, static, 1., 0., 0., eye, null, null;
-end: nodes;
-begin: elements;
-  driven: 1, const, 1., hint, "offset{1}", joint: 1, spherical hinge, 1, null, 2, null;
-end: elements;
-)";
-  BuildResult b = read_deck_text("driven_hint", deck);
+  BuildResult b = read_deck_text("driven_hint", two_node_deck(1, R"(
+  driven: 1, const, 1., hint, "offset{1}", joint: 1, spherical hinge, 1, null, 2, null;)"));
   EXPECT_EQ(b.not_implemented, 1u);
 }
 
