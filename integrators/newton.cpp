@@ -156,6 +156,7 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
 
     if (!opt_.line_search.enabled) {
       apply(problem, d, 1.0, dCoef, dCoef_alg, mode, y, yp);
+      if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
       problem.update(t, y, yp);
       if (!eval_residual()) return fail(FailureReason::NotANumber, "residual is not a number");
     } else {
@@ -186,6 +187,7 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
         y = y0;
         yp = yp0;
         apply(problem, d, gamma * lambda, dCoef, dCoef_alg, mode, y, yp);
+        if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
         problem.update(t, y, yp);
         const bool finite = eval_residual();
         const double f = finite ? 0.5 * r.squaredNorm() : std::numeric_limits<double>::infinity();

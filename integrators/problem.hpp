@@ -62,6 +62,10 @@ class Problem {
   /// Physical dimension class of equation i (any integer; equal values = same dimension). Used
   /// only by the `sepnorm` residual test (technical manual §3.6). Default: one class.
   virtual int equation_dimension(int i) const { return 0; }
+  /// Derivatives phase (technical manual §6.2.1): after each derivatives-mode update, lets the
+  /// problem restore derivatives it keeps as given (MBDyn's DerivativesUpdate: the nodes keep
+  /// their input velocities, only momenta derivatives and reactions are computed).
+  virtual void derivatives_update(Vector& y, Vector& yp) {}
 
   /// Called by an integrator at the beginning of advance(), when the last converged point is a
   /// completed step: save whatever after_convergence()/after_predict() will overwrite (rotation

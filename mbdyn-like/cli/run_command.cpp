@@ -69,6 +69,16 @@ int run_command(const RunOptions& opt) {
   oc.netcdf = s.netcdf;
   oc.netcdf_sync = s.netcdf_sync;
   oc.text = s.text;
+  // The output folder is created if missing (e.g. -o build/examples/pendulum).
+  {
+    std::error_code ec;
+    const fs::path dir = fs::path(oc.prefix).parent_path();
+    if (!dir.empty() && !fs::exists(dir)) fs::create_directories(dir, ec);
+    if (ec) {
+      std::cerr << fmt::format("mbdyn-like: error: cannot create the output folder {}: {}\n", dir.string(), ec.message());
+      return 2;
+    }
+  }
   // Never overwrite the deck itself with an output file.
   for (const char* ext : {".out", ".log", ".mov", ".jnt", ".frc", ".nc", ".ine", ".act", ".drv"}) {
     std::error_code ec;

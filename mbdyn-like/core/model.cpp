@@ -127,6 +127,10 @@ void Model::after_predict(double t, Vector& y, Vector& yp) {
   for (auto& e : elements_) e->after_predict(c);
 }
 
+void Model::derivatives_update(Vector& y, Vector& yp) {
+  for (auto& n : nodes_) n->derivatives_update(y, yp);
+}
+
 void Model::set_time(double t, double dt, long step) {
   drive_env_.time = t;
   drive_env_.time_step = dt;

@@ -61,6 +61,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   void after_convergence(double t, Vector& y, Vector& yp) override;
   void rebase_history(std::span<Vector> y_hist, std::span<Vector> yp_hist) override;
   void after_predict(double t, Vector& y, Vector& yp) override;
+  void derivatives_update(Vector& y, Vector& yp) override;
 
   /// Sets Time/TimeStep/Step for drives and the math environment.
   void set_time(double t, double dt, long step);

@@ -37,6 +37,8 @@ class Node : public parser::PrivateDataOwner {
   virtual void after_convergence(Vector& y, Vector& yp) {}
   virtual void rebase_history(int j, Vector& y, Vector& yp) const {}
   virtual void after_predict(Vector& y, Vector& yp) {}
+  /// Derivatives phase: restores the derivatives the node keeps as given.
+  virtual void derivatives_update(Vector& y, Vector& yp) const {}
 
   virtual void output_setup(OutputSink&) {}
   virtual void output(OutputSink&) const {}

@@ -141,6 +141,12 @@ void StructNode::after_predict(Vector& y, Vector& yp) {
   yp.segment<3>(i + 3).setZero();
 }
 
+void StructNode::derivatives_update(Vector& y, Vector& yp) const {
+  if (dof_count() == 0) return;
+  yp.segment<3>(dof_index()) = ic_.v_W;
+  yp.segment<3>(dof_index() + 3) = ic_.w_W;
+}
+
 void StructNode::set_kinematics(const Vec3& x, const Mat3& R, const Vec3& v, const Vec3& w) {
   x_W_ = x;
   R_WN_ = R;

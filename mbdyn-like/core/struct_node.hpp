@@ -85,6 +85,8 @@ class StructNode : public Node {
   void after_convergence(Vector& y, Vector& yp) override;
   void rebase_history(int j, Vector& y, Vector& yp) const override;
   void after_predict(Vector& y, Vector& yp) override;
+  /// The derivatives phase computes momenta derivatives; the input velocities stay.
+  void derivatives_update(Vector& y, Vector& yp) const override;
 
   /// Sets the kinematics directly (initial assembly, dummy nodes).
   void set_kinematics(const Vec3& x, const Mat3& R, const Vec3& v, const Vec3& w);

@@ -10,51 +10,12 @@
 #include "elements/joints/spherical_hinge.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/rotations.hpp"
-#include "support/jacobian_check.hpp"
+#include "support/element_fixture.hpp"
 
 using namespace mbl;
 using namespace mbl::elements;
 
-namespace {
-
-StructNode::InitialConditions ic(int k) {
-  StructNode::InitialConditions c;
-  c.x_W = Vec3(0.1 * k, -0.3 + 0.2 * k, 0.5 - 0.1 * k);
-  c.R_WN = rot::euler123_to_R(Vec3(0.3 + 0.1 * k, -0.4, 0.7 * k));
-  c.v_W = Vec3(0.2, -0.1 * k, 0.3);
-  c.w_W = Vec3(0.5 - k, 0.2, -0.3 + 0.1 * k);
-  return c;
-}
-
-/// A model with two dynamic nodes (and optionally a static one); `add` adds the element(s).
-struct Fixture {
-  Model model;
-  StructNode* n1;
-  StructNode* n2;
-  Fixture() {
-    n1 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(1, StructNode::Type::Dynamic, ic(1))));
-    n2 = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(2, StructNode::Type::Dynamic, ic(2))));
-  }
-  Attachment att(StructNode* n, int k) {
-    return {n, Vec3(0.1 * k, 0.2, -0.15 * k), rot::euler123_to_R(Vec3(0.1 * k, 0.2 * k, -0.3))};
-  }
-  /// Runs the check at a generic state: multipliers and momenta nonzero, g = g' = 0.
-  test_support::JacobianCheck check(double dCoef = 0.37) {
-    model.setup_elements();
-    model.number_dofs();
-    Vector y, yp;
-    model.initial_state(y, yp);
-    for (int i = 0; i < y.size(); ++i) {
-      if (model.dof_order(i) == DofOrder::Algebraic) y[i] = 0.5 + 0.3 * std::sin(3.0 * i);
-    }
-    // Newton reference state (see the harness): omega moves into w_ref, g = g' = 0.
-    model.after_predict(0.25, y, yp);
-    for (auto* n : {n1, n2}) yp.segment<6>(n->momentum_dof_index()) << 0.1, -0.2, 0.3, 0.05, 0.4, -0.1;
-    return test_support::check_jacobian(model, 0.25, dCoef, y, yp);
-  }
-};
-
-}  // namespace
+using Fixture = test_support::ElementFixture;
 
 TEST(ElementJacobians, DynamicNodesAlone) {
   Fixture f;
@@ -83,7 +44,7 @@ TEST(ElementJacobians, BodyWithCentralGravity) {
 
 TEST(ElementJacobians, Clamp) {
   Fixture f;
-  f.model.add_element(std::make_unique<Clamp>(1, *f.n1, ic(1).x_W, ic(1).R_WN));
+  f.model.add_element(std::make_unique<Clamp>(1, *f.n1, test_support::generic_ic(1).x_W, test_support::generic_ic(1).R_WN));
   const auto r = f.check();
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
