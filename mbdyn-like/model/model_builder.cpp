@@ -224,7 +224,8 @@ const std::map<std::string, std::string>& counted_families() {
       {"bulkelements", "bulk"},          {"electricbulkelements", "electric bulk"}, {"electricelements", "electric"},
       {"hydraulicelements", "hydraulic"}, {"outputelements", "output"}, {"solids", "solid"},
       {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
-      {"rotors", "rotor"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"}};
+      {"rotors", "rotor"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
+      {"jointregularizations", "jointregularization"}};
   return m;
 }
 
@@ -433,8 +434,14 @@ class Builder {
       return;
     }
     if (result_.read_context->count("not implemented") == before) in.expect_end();
+<<<<<<< HEAD
     else if (family == "node") ctx_->skipped_nodes().insert(label);
     ++found_[counted_name(d)];
+=======
+    // A `driven` card counts as the element it wraps (control data `joints:`, ...).
+    const auto& elements = result_.model->elements();
+    ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d)];
+>>>>>>> h_misc
   }
 
   std::string counted_name(const std::string& d) {

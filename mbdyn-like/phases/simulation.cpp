@@ -96,7 +96,17 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
   while (t < t_end - 1e-9 * std::abs(dt)) {
     const double t_new = t + dt;
     model.set_time(t_new, dt, step + 1);
-    integrators::StepResult r = integrator->advance(model, t_new, dt, newton);
+    integrators::StepResult r;
+    try {
+      r = integrator->advance(model, t_new, dt, newton);
+    } catch (const math::StopRequest& stop) {
+      // stop() in an expression (input manual §2.2.1): the run ends with the last converged step.
+      if (stop.exit_code != 0) {
+        report.status = RunStatus::SolutionFailure;
+        report.message = fmt::format("step {} at time {}: {}", step + 1, t_new, stop.what());
+      }
+      break;
+    }
     if (!r.converged) {
       const integrators::StepController::Decision d = control.after_failure(t, r);
       if (d.retry) {

@@ -1,0 +1,485 @@
+// Miscellaneous elements (input manual §8.20, §8.9, §8.8, §8.4 variable mass, §6.1/§6.4 nodes):
+// finite-difference Jacobians, hand-computed values and small decks run end to end.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "elements/bodies/body.hpp"
+#include "elements/bodies/variable_mass_body.hpp"
+#include "elements/drives/drive_callers.hpp"
+#include "elements/forces/displacement_force.hpp"
+#include "elements/genels/genels.hpp"
+#include "elements/joints/total_joint.hpp"
+#include "elements/laws/elastic_laws.hpp"
+#include "elements/misc/driven.hpp"
+#include "elements/misc/inertia.hpp"
+#include "elements/nodes/abstract_node.hpp"
+#include "elements/nodes/parameter_node.hpp"
+#include "mbdyn-like/model/model_builder.hpp"
+#include "parser/errors.hpp"
+#include "support/element_fixture.hpp"
+
+using namespace mbl;
+using namespace mbl::elements;
+using mbl::test_support::ElementFixture;
+
+namespace {
+
+template <class T>
+drives::TplDriveCallerPtr<T> single(const T& v, DriveCallerPtr d) {
+  return std::make_shared<drives::TplSingleDrive<T>>(v, std::move(d));
+}
+DriveCallerPtr constant(double v) { return std::make_shared<ConstDrive>(v); }
+DriveCallerPtr linear(double c0, double c1) { return std::make_shared<drives::PolynomialDrive>(std::vector<double>{c0, c1}); }
+
+std::unique_ptr<TotalJoint> total_joint(ElementFixture& f) {
+  using S = TotalJoint::Status;
+  TotalJoint::Params p;
+  p.a = {f.n1, Vec3(0.1, 0.2, -0.15), rot::euler123_to_R(Vec3(0.1, 0.2, -0.3)), Mat3::Identity()};
+  p.b = {f.n2, Vec3(0.2, 0.2, -0.3), Mat3::Identity(), rot::euler123_to_R(Vec3(-0.2, 0.2, 0.6))};
+  p.position = {S::Position, S::Inactive, S::Velocity};
+  p.rotation = {S::Position, S::Position, S::Inactive};
+  p.x0 = single(Vec3(0.3, -0.1, 0.2), constant(1.5));
+  p.theta0 = single(Vec3(0.2, 0.4, -0.1), constant(1.2));
+  return std::make_unique<TotalJoint>(1, std::move(p));
+}
+
+/// Runs `deck` (text) with the program; returns the exit code, output prefix in `prefix`.
+int run_deck(const std::string& name, const std::string& deck, std::string& prefix) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mbl_misc_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "deck") << deck;
+  prefix = (dir / "run").string();
+  const std::string cmd = "'" + std::string(MBL_BINARY) + "' -s -f '" + (dir / "deck").string() + "' -o '" + prefix +
+                          "' > '" + (dir / "log").string() + "' 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/// Last line of `path` starting with `label` (after blanks), as numbers.
+std::vector<double> last_record(const std::string& path, unsigned label) {
+  std::ifstream f(path);
+  std::string line;
+  std::vector<double> out;
+  while (std::getline(f, line)) {
+    std::istringstream is(line);
+    double l;
+    if (!(is >> l) || l != label) continue;
+    out.clear();
+    double v;
+    while (is >> v) out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+// ---- driven -------------------------------------------------------------------------------------
+
+TEST(DrivenElement, ActiveWrapsTheElementExactly) {
+  ElementFixture f;
+  f.model.add_element(std::make_unique<Driven>(1, total_joint(f), constant(1.0), std::vector<Driven::Hint>{},
+                                               Driven::InitialState::FromDrive));
+  const auto r = f.check();
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+  // Same residual as the bare element (fresh fixtures: the check moved f's node references).
+  ElementFixture driven, plain;
+  driven.model.add_element(std::make_unique<Driven>(1, total_joint(driven), constant(1.0),
+                                                    std::vector<Driven::Hint>{}, Driven::InitialState::FromDrive));
+  driven.model.setup_elements();
+  driven.model.number_dofs();
+  plain.model.add_element(total_joint(plain));
+  plain.model.setup_elements();
+  plain.model.number_dofs();
+  ASSERT_EQ(driven.model.size(), plain.model.size());
+  Vector y = Vector::Constant(plain.model.size(), 0.25), yp = Vector::Constant(plain.model.size(), 0.1), r1, r2;
+  for (auto* m : {&driven.model, &plain.model}) m->update(0.1, y, yp);
+  driven.model.residual(0.1, 0.5, r1, nullptr);
+  plain.model.residual(0.1, 0.5, r2, nullptr);
+  EXPECT_LT((r1 - r2).norm(), 1e-14);
+}
+
+TEST(DrivenElement, InactiveDrivesItsUnknownsToZero) {
+  ElementFixture f;
+  auto& d = static_cast<Driven&>(f.model.add_element(std::make_unique<Driven>(
+      1, total_joint(f), constant(0.0), std::vector<Driven::Hint>{}, Driven::InitialState::FromDrive)));
+  const auto r = f.check();
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+  EXPECT_FALSE(d.active());
+  // r = -y on the element's own rows, nothing on the nodes' rows.
+  Vector y = Vector::Constant(f.model.size(), 0.25), yp = Vector::Zero(f.model.size()), res;
+  f.model.update(0.1, y, yp);
+  f.model.residual(0.1, 0.5, res, nullptr);
+  for (int k = 0; k < d.dof_count(); ++k) EXPECT_DOUBLE_EQ(res[d.first_index() + k], -0.25);
+  EXPECT_EQ(d.kind(), "joint");
+  EXPECT_EQ(d.type_name(), "Total joint");
+}
+
+TEST(DrivenElement, SwitchesAtTheFirstResidualOfAStepAndAppliesHints) {
+  ElementFixture f;
+  int hints_applied = 0;
+  // Active for t >= 0.5 (a step drive), hint counted on each activation.
+  auto drive = std::make_shared<drives::PolynomialDrive>(std::vector<double>{-0.5, 1.0});
+  struct Positive final : DriveCaller {
+    DriveCallerPtr d;
+    double value(double t) const override { return d->value(t) >= 0.0 ? 1.0 : 0.0; }
+    std::string describe() const override { return "positive"; }
+  };
+  auto gate = std::make_shared<Positive>();
+  gate->d = drive;
+  auto& d = static_cast<Driven&>(f.model.add_element(std::make_unique<Driven>(
+      1, total_joint(f), gate, std::vector<Driven::Hint>{[&](Element&) { ++hints_applied; }},
+      Driven::InitialState::FromDrive)));
+  f.model.setup_elements();
+  f.model.number_dofs();
+  Vector y, yp, r;
+  f.model.initial_state(y, yp);
+  f.model.update(0.0, y, yp);
+  f.model.residual(0.0, 1.0, r, nullptr);
+  EXPECT_FALSE(d.active());
+  // Still inactive within the same time point even if the drive changed.
+  f.model.residual(0.7, 1.0, r, nullptr);
+  EXPECT_FALSE(d.active());
+  f.model.after_predict(0.7, y, yp);
+  f.model.update(0.7, y, yp);
+  f.model.residual(0.7, 1.0, r, nullptr);
+  EXPECT_TRUE(d.active());
+  EXPECT_EQ(hints_applied, 1);
+}
+
+/// A deck with two static nodes (1 at the origin, 2 at x = 1) and the given element cards.
+std::string two_node_deck(int joints, const std::string& elements) {
+  return R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 2; joints: )" +
+         std::to_string(joints) + R"(; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, static, 1., 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+)" + elements + "\nend: elements;\n";
+}
+
+TEST(DrivenElement, DeckCountsAsTheWrappedKindAndReadsHints) {
+  BuildResult b = read_deck_text("driven", two_node_deck(2, R"(
+  joint: 1, clamp, 1, node, node;
+  driven: 2, string, "Time > .5", hint, "position-drive3{model::xposition(2), 0., 0., const, 1.}",
+  joint: 2, total pin joint, 2, position, null, position, null, position constraint, 1, 1, 1, null;)"));
+  EXPECT_EQ(b.not_implemented, 0u);
+  auto* d = dynamic_cast<Driven*>(b.model->find_element("joint", 2));
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->type_name(), "Total pin joint");
+}
+
+TEST(DrivenElement, UnknownHintIsReportedNotImplemented) {
+  BuildResult b = read_deck_text("driven_hint", two_node_deck(1, R"(
+  driven: 1, const, 1., hint, "offset{1}", joint: 1, spherical hinge, 1, null, 2, null;)"));
+  EXPECT_EQ(b.not_implemented, 1u);
+}
+
+// ---- forces -------------------------------------------------------------------------------------
+
+TEST(DisplacementForce, AppliesTheForceToBothNodesWithoutMoment) {
+  ElementFixture f;
+  f.model.add_element(std::make_unique<DisplacementForce>(
+      1, *f.n1, f.n2, [](double t) { return Vec3(1.0, -2.0 * t, 3.0); }));
+  const auto chk = f.check();
+  EXPECT_LT(chk.max_error, 1e-9) << chk.str();
+  Vector y, yp, r;
+  f.model.initial_state(y, yp);
+  f.model.update(0.5, y, yp);
+  f.model.residual(0.5, 1.0, r, nullptr);
+  EXPECT_TRUE(r.segment<3>(f.n1->eq_index()).isApprox(Vec3(1.0, -1.0, 3.0)));
+  EXPECT_TRUE(r.segment<3>(f.n2->eq_index()).isApprox(Vec3(-1.0, 1.0, -3.0)));
+  EXPECT_TRUE(r.segment<3>(f.n1->eq_index() + 3).isZero());
+}
+
+// ---- variable mass body -------------------------------------------------------------------------
+
+VariableMassBody::Params vm_params(DriveCallerPtr m, const Vec3& b, const Mat3& J) {
+  return {std::move(m), single(b, constant(1.0)), single(J, constant(1.0)),
+          std::make_shared<drives::TplNullDrive<Mat3>>()};
+}
+
+TEST(VariableMassBody, WithConstantPropertiesEqualsTheRigidBody) {
+  const Vec3 b(0.1, -0.2, 0.3);
+  Mat3 J;
+  J << 2.0, 0.1, 0.0, 0.1, 3.0, -0.2, 0.0, -0.2, 4.0;
+  ElementFixture fv, fr;
+  fv.model.add_element(std::make_unique<VariableMassBody>(1, *fv.n1, vm_params(constant(2.5), b, J)));
+  fr.model.add_element(std::make_unique<Body>(1, *fr.n1, BodyParams{2.5, b, J}));
+  for (auto* f : {&fv, &fr}) {
+    f->model.setup_elements();
+    f->model.number_dofs();
+  }
+  Vector y, yp, y2, yp2, rv, rr;
+  fv.model.initial_state(y, yp);
+  fr.model.initial_state(y2, yp2);
+  EXPECT_TRUE(y.isApprox(y2));
+  yp.setConstant(0.3);
+  fv.model.update(0.2, y, yp);
+  fr.model.update(0.2, y, yp);
+  fv.model.residual(0.2, 0.4, rv, nullptr);
+  fr.model.residual(0.2, 0.4, rr, nullptr);
+  EXPECT_LT((rv - rr).norm(), 1e-12);
+  const auto chk = fv.check();
+  EXPECT_LT(chk.max_error, 1e-6) << chk.str();
+}
+
+TEST(VariableMassBody, MassLossTermAndItsJacobian) {
+  // b = 0: beta = m v; the force rows get m' v (technical manual eq. 8.19).
+  ElementFixture f;
+  f.model.add_element(std::make_unique<VariableMassBody>(1, *f.n1, vm_params(linear(2.0, -0.5), Vec3::Zero(), Mat3::Identity())));
+  const auto chk = f.check();
+  EXPECT_LT(chk.max_error, 1e-6) << chk.str();
+  Vector y, yp, r;
+  f.model.initial_state(y, yp);
+  f.model.update(0.4, y, yp);
+  f.model.residual(0.4, 1.0, r, nullptr);
+  // The node's own residual contributes -beta_dot = 0 here (yp of the momenta is zero).
+  EXPECT_TRUE(r.segment<3>(f.n1->eq_index()).isApprox(-0.5 * f.n1->v_W())) << r.segment<3>(f.n1->eq_index()).transpose();
+  EXPECT_TRUE(r.segment<3>(f.n1->momentum_eq_index()).isApprox(Vec3(1.8 * f.n1->v_W() - y.segment<3>(f.n1->momentum_dof_index()))));
+}
+
+// ---- inertia ------------------------------------------------------------------------------------
+
+TEST(Inertia, CombinesMassesAboutTheReferencePointAndTheCentreOfMass) {
+  // Two point masses 1 and 3 at x = -1.5 and x = +0.5 on the x axis, moving along y with the
+  // rigid rotation w = (0, 0, 2): centre of mass at 0.
+  MassProperties a{1.0, Vec3(-1.5, 0, 0), Vec3(0, -3.0, 0), Vec3(0, 0, 2), Mat3::Zero()};
+  MassProperties b{3.0, Vec3(0.5, 0, 0), Vec3(0, 1.0, 0), Vec3(0, 0, 2), Mat3::Identity()};
+  const InertiaSummary s = combine({a, b}, Vec3(1.0, 0, 0));
+  EXPECT_DOUBLE_EQ(s.m, 4.0);
+  EXPECT_TRUE(s.x_cg.isZero(1e-15));
+  EXPECT_TRUE(s.beta.isZero(1e-15));
+  // Jcg: 1*1.5^2 + 3*0.5^2 = 3 about y and z, plus b's unit inertia.
+  EXPECT_NEAR(s.J_cg(2, 2), 3.0 + 1.0, 1e-14);
+  EXPECT_NEAR(s.J_cg(0, 0), 1.0, 1e-14);
+  // About x = 1: 1*2.5^2 + 3*0.5^2 + 1 = 8.
+  EXPECT_NEAR(s.J_X(1, 1), 8.0, 1e-14);
+  // gamma = sum J w + r x m v = 2 + (1.5*3 + 0.5*3) = 8 about z; w_cg = gamma / Jzz = 2.
+  EXPECT_NEAR(s.gamma[2], 8.0, 1e-14);
+  EXPECT_NEAR(s.w_cg[2], 2.0, 1e-14);
+  EXPECT_NEAR(s.J_p[0], 1.0, 1e-12);
+}
+
+// ---- nodes, bind, genels, plugins (end to end) ---------------------------------------------------
+
+TEST(ScalarNodes, BindReadsTheElementDatumAndPluginsReadNodes) {
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 1; parameter nodes: 1; rigid bodies: 1; end: control data;
+begin: nodes;
+  structural: 1, dynamic, 1., 2., 3., eye, null, null;
+  parameter: 5, element;
+end: nodes;
+begin: elements;
+  body: 1, 1, 2.5, null, eye;
+  bind: 1, body, 5, string, "m";
+  set: [dof, XX, 1, structural, 2, algebraic];
+  set: [node, P, 5, parameter, string="x"];
+  set: [element, M, 1, body, index=3];
+end: elements;
+)";
+  BuildResult b = read_deck_text("bind", deck);
+  ASSERT_EQ(b.not_implemented, 0u);
+  auto* p = dynamic_cast<ParameterNode*>(b.model->find_node("parameter", 5));
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(p->bound());
+  EXPECT_DOUBLE_EQ(p->value(), 2.5);
+  auto& math = b.model->math();
+  EXPECT_DOUBLE_EQ(math.evaluate("XX", {}).to_real(), 2.0);
+  EXPECT_DOUBLE_EQ(math.evaluate("P", {}).to_real(), 2.5);
+  EXPECT_DOUBLE_EQ(math.evaluate("M", {}).to_real(), 2.5);
+}
+
+TEST(ScalarNodes, BadBindAndPluginArgumentsAreInputErrors) {
+  const std::string head = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 1; parameter nodes: 1; rigid bodies: 1; end: control data;
+begin: nodes; structural: 1, dynamic, null, eye, null, null; parameter: 5, element; end: nodes;
+begin: elements; body: 1, 1, 2.5, null, eye;
+)";
+  for (const char* bad : {"bind: 1, body, 5, string, \"nope\";", "bind: 1, body, 6, index, 1;",
+                          "bind: 1, body, 5, index, 4;", "set: [dof, Q, 7, structural, 1, algebraic];",
+                          "set: [element, Q, 1, body, string=\"W\"];"}) {
+    EXPECT_THROW(read_deck_text("bad", head + bad + "\nend: elements;\n"), parser::InputError) << bad;
+  }
+}
+
+TEST(Genels, SpringSupportClampAndAbstractForceOnAbstractNodes) {
+  // Node 1: spring support k = 4 loaded by an abstract force 2 and an internal one 1 -> x = 0.75.
+  // Node 2: clamped by a genel to the value 3 (algebraic abstract node).
+  // Node 3: spring support k = 1 receiving the opposite internal force -> x = -1.
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-10; end: initial value;
+begin: control data; abstract nodes: 3; genels: 3; forces: 2; end: control data;
+begin: nodes;
+  abstract: 1;
+  abstract: 2, algebraic;
+  abstract: 3, algebraic;
+end: nodes;
+begin: elements;
+  genel: 1, spring support, 1, abstract, algebraic, linear elastic, 4.;
+  force: 1, abstract, 1, abstract, const, 2.;
+  genel: 2, clamp, 2, abstract, algebraic, const, 3.;
+  genel: 3, spring support, 3, abstract, linear elastic, 1.;
+  force: 2, abstract internal, 1, abstract, 3, abstract, const, 1.;
+end: elements;
+)";
+  std::string prefix;
+  ASSERT_EQ(run_deck("genels", deck, prefix), 0);
+  const auto n1 = last_record(prefix + ".abs", 1);
+  const auto n2 = last_record(prefix + ".abs", 2);
+  ASSERT_GE(n1.size(), 1u);
+  ASSERT_GE(n2.size(), 1u);
+  EXPECT_NEAR(n1[0], 0.75, 1e-9);
+  EXPECT_NEAR(n2[0], 3.0, 1e-9);
+  const auto n3 = last_record(prefix + ".abs", 3);
+  ASSERT_GE(n3.size(), 1u);
+  EXPECT_NEAR(n3[0], -1.0, 1e-9);
+  const auto f = last_record(prefix + ".frc", 1);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_DOUBLE_EQ(f[1], 2.0);
+  const auto f2 = last_record(prefix + ".frc", 2);
+  ASSERT_EQ(f2.size(), 4u);  // node 1, +1, node 3, -1
+  EXPECT_DOUBLE_EQ(f2[3], -1.0);
+}
+
+TEST(Genels, JacobiansAgainstFiniteDifferences) {
+  Model model;
+  auto& a = static_cast<AbstractNode&>(model.add_node(std::make_unique<AbstractNode>(1, true, 0.3, 0.1)));
+  auto& s = static_cast<StructNode&>(model.add_node(
+      std::make_unique<StructNode>(2, StructNode::Type::Dynamic, test_support::generic_ic(1))));
+  using Law = laws::LinearViscoElasticLaw<1>;
+  model.add_element(std::make_unique<SpringSupport>(
+      1, NodeDof{&a, 0, false}, std::make_unique<Law>(Law::MatN::Constant(4.0), Law::MatN::Constant(0.7))));
+  model.add_element(std::make_unique<SpringSupport>(
+      2, NodeDof{&s, 1, false}, std::make_unique<Law>(Law::MatN::Constant(2.0), Law::MatN::Constant(0.3))));
+  model.add_element(std::make_unique<GenelClamp>(3, NodeDof{&s, 2, false}, linear(0.1, 0.2)));
+  model.add_element(std::make_unique<GenelClamp>(4, NodeDof{&a, 0, true}, constant(0.4)));
+  model.setup_elements();
+  model.number_dofs();
+  Vector y, yp;
+  model.initial_state(y, yp);
+  for (int i = 0; i < y.size(); ++i)
+    if (model.dof_order(i) == DofOrder::Algebraic) y[i] = 0.5 + 0.3 * std::sin(3.0 * i);
+  model.after_predict(0.25, y, yp);
+  for (double dCoef : {0.37, 1.3}) {
+    const auto chk = test_support::check_jacobian(model, 0.25, dCoef, y, yp);
+    EXPECT_LT(chk.max_error, 1e-6) << chk.str();
+  }
+}
+
+// ---- paper benchmark ----------------------------------------------------------------------------
+
+TEST(DrivenElement, RotatingShaftBenchmarkAgreesWithMBDyn) {
+  namespace fs = std::filesystem;
+  const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / "rotatingshaft";
+  const fs::path deck = paper / "deck" / "rotatingshaft_ms_0.6.mbd";
+  if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
+  const fs::path dir = fs::temp_directory_path() / "mbl_misc_rotatingshaft";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string bin = MBL_BINARY;
+  const std::string out = (dir / "run").string();
+  const std::string ref = (paper / "mbdyn" / "ms_0.6" / "rotatingshaft.nc").string();
+  auto sh = [](const std::string& cmd) { return std::system((cmd + " > /dev/null 2>&1").c_str()); };
+  ASSERT_EQ(sh("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out + "'"), 0);
+  EXPECT_EQ(sh("'" + bin + "' compare '" + out + ".nc' '" + ref + "' --vars 'node.struct.*.X' --norm model --tol 1e-8"), 0);
+  EXPECT_EQ(sh("'" + bin + "' compare '" + out + ".nc' '" + ref + "' --vars 'elem.driven.*' --tol 1e-12"), 0);
+}
+
+TEST(JointRegularization, TikhonovAddsTheComplianceToTheConstraintRows) {
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 2; joints: 1; joint regularizations: 1; end: control data;
+begin: nodes;
+  structural: 1, dynamic, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, null, 0., 0., 1.;
+end: nodes;
+begin: elements;
+  joint: 1, spherical hinge, 1, null, 2, -1., 0., 0.;
+  joint regularization: 1, tikhonov, 1e-3;
+end: elements;
+)";
+  BuildResult b = read_deck_text("tikhonov", deck);
+  ASSERT_EQ(b.not_implemented, 0u);
+  Model& m = *b.model;
+  m.setup_elements();
+  m.number_dofs();
+  Vector y, yp, r;
+  m.initial_state(y, yp);
+  const Element* joint = m.find_element("joint", 1);
+  ASSERT_NE(joint, nullptr);
+  for (int k = 0; k < 3; ++k) y[joint->first_index() + k] = 2.0 + k;
+  m.after_predict(0.1, y, yp);
+  m.update(0.1, y, yp);
+  m.residual(0.1, 0.5, r, nullptr);
+  // The constraint is satisfied: the rows hold -c lambda only.
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(r[joint->first_index() + k], -1e-3 * (2.0 + k), 1e-12);
+  const auto chk = test_support::check_jacobian(m, 0.1, 0.5, y, yp);
+  EXPECT_LT(chk.max_error, 1e-6) << chk.str();
+}
+
+// ---- decks with driven elements and bound parameters --------------------------------------------
+// Compared here rather than in tests/decks: their reference has no moving node positions to size
+// the model (range norm instead), or a .jnt whose records skip the inactive steps (compared
+// without it: the text reader cannot align such records).
+
+struct MiscDeck {
+  const char* id;
+  const char* main;
+  const char* vars;
+  const char* norm;
+  double tol;
+};
+
+class MiscDeckAgreement : public ::testing::TestWithParam<MiscDeck> {};
+
+TEST_P(MiscDeckAgreement, AgreesWithMBDyn) {
+  namespace fs = std::filesystem;
+  const MiscDeck& c = GetParam();
+  const fs::path shared = fs::path(MBL_SHARED_DIR) / "decks" / c.id;
+  const fs::path deck = shared / "deck" / c.main;
+  if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
+  const fs::path dir = fs::temp_directory_path() / ("mbl_misc_deck_" + std::string(c.id));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "ref");
+  for (const char* ext : {".mov", ".out", ".log"})
+    fs::copy_file(shared / "mbdyn" / (std::string(c.main) + ext), dir / "ref" / (std::string(c.main) + ext));
+  const std::string bin = MBL_BINARY;
+  const std::string out = (dir / "run").string();
+  auto sh = [](const std::string& cmd) { return std::system((cmd + " > /dev/null 2>&1").c_str()); };
+  ASSERT_EQ(sh("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out + "'"), 0);
+  fs::remove(out + ".jnt");  // nodes only, on every time point
+  EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + (dir / "ref" / c.main).string() + "' --vars '" + c.vars +
+               "' --norm " + c.norm + " --tol " + std::to_string(c.tol)),
+            0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Decks, MiscDeckAgreement,
+    ::testing::Values(MiscDeck{"t.driven.velocitypulse", "velocitypulse", "node.struct.*.X,node.struct.*.XP", "model", 1e-4},
+                      MiscDeck{"t.driven.initialassembly", "initialassembly", "node.struct.*", "range", 1e-4},
+                      MiscDeck{"web.privdataoutput", "privdataoutput", "node.struct.*", "range", 1e-4},
+                      // Velocities wait for initial assembly (node 2's initial velocities violate
+                      // the total joint).
+                      MiscDeck{"t.joints.total.totalhint", "totalhint", "node.struct.*.X", "model", 1e-4}),
+    [](const ::testing::TestParamInfo<MiscDeck>& i) {
+      std::string n = i.param.id;
+      for (char& ch : n)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return n;
+    });
