@@ -434,14 +434,10 @@ class Builder {
       return;
     }
     if (result_.read_context->count("not implemented") == before) in.expect_end();
-<<<<<<< HEAD
     else if (family == "node") ctx_->skipped_nodes().insert(label);
-    ++found_[counted_name(d)];
-=======
     // A `driven` card counts as the element it wraps (control data `joints:`, ...).
     const auto& elements = result_.model->elements();
     ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d)];
->>>>>>> h_misc
   }
 
   std::string counted_name(const std::string& d) {
