@@ -1,5 +1,6 @@
 // Reader of the `body:` card (input manual §8.4).
 #include "elements/bodies/body.hpp"
+#include "elements/bodies/variable_mass_body.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 
 namespace mbl::elements {
@@ -21,10 +22,7 @@ BodyParams read_one_mass(parser::CardReader& in, const StructNode& node) {
 
 void read_body(parser::CardReader& in, BuildContext& ctx, unsigned label) {
   StructNode& node = ctx.struct_node(in);
-  if (in.keyword_is("variable mass")) {
-    in.not_implemented("body \"variable mass\"");
-    return;
-  }
+  if (in.keyword_is("variable mass")) return read_variable_mass_body(in, ctx, label, node);
   in.keyword_is("allow negative mass");
   BodyParams p;
   if (in.keyword_is("condense")) {

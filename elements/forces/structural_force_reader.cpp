@@ -52,6 +52,9 @@ void read_structural(parser::CardReader& in, BuildContext& ctx, unsigned label, 
 }
 
 void read_family(parser::CardReader& in, BuildContext& ctx, unsigned label, K kind) {
+  // Force types defined in other files (displacement, abstract, ...) register here.
+  if (const CardReaderFn* f = CardRegistry::family(kind == K::Force ? "force type" : "couple type").match_keyword(in))
+    return (*f)(in, ctx, label);
   F frame;
   if (in.keyword_is("absolute")) frame = F::Absolute;
   else if (in.keyword_is("follower")) frame = F::Follower;

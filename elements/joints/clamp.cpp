@@ -17,6 +17,9 @@ void Clamp::residual(ResidualSink& r, const StepContext& c) {
   r.add(node_.eq_index() + 3, Vec3(-lambda3(c, 3)));
   r.add(row, Vec3((node_.x_W() - x0_W_) / c.dCoef));
   r.add(row + 3, Vec3(rot::R_to_rotvec(node_.R_WN() * R0_W_.transpose()) / c.dCoef));
+  // Private data (bind, element drives, plugins) read the reaction of the current iterate.
+  F_W_ = lambda3(c, 0);
+  M_W_ = lambda3(c, 3);
 }
 
 // (9.15), with Gamma^-1(theta_c) ~ I since theta_c = 0 at convergence.

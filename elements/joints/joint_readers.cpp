@@ -39,8 +39,10 @@ bool reported_friction(CardReader& in, std::string_view joint) {
 }
 
 void read_revolute(CardReader& in, BuildContext& ctx, unsigned label, RevoluteHinge::Variant v) {
-  const Attachment a = read_attachment(in, ctx);
-  const Attachment b = v == RevoluteHinge::Variant::Pin ? read_ground(in) : read_attachment(in, ctx);
+  // Revolute rotation: the offsets are optional (`position, ...` keyword form only, §8.12.40).
+  const bool offset_required = v != RevoluteHinge::Variant::Rotation;
+  const Attachment a = read_attachment(in, ctx, offset_required);
+  const Attachment b = v == RevoluteHinge::Variant::Pin ? read_ground(in) : read_attachment(in, ctx, offset_required);
   if (in.keyword_is("initial theta")) in.real();
   if (reported_friction(in, "revolute joint")) return;
   add_joint(in, ctx, std::make_unique<RevoluteHinge>(label, v, a, b));

@@ -69,6 +69,10 @@ class TotalJoint final : public Joint {
   };
 
   TotalJoint(unsigned label, Params p);
+  /// New imposed position / rotation drives (`driven` hints "position-drive3{...}",
+  /// "orientation-drive3{...}", input manual §8.20.2).
+  void set_position_drive(drives::TplDriveCallerPtr<Vec3> d) { p_.x0 = std::move(d); }
+  void set_orientation_drive(drives::TplDriveCallerPtr<Vec3> d) { p_.theta0 = std::move(d); }
 
   std::string_view type_name() const override;
   int dof_count() const override { return n_dofs_; }

@@ -9,6 +9,7 @@ namespace mbl {
 Model::Model() {
   drive_env_.math = &math_;
   install_model_functions();
+  install_plugins();
 }
 Model::~Model() = default;
 
@@ -22,6 +23,15 @@ Element& Model::add_element(std::unique_ptr<Element> e) {
   element_index_[{std::string(e->kind()), e->label()}] = e.get();
   elements_.push_back(std::move(e));
   return *elements_.back();
+}
+
+std::unique_ptr<Element> Model::release_last_element() {
+  if (elements_.empty()) return nullptr;
+  std::unique_ptr<Element> e = std::move(elements_.back());
+  elements_.pop_back();
+  auto it = element_index_.find({std::string(e->kind()), e->label()});
+  if (it != element_index_.end() && it->second == e.get()) element_index_.erase(it);
+  return e;
 }
 
 Node* Model::find_node(std::string_view kind, unsigned label) const {

@@ -24,6 +24,9 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   // ---- contents (owned) -----------------------------------------------------------------------
   Node& add_node(std::unique_ptr<Node> n);
   Element& add_element(std::unique_ptr<Element> e);
+  /// Removes the element added last and hands it back (a `driven` card wraps the element its
+  /// inner card just added).
+  std::unique_ptr<Element> release_last_element();
   const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
   const std::vector<std::unique_ptr<Element>>& elements() const { return elements_; }
   /// Node of family `kind` with `label`, or nullptr.
@@ -81,6 +84,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   const GravityField* gravity_ = nullptr;
   std::map<std::string, double> current_values_;
   void install_model_functions();
+  void install_plugins();  ///< [dof, ...], [node, ...], [element, ...] (model_plugins.cpp)
   int n_dofs_ = 0;
   std::vector<integrators::DofOrder> dof_order_;
   const Vector* y_ = nullptr;

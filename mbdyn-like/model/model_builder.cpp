@@ -397,7 +397,9 @@ class Builder {
     const std::size_t before = result_.read_context->count("not implemented");
     (*f)(in, *ctx_, label);
     if (result_.read_context->count("not implemented") == before) in.expect_end();
-    ++found_[counted_name(d)];
+    // A `driven` card counts as the element it wraps (control data `joints:`, ...).
+    const auto& elements = result_.model->elements();
+    ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d)];
   }
 
   std::string counted_name(const std::string& d) {

@@ -102,7 +102,17 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     ++step;
     const double t_new = s.initial_time + step * dt;
     model.set_time(t_new, dt, step);
-    integrators::StepResult r = integrator->advance(model, t_new, dt, newton);
+    integrators::StepResult r;
+    try {
+      r = integrator->advance(model, t_new, dt, newton);
+    } catch (const math::StopRequest& stop) {
+      // stop() in an expression (input manual §2.2.1): the run ends with the last converged step.
+      if (stop.exit_code != 0) {
+        report.status = RunStatus::SolutionFailure;
+        report.message = fmt::format("step {} at time {}: {}", step, t_new, stop.what());
+      }
+      break;
+    }
     if (!r.converged) {
       output.step(model, step, t_new, dt, r);
       report.status = RunStatus::SolutionFailure;

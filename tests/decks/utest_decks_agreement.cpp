@@ -43,6 +43,11 @@ const DeckCase kDecks[] = {
     // Beams (h_beams).
     {"web.cantilever1", "cantilever1", 1e-4},
     {"t.invdyn.beam2.ivcheck", "ivcheck.mbd", 1e-4},
+    // Driven elements, displacement forces, ... (h_misc).
+    {"t.forces.force.force", "force", 1e-4, true},
+    {"t.inertia.inertia", "inertia", 1e-4},
+    {"t.body.variable_mass_body", "variable_mass_body", 1e-4},
+    {"t.plugins.dof", "dof", 1e-3, true},
     // These agree exactly once `eigenanalysis` is a warning (run with the card removed):
     // {"t.eig.joints.deformabledisplacementjoint", "deformabledisplacementjoint", 1e-4, true},
     // {"t.eig.joints.deformablejoint", "deformablejoint", 1e-4, true},

@@ -1,0 +1,47 @@
+#include "elements/genels/node_dof.hpp"
+
+#include <fmt/format.h>
+
+#include "parser/errors.hpp"
+
+namespace mbl::elements {
+
+NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx) {
+  NodeDof d;
+  const parser::SourceLocation at = in.location();
+  const unsigned label = in.label();
+  const std::string type = in.keyword();
+  d.node = ctx.model().find_node(type, label);
+  if (!d.node) throw parser::InputError(at, fmt::format("expected an existing node, found no {} node {}", type, label));
+  if (d.node->dof_count() == 0)
+    throw parser::InputError(at, fmt::format("expected a node with degrees of freedom, found {} node {} (none)", type, label));
+  const bool structural = dynamic_cast<StructNode*>(d.node) != nullptr;
+  if (structural) {
+    const parser::SourceLocation k_at = in.location();
+    const auto k = in.integer();
+    if (k < 1 || k > 6)
+      throw parser::InputError(k_at, fmt::format("expected a degree of freedom number between 1 and 6, found {}", k));
+    d.k = static_cast<int>(k - 1);
+  } else if (d.node->dof_count() > 1) {
+    const parser::SourceLocation k_at = in.location();
+    const auto k = in.integer();
+    if (k < 1 || k > d.node->dof_count())
+      throw parser::InputError(k_at, fmt::format("expected a degree of freedom number between 1 and {}, found {}",
+                                                 d.node->dof_count(), k));
+    d.k = static_cast<int>(k - 1);
+  }
+  if (in.keyword_is("differential")) {
+    if (!d.has_derivative())
+      throw parser::InputError(at, fmt::format("{} node {}: the degree of freedom has no derivative", type, label));
+    d.differential = true;
+  } else {
+    in.keyword_is("algebraic");
+  }
+  // Orientation unknowns of structural nodes are rotation increments: only their derivative
+  // (the angular velocity at convergence) is meaningful (§2.5).
+  if (structural && d.k >= 3 && !d.differential)
+    throw parser::InputError(at, fmt::format("structural node {}: degrees of freedom 4-6 need the differential order", label));
+  return d;
+}
+
+}  // namespace mbl::elements

@@ -1,0 +1,46 @@
+// The `bind` card (input manual §8.20.1): binds a parameter node to a private datum of an element
+//   bind: <element label>, <element type>, <parameter node label>,
+//         { [index,] <i> | {string|name}, "<name>" };
+// It creates nothing; the parameter node reads the datum whenever it is read.
+#include <fmt/format.h>
+
+#include "elements/nodes/parameter_node.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::elements {
+namespace {
+
+using parser::CardReader;
+
+void read_bind(CardReader& in, BuildContext& ctx, unsigned element_label) {
+  const parser::SourceLocation type_at = in.location();
+  const std::string type = in.keyword();
+  const Element* e = ctx.model().find_element(type, element_label);
+  if (!e) throw parser::InputError(type_at, fmt::format("expected an existing element, found no {} {}", type, element_label));
+  const parser::SourceLocation node_at = in.location();
+  const unsigned node_label = in.label();
+  auto* node = dynamic_cast<ParameterNode*>(ctx.model().find_node("parameter", node_label));
+  if (!node) throw parser::InputError(node_at, fmt::format("expected a parameter node, found no parameter node {}", node_label));
+  const parser::SourceLocation datum_at = in.location();
+  unsigned index = 0;
+  if (in.keyword_is("string") || in.keyword_is("name")) {
+    const std::string name = in.string();
+    index = e->private_data_index(name);
+    if (index == 0)
+      throw parser::InputError(datum_at, fmt::format("expected a private datum of {} {}, found \"{}\"", type, element_label, name));
+  } else {
+    in.keyword_is("index");
+    const std::int64_t i = in.integer();
+    if (i < 1 || i > static_cast<std::int64_t>(e->private_data_count()))
+      throw parser::InputError(datum_at, fmt::format("expected a private datum index between 1 and {}, found {}",
+                                                     e->private_data_count(), i));
+    index = static_cast<unsigned>(i);
+  }
+  node->bind(*e, index);
+}
+
+const bool registered = CardRegistry::family("element").add("bind", read_bind);
+
+}  // namespace
+}  // namespace mbl::elements

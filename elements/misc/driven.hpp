@@ -1,0 +1,71 @@
+#pragma once
+// Driven element (input manual §8.20.2): wraps another element and switches it on and off with
+// a drive. While the drive is nonzero the wrapped element contributes as usual; while it is zero
+// the element's own unknowns get the trivial equations y = 0 (r = -y, J = 1 on the diagonal) and
+// nothing else, and its output is skipped. The activation is decided once per time point, at the
+// first residual after the prediction (so `model::` functions in hints see the predicted state);
+// on each switch to active the hints re-read parts of the wrapped element.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "mbdyn-like/core/drive_caller.hpp"
+#include "mbdyn-like/core/element.hpp"
+
+namespace mbl::elements {
+
+class Driven final : public Element {
+ public:
+  /// A hint applied to the wrapped element when it becomes active (built by the reader).
+  using Hint = std::function<void(Element& inner)>;
+  enum class InitialState { FromDrive, Active, Inactive };
+
+  Driven(unsigned label, std::unique_ptr<Element> inner, DriveCallerPtr drive, std::vector<Hint> hints,
+         InitialState initial);
+
+  Element& inner() { return *inner_; }
+  bool active() const { return active_; }
+
+  std::string_view kind() const override { return inner_->kind(); }
+  std::string_view type_name() const override { return inner_->type_name(); }
+  void setup(Model& m) override;
+
+  int dof_count() const override { return inner_->dof_count(); }
+  DofOrder dof_order(int i) const override { return inner_->dof_order(i); }
+  void initial_state(Vector& y, Vector& yp) const override;
+
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  void after_convergence(const StepContext& c) override;
+  void after_predict(const StepContext& c) override;
+
+  bool in_initial_assembly() const override;
+  int initial_dof_count() const override { return in_initial_assembly() ? inner_->initial_dof_count() : 0; }
+  void initial_residual(ResidualSink& r, const AssemblyContext& c) override;
+  void initial_jacobian(JacobianSink& J, const AssemblyContext& c) override;
+
+  void output_setup(OutputSink& out) override;
+  void output(OutputSink& out) const override;
+  std::string log_line() const override { return inner_->log_line(); }
+
+  unsigned private_data_index(std::string_view name) const override { return inner_->private_data_index(name); }
+  unsigned private_data_count() const override { return inner_->private_data_count(); }
+  double private_data(unsigned i) const override { return inner_->private_data(i); }
+
+ private:
+  /// The model numbers the wrapper; the wrapped element uses the same indices.
+  void sync_indices() const;
+  /// Evaluates the drive at `t` (once per time point) and applies the hints on activation.
+  void update_activation(double t);
+
+  std::unique_ptr<Element> inner_;
+  DriveCallerPtr drive_;
+  std::vector<Hint> hints_;
+  InitialState initial_;
+  bool active_ = true;
+  bool pending_ = true;  ///< the activation is to be decided at the next residual
+  bool started_ = false; ///< the initial activation was decided
+  int nc_activation_ = -1;
+};
+
+}  // namespace mbl::elements

@@ -1,0 +1,156 @@
+#include "elements/misc/inertia.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/Eigenvalues>
+#include <sstream>
+
+#include "elements/bodies/body.hpp"
+#include "elements/bodies/variable_mass_body.hpp"
+#include "mbdyn-like/core/rotations.hpp"
+
+namespace mbl::elements {
+
+bool body_mass_properties(const Element& e, MassProperties& out) {
+  if (const auto* b = dynamic_cast<const Body*>(&e)) {
+    const StructNode& n = b->node();
+    const BodyParams& p = b->params();
+    const Vec3 b_W = n.R_WN() * p.b_N;
+    out.m = p.mass;
+    out.x_cm = n.x_W() + b_W;
+    out.v_cm = n.v_W() + n.w_W().cross(b_W);
+    out.w = n.w_W();
+    out.J_cm = n.R_WN() * p.J_cm_N * n.R_WN().transpose();
+    return true;
+  }
+  if (const auto* b = dynamic_cast<const VariableMassBody*>(&e)) {
+    const StructNode& n = b->node();
+    const double t = b->time();
+    const Vec3 b_W = n.R_WN() * b->b_N(t);
+    out.m = b->mass(t);
+    out.x_cm = n.x_W() + b_W;
+    out.v_cm = n.v_W() + n.w_W().cross(b_W);
+    out.w = n.w_W();
+    out.J_cm = n.R_WN() * b->J_cm_N(t) * n.R_WN().transpose();
+    return true;
+  }
+  return false;
+}
+
+namespace {
+/// Inertia of a point mass m at r from the reference point: m (|r|^2 I - r r^T).
+Mat3 transport(double m, const Vec3& r) { return m * (r.squaredNorm() * Mat3::Identity() - r * r.transpose()); }
+}  // namespace
+
+InertiaSummary combine(const std::vector<MassProperties>& parts, const Vec3& x_ref) {
+  InertiaSummary s;
+  Vec3 s_moment = Vec3::Zero();
+  for (const MassProperties& p : parts) {
+    s.m += p.m;
+    s_moment += p.m * p.x_cm;
+    s.beta += p.m * p.v_cm;
+    s.J_X += p.J_cm + transport(p.m, p.x_cm - x_ref);
+  }
+  if (s.m != 0.0) {
+    s.x_cg = s_moment / s.m;
+    s.v_cg = s.beta / s.m;
+  }
+  for (const MassProperties& p : parts) {
+    s.J_cg += p.J_cm + transport(p.m, p.x_cm - s.x_cg);
+    s.gamma += p.J_cm * p.w + (p.x_cm - s.x_cg).cross(p.m * p.v_cm);
+  }
+  // The angular velocity of the equivalent rigid body: Jcg w = gamma.
+  Eigen::FullPivLU<Mat3> lu(s.J_cg);
+  if (lu.isInvertible()) s.w_cg = lu.solve(s.gamma);
+  Eigen::SelfAdjointEigenSolver<Mat3> eig(s.J_cg);
+  s.J_p = eig.eigenvalues();
+  s.R_p = eig.eigenvectors();
+  if (s.R_p.determinant() < 0.0) s.R_p.col(2) *= -1.0;
+  return s;
+}
+
+Inertia::Inertia(unsigned label, std::vector<const Element*> bodies, Vec3 x_ref, Mat3 R_ref, Log log, bool always)
+    : Element(label), bodies_(std::move(bodies)), x_ref_(x_ref), R_ref_(R_ref), log_(log), always_(always) {}
+
+InertiaSummary Inertia::summary() const {
+  std::vector<MassProperties> parts;
+  for (const Element* e : bodies_) {
+    MassProperties p;
+    if (body_mass_properties(*e, p)) parts.push_back(p);
+  }
+  return combine(parts, x_ref_);
+}
+
+std::string Inertia::log_line() const {
+  if (log_ != Log::Log && log_ != Log::Both) return {};
+  const InertiaSummary s = summary();
+  auto v = [](const Vec3& x) { return fmt::format("{:g} {:g} {:g}", x[0], x[1], x[2]); };
+  auto m = [](const Mat3& a) {  // row by row
+    return fmt::format("{:g} {:g} {:g} {:g} {:g} {:g} {:g} {:g} {:g}", a(0, 0), a(0, 1), a(0, 2), a(1, 0), a(1, 1),
+                       a(1, 2), a(2, 0), a(2, 1), a(2, 2));
+  };
+  std::ostringstream os;
+  os << "inertia: " << label() << '\n'
+     << "    mass:        " << fmt::format("{:g}", s.m) << '\n'
+     << "    J:           " << m(s.J_X) << '\n'
+     << "    Xcg:         " << v(s.x_cg) << '\n'
+     << "    Jcg:         " << m(s.J_cg) << '\n'
+     << "    Vcg:         " << v(s.v_cg) << '\n'
+     << "    Wcg:         " << v(s.w_cg) << '\n'
+     << "    Xcg-X:       " << v(s.x_cg - x_ref_) << '\n'
+     << "    R^T*(Xcg-X): " << v(R_ref_.transpose() * (s.x_cg - x_ref_)) << '\n'
+     << "    J(X):        " << m(s.J_X) << '\n'
+     << "    R^T*J(X)*R:  " << m(R_ref_.transpose() * s.J_X * R_ref_) << '\n'
+     << "    Rp:          " << m(s.R_p) << '\n'
+     << "    Thetap:      " << v(rot::R_to_rotvec(s.R_p)) << '\n'
+     << "    Jp:          " << v(s.J_p) << '\n'
+     << "    beta:        " << v(s.beta) << '\n'
+     << "    gamma:       " << v(s.gamma);
+  return os.str();
+}
+
+namespace {
+// Private data names in the order of §8.20.3.
+std::vector<std::string> private_names() {
+  std::vector<std::string> n;
+  for (const char* base : {"X", "Phi", "V", "Omega"})
+    for (int i = 1; i <= 3; ++i) n.push_back(fmt::format("{}[{}]", base, i));
+  for (const char* base : {"J", "Jcg"})
+    for (int i = 1; i <= 3; ++i)
+      for (int j = 1; j <= 3; ++j) n.push_back(fmt::format("{}[{}][{}]", base, i, j));
+  for (int i = 1; i <= 3; ++i) n.push_back(fmt::format("JP[{}]", i));
+  n.push_back("m");
+  for (const char* base : {"beta", "gamma"})
+    for (int i = 1; i <= 3; ++i) n.push_back(fmt::format("{}[{}]", base, i));
+  return n;
+}
+}  // namespace
+
+unsigned Inertia::private_data_index(std::string_view name) const {
+  if (!always_) return 0;
+  static const std::vector<std::string> names = private_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<unsigned>(i + 1);
+  return 0;
+}
+
+double Inertia::private_data(unsigned i) const {
+  if (!always_ || i < 1 || i > 40) return 0.0;
+  const InertiaSummary s = summary();
+  const unsigned k = i - 1;
+  if (k < 3) return s.x_cg[k];
+  if (k < 6) return rot::R_to_rotvec(s.R_p)[k - 3];
+  if (k < 9) return s.v_cg[k - 6];
+  if (k < 12) return s.w_cg[k - 9];
+  if (k < 21) {
+    const Mat3 J = R_ref_.transpose() * s.J_X * R_ref_;
+    return J((k - 12) / 3, (k - 12) % 3);
+  }
+  if (k < 30) return s.J_cg((k - 21) / 3, (k - 21) % 3);
+  if (k < 33) return s.J_p[k - 30];
+  if (k == 33) return s.m;
+  if (k < 37) return s.beta[k - 34];
+  return s.gamma[k - 37];
+}
+
+}  // namespace mbl::elements

@@ -1,0 +1,36 @@
+#pragma once
+// Abstract node (input manual §6.1): one scalar unknown x, differential (default) or algebraic.
+// The node writes no equation of its own; the elements connected to it (genels, abstract
+// forces) do, at first_index().
+#include "mbdyn-like/core/node.hpp"
+
+namespace mbl::elements {
+
+class AbstractNode final : public Node {
+ public:
+  AbstractNode(unsigned label, bool differential, double x0, double xp0)
+      : Node(label), differential_(differential), x0_(x0), xp0_(xp0), x_(x0), xp_(xp0) {}
+
+  std::string_view kind() const override { return "abstract"; }
+  int dof_count() const override { return 1; }
+  DofOrder dof_order(int) const override { return differential_ ? DofOrder::Differential : DofOrder::Algebraic; }
+  bool differential() const { return differential_; }
+  void initial_state(Vector& y, Vector& yp) const override;
+  void update(const Vector& y, const Vector& yp) override;
+
+  double x() const { return x_; }
+  double xp() const { return xp_; }
+
+  void output(OutputSink& out) const override;
+
+  unsigned private_data_index(std::string_view name) const override;
+  unsigned private_data_count() const override { return differential_ ? 2 : 1; }
+  double private_data(unsigned i) const override { return i == 1 ? x_ : i == 2 ? xp_ : 0.0; }
+
+ private:
+  bool differential_;
+  double x0_, xp0_;
+  double x_, xp_;
+};
+
+}  // namespace mbl::elements

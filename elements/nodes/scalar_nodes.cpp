@@ -1,0 +1,89 @@
+// Scalar nodes: abstract (§6.1) and parameter (§6.4) nodes, their readers and outputs.
+#include "elements/nodes/abstract_node.hpp"
+#include "elements/nodes/parameter_node.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
+
+namespace mbl::elements {
+
+void AbstractNode::initial_state(Vector& y, Vector& yp) const {
+  y[first_index()] = x0_;
+  yp[first_index()] = differential_ ? xp0_ : 0.0;
+}
+
+void AbstractNode::update(const Vector& y, const Vector& yp) {
+  x_ = y[first_index()];
+  xp_ = differential_ ? yp[first_index()] : 0.0;
+}
+
+unsigned AbstractNode::private_data_index(std::string_view name) const {
+  if (name == "x") return 1;
+  if (name == "xP" && differential_) return 2;
+  return 0;
+}
+
+void AbstractNode::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  // .abs: label, value [, derivative when differential].
+  if (std::ostream* os = out.text(OutputFile::Abs)) {
+    out.write_label(*os, label());
+    out.write(*os, x_);
+    if (differential_) out.write(*os, xp_);
+    *os << '\n';
+  }
+}
+
+void ParameterNode::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  if (std::ostream* os = out.text(OutputFile::Prm)) {
+    out.write_label(*os, label());
+    out.write(*os, value());
+    *os << '\n';
+  }
+}
+
+namespace {
+
+using parser::CardReader;
+
+void read_output_option(CardReader& in, Node& n) {
+  if (in.keyword_is("output")) {
+    if (in.keyword_is("yes")) n.set_output_enabled(true);
+    else if (in.keyword_is("no")) n.set_output_enabled(false);
+    else n.set_output_enabled(in.boolean());
+  }
+}
+
+void read_abstract(CardReader& in, BuildContext& ctx, unsigned label) {
+  bool differential = true;
+  if (in.keyword_is("algebraic")) differential = false;
+  else in.keyword_is("differential");
+  double x0 = 0.0, xp0 = 0.0;
+  if (in.keyword_is("value")) {
+    x0 = in.real();
+    if (in.keyword_is("derivative")) xp0 = in.real();
+  }
+  auto n = std::make_unique<AbstractNode>(label, differential, x0, xp0);
+  n->where = in.card_location();
+  n->set_output_enabled(ctx.output_defaults().enabled("abstract nodes"));
+  read_output_option(in, *n);
+  ctx.model().add_node(std::move(n));
+}
+
+void read_parameter(CardReader& in, BuildContext& ctx, unsigned label) {
+  double value = 0.0;
+  if (in.peek_keyword_is("sample and hold") || in.peek_keyword_is("beam strain gage"))
+    return in.not_implemented("parameter node \"" + in.keyword() + "\"");
+  // `element`: bound later by a `bind` card; otherwise an optional constant value.
+  if (!in.keyword_is("element") && in.keyword_is("value")) value = in.real();
+  auto n = std::make_unique<ParameterNode>(label, value);
+  n->where = in.card_location();
+  n->set_output_enabled(ctx.output_defaults().enabled("parameter nodes"));
+  read_output_option(in, *n);
+  ctx.model().add_node(std::move(n));
+}
+
+const bool registered = CardRegistry::family("node").add("abstract", read_abstract) &&
+                        CardRegistry::family("node").add("parameter", read_parameter);
+
+}  // namespace
+}  // namespace mbl::elements
