@@ -100,7 +100,7 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
   // past it (final time .999 with step .01 ends at 1.0).
   while (t < t_end - 1e-9 * std::abs(dt)) {
     ++step;
-    const double t_new = s.initial_time + step * dt;
+    const double t_new = t + dt;
     model.set_time(t_new, dt, step);
     integrators::StepResult r;
     try {
