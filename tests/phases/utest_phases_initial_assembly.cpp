@@ -39,6 +39,16 @@ const char* kHingeElements = R"(
   joint: 2, spherical hinge, 1, position, null, 2, position, 0., -1., 0.;
   body: 2, 2, 1., null, eye;)";
 
+BuildResult pendulum(const std::string& control) {
+  return read_deck_text("pendulum", deck("structural nodes: 2; joints: 2; rigid bodies: 1; " + control,
+                                         kPendulumNodes, kPendulumElements));
+}
+
+BuildResult hinge(const std::string& control) {
+  return read_deck_text(
+      "hinge", deck("structural nodes: 2; joints: 2; rigid bodies: 1; " + control, kHingeNodes, kHingeElements));
+}
+
 AssemblyReport assemble(BuildResult& b) {
   b.model->number_dofs();
   b.model->set_time(b.settings.initial_time, b.settings.time_step, 0);
@@ -47,9 +57,7 @@ AssemblyReport assemble(BuildResult& b) {
 }
 
 TEST(InitialAssembly, PendulumIsAssembledOntoTheConstraintWithMinimumNormCorrections) {
-  BuildResult b = read_deck_text(
-      "pendulum", deck("structural nodes: 2; joints: 2; rigid bodies: 1; max iterations: 20; tolerance: 1e-12;",
-                       kPendulumNodes, kPendulumElements));
+  BuildResult b = pendulum("max iterations: 20; tolerance: 1e-12;");
   const AssemblyReport r = assemble(b);
   ASSERT_TRUE(r.performed);
   ASSERT_TRUE(r.converged) << r.message;
@@ -101,9 +109,7 @@ TEST(InitialAssembly, OffsetHingeRotatesTheNodeAsMBDynsSprings) {
   // rotation spring acts on the CGR parameters g = 2 tan(theta/2) of R R0^T, so the rotation
   // theta about x solves 2 tan(theta/2) = cos(theta) - sin(theta) (moment balance with the
   // hinge reaction K (x0 - x)), and x = (0, cos theta, sin theta).
-  BuildResult b = read_deck_text(
-      "hinge", deck("structural nodes: 2; joints: 2; rigid bodies: 1; max iterations: 20; tolerance: 1e-12;",
-                    kHingeNodes, kHingeElements));
+  BuildResult b = hinge("max iterations: 20; tolerance: 1e-12;");
   const AssemblyReport r = assemble(b);
   ASSERT_TRUE(r.converged) << r.message;
   double lo = 0.0, hi = 1.0;
@@ -121,25 +127,21 @@ TEST(InitialAssembly, OffsetHingeRotatesTheNodeAsMBDynsSprings) {
 
 TEST(InitialAssembly, StopsAtMaxIterationsLikeMBDyn) {
   // MBDyn's default allows one iteration: not enough for the rotation of the offset hinge.
-  BuildResult b = read_deck_text("hinge", deck("structural nodes: 2; joints: 2; rigid bodies: 1;", kHingeNodes,
-                                               kHingeElements));
+  BuildResult b = hinge("");
   const AssemblyReport r = assemble(b);
   EXPECT_TRUE(r.performed);
   EXPECT_FALSE(r.converged);
   EXPECT_NE(r.message.find("maximum number 1"), std::string::npos) << r.message;
   // The distance correction is radial, where the constraint's linearisation is exact: one
   // iteration is enough.
-  BuildResult p = read_deck_text("pendulum", deck("structural nodes: 2; joints: 2; rigid bodies: 1;",
-                                                  kPendulumNodes, kPendulumElements));
+  BuildResult p = pendulum("");
   const AssemblyReport rp = assemble(p);
   EXPECT_TRUE(rp.converged) << rp.message;
   EXPECT_EQ(rp.iterations, 1);
 }
 
 TEST(InitialAssembly, SkippedByTheControlDataCard) {
-  BuildResult b = read_deck_text(
-      "pendulum", deck("structural nodes: 2; joints: 2; rigid bodies: 1; skip initial joint assembly;",
-                       kPendulumNodes, kPendulumElements));
+  BuildResult b = pendulum("skip initial joint assembly;");
   const AssemblyReport r = assemble(b);
   EXPECT_FALSE(r.performed);
   EXPECT_TRUE(r.converged);
@@ -147,8 +149,7 @@ TEST(InitialAssembly, SkippedByTheControlDataCard) {
 }
 
 TEST(InitialAssembly, PositionProblemJacobianMatchesFiniteDifferences) {
-  BuildResult b =
-      read_deck_text("hinge", deck("structural nodes: 2; joints: 2; rigid bodies: 1;", kHingeNodes, kHingeElements));
+  BuildResult b = hinge("");
   Model& m = *b.model;
   m.number_dofs();
   std::vector<Element*> parts;
