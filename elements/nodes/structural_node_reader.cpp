@@ -28,9 +28,13 @@ void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
       n.orientation_output = read_orientation_description(in);
     } else if (in.keyword_is("assembly")) {
       // Initial assembly stiffnesses and omega-rotates flag (technical manual §6.1).
-      in.real();
-      in.real();
-      if (!in.keyword_is("yes") && !in.keyword_is("no")) in.boolean();
+      StructNode::AssemblyOptions a;
+      a.position_stiffness = in.real();
+      a.velocity_stiffness = in.real();
+      if (in.keyword_is("yes")) a.omega_rotates = true;
+      else if (in.keyword_is("no")) a.omega_rotates = false;
+      else a.omega_rotates = in.boolean();
+      n.assembly_options = a;
     } else if (in.keyword_is("output")) {
       if (in.keyword_is("yes")) n.set_output_enabled(true);
       else if (in.keyword_is("no")) n.set_output_enabled(false);

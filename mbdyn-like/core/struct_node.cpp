@@ -156,6 +156,19 @@ void StructNode::set_kinematics(const Vec3& x, const Mat3& R, const Vec3& v, con
   w_ref_ = w;
 }
 
+void StructNode::set_initial(const InitialConditions& ic) {
+  ic_ = ic;
+  x_W_ = x_prev_W_ = ic.x_W;
+  v_W_ = v_prev_W_ = ic.v_W;
+  w_W_ = w_prev_W_ = ic.w_W;
+  R_WN_ = R_prev_WN_ = ic.R_WN;
+  R_ref_ = ic.R_WN;
+  w_ref_.setZero();
+  g_.setZero();
+  gp_ = ic.w_W;
+  history_.clear();
+}
+
 void StructNode::update_dummy() {
   if (!dummy_base) return;
   const StructNode& b = *dummy_base;

@@ -11,6 +11,7 @@
 // momentum definitions (dynamic) at momentum_eq_index() (= first).
 #include <array>
 #include <deque>
+#include <optional>
 #include <string>
 
 #include "mbdyn-like/core/node.hpp"
@@ -94,7 +95,18 @@ class StructNode : public Node {
   /// Initial guesses of the momentum and momenta moment derivatives (`automatic structural`
   /// card); the derivatives phase recomputes them.
   Vec3 initial_beta_dot = Vec3::Zero(), initial_gamma_dot = Vec3::Zero();
-  void set_initial(const InitialConditions& ic) { ic_ = ic; }
+  /// Replaces the initial conditions and restarts the node from them, as the constructor does
+  /// (initial assembly writes the assembled configuration back this way).
+  void set_initial(const InitialConditions& ic);
+
+  /// Per-node initial assembly options (`assembly, <pos stiffness>, <vel stiffness>,
+  /// <omega rotates>` of the node card); unset: the control-data defaults apply.
+  struct AssemblyOptions {
+    double position_stiffness = 1.0;
+    double velocity_stiffness = 1.0;
+    std::optional<bool> omega_rotates;
+  };
+  std::optional<AssemblyOptions> assembly_options;
 
   // ---- output ----------------------------------------------------------------------------------
   void output_setup(OutputSink&) override;

@@ -138,6 +138,32 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
   return cards;
 }
 
+// `use: <item> [, ...], in assembly` (input manual §5.2.3): element kinds that take part in the
+// initial assembly besides the joints.
+void read_use_in_assembly(CardReader& in, RunSettings& s, BuildContext&) {
+  static const std::pair<const char*, std::vector<const char*>> kItems[] = {
+      {"rigid bodies", {"body"}},       {"gravity", {"gravity"}},
+      {"forces", {"force", "couple"}},  {"beams", {"beam"}},
+      {"solids", {"solid"}},            {"surface loads", {"surface load"}},
+      {"aerodynamic elements", {"aerodynamic"}}, {"loadable elements", {"loadable"}}};
+  bool any = false;
+  while (!in.keyword_is("in assembly")) {
+    if (in.at_end()) in.fail_expected("\"in assembly\"");
+    bool found = false;
+    for (const auto& [item, kinds] : kItems)
+      if (in.keyword_is(item)) {
+        s.assembly_use.insert(s.assembly_use.end(), kinds.begin(), kinds.end());
+        found = true;
+        break;
+      }
+    if (!found)
+      in.fail_expected("rigid bodies, gravity, forces, beams, solids, surface loads, aerodynamic elements, "
+                       "loadable elements or \"in assembly\"");
+    any = true;
+  }
+  if (!any) in.fail_expected("an element type before \"in assembly\"");
+}
+
 const std::map<std::string, SettingsCard>& control_data_cards() {
   static const std::map<std::string, SettingsCard> cards = {
       {"skipinitialjointassembly",
@@ -206,8 +232,9 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
        [](CardReader& in, RunSettings& s, BuildContext& ctx) {
          s.output_meter = drives::read_drive_caller(in, ctx.model().drive_env());
        }},
-      {"use",
-       [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},  // `use: ... in assembly`
+      {"use", read_use_in_assembly},
+      {"initialassemblyofdeformableandforceelements",
+       [](CardReader&, RunSettings& s, BuildContext&) { s.assembly_deformable_and_forces = true; }},
   };
   return cards;
 }

@@ -3,6 +3,7 @@
 // plain data filled by the model builder and used by the solution phases.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "integrators/integrator.hpp"
 #include "integrators/linear_solver.hpp"
@@ -45,6 +46,11 @@ struct RunSettings {
   bool omega_rotates = false;
   double assembly_tolerance = 1e-6;
   int assembly_max_iterations = 1;
+  /// `use: <items>, in assembly`: element kinds ("body", "force", ...) that take part in the
+  /// initial assembly besides the joints.
+  std::vector<std::string> assembly_use;
+  /// `initial assembly of deformable and force elements`
+  bool assembly_deformable_and_forces = false;
   int output_frequency = 1;
   DriveCallerPtr output_meter;
   int output_precision = 6;

@@ -1,6 +1,7 @@
 #include "mbdyn-like/phases/simulation.hpp"
 
 #include "integrators/step_controller.hpp"
+#include "mbdyn-like/phases/initial_assembly.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -40,6 +41,18 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     report.status = RunStatus::Aborted;
     output.close();
     return report;
+  }
+
+  // ---- initial assembly (technical manual §6.1): corrects the nodes' initial conditions -------
+  if (const AssemblyReport a = run_initial_assembly(model, s, log); !a.converged) {
+    report.status = RunStatus::SolutionFailure;
+    report.message = a.message;
+    output.close();
+    return report;
+  } else if (a.performed) {
+    model.initial_state(y, yp);
+    model.set_time(t, s.time_step, 0);
+    model.update(t, y, yp);
   }
 
   int derivatives_iterations = 0;
