@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "mbdyn-like/core/rotations.hpp"
-#include "mbdyn-like/output/nc_catalog.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 
 namespace mbl::elements {
 

@@ -1,5 +1,7 @@
 #include "elements/forces/structural_force.hpp"
 
+#include "mbdyn-like/core/nc_catalog.hpp"
+
 namespace mbl::elements {
 
 StructuralForce::StructuralForce(unsigned label, Kind kind, Frame frame, const Attachment& a,
@@ -62,8 +64,33 @@ void StructuralForce::jacobian(JacobianSink& J, const StepContext& c) {
   }
 }
 
+void StructuralForce::output_setup(OutputSink& out) {
+  if (!out.netcdf() || !output_enabled()) return;
+  // elem.force.<L> / elem.couple.<L> with MBDyn's type attribute ("absolute", "internal follower").
+  const bool force = kind_ == Kind::Force;
+  const std::string base = std::string(force ? "elem.force." : "elem.couple.") + std::to_string(label());
+  const std::string frame = frame_ == Frame::Absolute ? "absolute" : "follower";
+  out.declare_entity(base, internal_ ? "internal " + frame : frame);
+  if (force) {
+    nc_value_ = output::nc_declare(out, base, output::nc::force_F);
+    if (internal_) {
+      nc_arm1_ = output::nc_declare(out, base, output::nc::force_Arm1);
+      nc_arm2_ = output::nc_declare(out, base, output::nc::force_Arm2);
+    } else {
+      nc_arm1_ = output::nc_declare(out, base, output::nc::force_Arm);
+    }
+  } else {
+    nc_value_ = output::nc_declare(out, base, output::nc::couple_M);
+  }
+}
+
 void StructuralForce::output(OutputSink& out) const {
   if (!output_enabled()) return;
+  if (out.netcdf() && nc_value_ >= 0) {
+    out.put(nc_value_, load_W(t_));
+    if (nc_arm1_ >= 0) out.put(nc_arm1_, a_.x_W());
+    if (nc_arm2_ >= 0) out.put(nc_arm2_, b_.x_W());
+  }
   if (std::ostream* os = out.text(OutputFile::Frc)) {
     const Vec3 L = load_W(t_);
     out.write_label(*os, label());

@@ -20,6 +20,7 @@ class StructuralForce final : public Element {
   std::string_view type_name() const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
+  void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
 
  private:
@@ -32,6 +33,7 @@ class StructuralForce final : public Element {
   Attachment b_;
   std::function<Vec3(double)> value_;
   double t_ = 0.0;
+  int nc_value_ = -1, nc_arm1_ = -1, nc_arm2_ = -1;
 };
 
 }  // namespace mbl::elements

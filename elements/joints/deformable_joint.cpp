@@ -1,5 +1,7 @@
 #include "elements/joints/deformable_joint.hpp"
 
+#include "mbdyn-like/core/nc_catalog.hpp"
+
 #include "elements/joints/deformable_kinematics.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
@@ -20,12 +22,13 @@ DeformableJoint::DeformableJoint(unsigned label, Kind kind, bool invariant, cons
 
 std::string_view DeformableJoint::type_name() const {
   switch (kind_) {
-    case Kind::Hinge: return invariant_ ? "InvariantDeformableHinge" : "DeformableHinge";
-    case Kind::Displacement: return "DeformableDisplacementJoint";
-    case Kind::Full: return "DeformableJoint";
-    case Kind::Axial: return "DeformableAxialJoint";
+    // MBDyn's names (NetCDF `type` attribute).
+    case Kind::Hinge: return invariant_ ? "Invariant deformable hinge" : "Deformable hinge";
+    case Kind::Displacement: return "Deformable displacement joint";
+    case Kind::Full: return "Deformable joint";
+    case Kind::Axial: return "Deformable axial joint";
   }
-  return "DeformableJoint";
+  return "Deformable joint";
 }
 
 DeformableJoint::Kinematics DeformableJoint::kinematics() const {
@@ -197,6 +200,30 @@ void DeformableJoint::after_convergence(const StepContext& c) {
   R_WJ_ = k.Rm;
   F_W_ = k.Rm * F6_.head<3>();
   M_W_ = k.Rm * F6_.tail<3>();
+}
+
+void DeformableJoint::output_setup(OutputSink& out) {
+  Joint::output_setup(out);
+  if (!out.netcdf() || !output_enabled() || kind_ != Kind::Full) return;
+  const std::string base = "elem.joint." + std::to_string(label());
+  nc_d_ = output::nc_declare(out, base, output::nc::joint_d);
+  nc_dP_ = output::nc_declare(out, base, output::nc::joint_dPrime);
+  nc_D_ = output::nc_declare(out, base, output::nc::joint_D);
+  nc_DP_ = output::nc_declare(out, base, output::nc::joint_DPrime);
+  nc_E_ = output::nc_declare(out, base, output::nc::joint_E_relative);
+  nc_W_ = output::nc_declare(out, base, output::nc::joint_Omega);
+}
+
+void DeformableJoint::output(OutputSink& out) const {
+  Joint::output(out);
+  if (!out.netcdf() || nc_d_ < 0) return;
+  const Vec3 d = e_.head<3>(), d_dot = e_dot_.head<3>();
+  out.put(nc_d_, d);
+  out.put(nc_dP_, d_dot);
+  out.put(nc_D_, Vec3(R_WJ_ * d));
+  out.put(nc_DP_, Vec3(R_WJ_ * d_dot));
+  out.put(nc_E_, Vec3(rot::R_to_euler123(rot::rotvec_to_R(e_.tail<3>())) * (180.0 / M_PI)));
+  out.put(nc_W_, Vec3(e_dot_.tail<3>()));
 }
 
 void DeformableJoint::output_extra(OutputSink& out, std::ostream& os) const {

@@ -50,6 +50,16 @@ class DeformableJoint final : public Joint {
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
 
+ public:
+  void output_setup(OutputSink& out) override;
+  void output(OutputSink& out) const override;
+
+ private:
+  /// NetCDF ids of the deformable joint's relative kinematics (d, d', D, D', E, Omega).
+  int nc_d_ = -1, nc_dP_ = -1, nc_D_ = -1, nc_DP_ = -1, nc_E_ = -1, nc_W_ = -1;
+
+ protected:
+
  private:
   struct Kinematics;
   Kinematics kinematics() const;

@@ -7,7 +7,7 @@
 #include "mbdyn-like/core/output_sink.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
-#include "mbdyn-like/output/nc_catalog.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 #include "parser/card_reader.hpp"
 
 namespace mbl::elements {

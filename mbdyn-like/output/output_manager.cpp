@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "mbdyn-like/output/nc_catalog.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 
 namespace mbl::output {
 

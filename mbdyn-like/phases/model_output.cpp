@@ -9,7 +9,7 @@
 
 #include "elements/bodies/body.hpp"
 #include "mbdyn-like/core/rotations.hpp"
-#include "mbdyn-like/output/nc_catalog.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 
 namespace mbl {
 

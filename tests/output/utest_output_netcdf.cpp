@@ -10,7 +10,7 @@
 #include <map>
 #include <set>
 
-#include "mbdyn-like/output/nc_catalog.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/output/output_manager.hpp"
 #include "mbdyn-like/output/results.hpp"
 
