@@ -10,7 +10,7 @@
 // the relative orientation (hinge: Euler 123 of R_b^T R_a; pin: of R_a^T R_b; rotation: R_b^T R_a
 // in the `orientation description` format).
 #include "elements/joints/joint.hpp"
-#include "elements/joints/orientation_output.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 
 namespace mbl::elements {
 

@@ -4,6 +4,7 @@
 #include "elements/joints/rod.hpp"
 #include "elements/laws/law_reader.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements {
@@ -29,16 +30,9 @@ Attachment read_side(CardReader& in, BuildContext& ctx, bool offset_required) {
 }
 
 /// `[, orientation description, <type>]` (input manual §5.3.11); defaults to `default orientation`.
-StructNode::OrientationOutput read_orientation_description(CardReader& in, BuildContext& ctx) {
-  using OO = StructNode::OrientationOutput;
+StructNode::OrientationOutput read_optional_orientation_description(CardReader& in, BuildContext& ctx) {
   if (!in.keyword_is("orientation description")) return ctx.output_defaults().orientation;
-  if (in.keyword_is("euler123")) return OO::Euler123;
-  if (in.keyword_is("euler313")) return OO::Euler313;
-  if (in.keyword_is("euler321")) return OO::Euler321;
-  if (in.keyword_is("orientation vector")) return OO::OrientationVector;
-  if (in.keyword_is("orientation matrix")) return OO::Matrix;
-  in.fail_expected("an orientation description (euler123, euler313, euler321, orientation vector, orientation matrix)");
-  return OO::Euler123;
+  return read_orientation_description(in);
 }
 
 void read_rod(CardReader& in, BuildContext& ctx, unsigned label, bool with_offset) {
@@ -76,7 +70,7 @@ void read_deformable(CardReader& in, BuildContext& ctx, unsigned label, Kind kin
       break;
   }
   StructNode::OrientationOutput oo = ctx.output_defaults().orientation;
-  if (kind == Kind::Hinge || kind == Kind::Full) oo = read_orientation_description(in, ctx);
+  if (kind == Kind::Hinge || kind == Kind::Full) oo = read_optional_orientation_description(in, ctx);
   auto j = std::make_unique<DeformableJoint>(label, kind, invariant, a, b, std::move(law));
   j->orientation_output = oo;
   add_joint(in, ctx, std::move(j));

@@ -9,7 +9,7 @@
 // Output: m = lambda, M = R_node1 lambda, then theta, phi (radians) and the relative orientation
 // R_node1^T R_node2 in the `orientation description` format.
 #include "elements/joints/joint.hpp"
-#include "elements/joints/orientation_output.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 
 namespace mbl::elements {
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements {
@@ -10,14 +11,6 @@ namespace {
 using parser::CardReader;
 using OO = StructNode::OrientationOutput;
 
-OO read_orientation_description(CardReader& in) {
-  if (in.keyword_is("euler123")) return OO::Euler123;
-  if (in.keyword_is("euler313")) return OO::Euler313;
-  if (in.keyword_is("euler321")) return OO::Euler321;
-  if (in.keyword_is("orientation vector")) return OO::OrientationVector;
-  if (in.keyword_is("orientation matrix")) return OO::Matrix;
-  in.fail_expected("an orientation description (euler123, euler313, euler321, orientation vector, orientation matrix)");
-}
 
 void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
   n.orientation_output = ctx.output_defaults().orientation;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "elements/drives/drive_reader.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "parser/errors.hpp"
 
@@ -198,14 +199,7 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
        }},
       {"defaultorientation",
        [](CardReader& in, RunSettings&, BuildContext& ctx) {
-         using OO = StructNode::OrientationOutput;
-         OO& o = ctx.output_defaults().orientation;
-         if (in.keyword_is("euler123")) o = OO::Euler123;
-         else if (in.keyword_is("euler313")) o = OO::Euler313;
-         else if (in.keyword_is("euler321")) o = OO::Euler321;
-         else if (in.keyword_is("orientation vector")) o = OO::OrientationVector;
-         else if (in.keyword_is("orientation matrix")) o = OO::Matrix;
-         else in.fail_expected("an orientation description");
+         ctx.output_defaults().orientation = read_orientation_description(in);
        }},
       {"defaultoutput",
        [](CardReader& in, RunSettings&, BuildContext& ctx) {

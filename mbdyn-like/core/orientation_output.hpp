@@ -10,7 +10,7 @@
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "parser/card_reader.hpp"
 
-namespace mbl::elements {
+namespace mbl {
 
 using OrientationOutput = StructNode::OrientationOutput;
 
@@ -68,4 +68,4 @@ inline void put_orientation(OutputSink& out, OutputSink::VarId var, const Mat3& 
     out.put(var, orientation_numbers(R, kind));
 }
 
-}  // namespace mbl::elements
+}  // namespace mbl
