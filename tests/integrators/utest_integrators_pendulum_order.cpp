@@ -34,6 +34,7 @@ struct Method {
   const char* card;      // the `method:` arguments
   double expected_order;  // observed order expected on the pendulum
   double error_at_1e_2;   // upper bound of the error at dt = 1e-2 (pins the error constant)
+  double order_tolerance = 0.1;  // wider for the reduced-order ESDIRKs (1.86 .. 2.25 observed)
 };
 
 const Method kMethods[] = {
@@ -42,9 +43,9 @@ const Method kMethods[] = {
     {"ms3, 0.6", 2, 3e-4},        {"ms4, 0.6", 2, 3e-4},       {"hope, 0.6", 2, 4e-4},
     {"ss2, 0.6", 2, 3.5e-4},      {"ss3, 0.6", 2, 3e-4},       {"ss4, 0.6", 2, 3e-4},
     {"Bathe, 0.6", 2, 1e-4},      {"msstc3, 0.6", 2, 3.5e-5},  {"msstc4, 0.6", 2, 2e-5},
-    {"msstc5, 0.6", 2, 1.2e-5},   {"mssth3, 0.0", 2, 3.2e-6},  {"mssth4, 0.0", 2, 4.2e-6},
-    {"mssth5, 0.0", 2, 2.2e-5},   {"DIRK33", 2, 3.5e-6},       {"DIRK43", 2, 2.4e-6},
-    {"DIRK54", 2, 3e-6},
+    {"msstc5, 0.6", 2, 1.2e-5},   {"mssth3, 0.0", 2, 3.2e-6, 0.35},  {"mssth4, 0.0", 2, 4.2e-6, 0.35},
+    {"mssth5, 0.0", 2, 2.2e-5, 0.35},   {"DIRK33", 2, 3.5e-6, 0.35},       {"DIRK43", 2, 2.4e-6, 0.35},
+    {"DIRK54", 2, 3e-6, 0.35},
 };
 
 fs::path work_dir() {
@@ -121,8 +122,8 @@ TEST_P(PendulumOrder, CoarseStepsConvergeWithTheExpectedOrder) {
   const double p12 = std::log2(e1 / e2), p23 = std::log2(e2 / e3);
   SCOPED_TRACE(::testing::Message() << m.card << ": errors " << e1 << " " << e2 << " " << e3
                                     << ", observed orders " << p12 << " " << p23);
-  EXPECT_NEAR(p12, m.expected_order, 0.25);
-  EXPECT_NEAR(p23, m.expected_order, 0.25);
+  EXPECT_NEAR(p12, m.expected_order, m.order_tolerance);
+  EXPECT_NEAR(p23, m.expected_order, m.order_tolerance);
   EXPECT_LT(e1, m.error_at_1e_2);
 }
 
