@@ -22,7 +22,7 @@ using mbl::test::read_file;
 using mbl::test::run;
 
 const char* const kMethods[] = {"ms_0.6",     "bdf_0.0",    "ms3_0.6", "ms4_0.0", "ss2_0.6",
-                                "Bathe_0.6",  "msstc3_0.6", "mssth3_0.0"};
+                                "Bathe_0.6",  "msstc3_0.6", "mssth3_0.0", "dirk54_0.0"};
 
 /// Average of the NIter column over the regular steps of a .out file.
 double iterations_per_step(const fs::path& out) {

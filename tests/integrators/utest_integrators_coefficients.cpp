@@ -61,6 +61,13 @@ TEST(IntegratorCoefficients, EsdirkTableauxOrderAndRhoInf) {
   EXPECT_NEAR(rho_inf(esdirk3_4()), 0.0, 1e-6);
   EXPECT_NEAR(rho_inf(esdirk3_5()), 0.0, 1e-6);
   EXPECT_NEAR(rho_inf(esdirk4_6()), 0.0, 1e-6);
+  // DIRK54 is the 2019 "SA_2" variant (gamma = 31/125, c_2 = 2 gamma), not the 2016 review's
+  // ESDIRK4(3)6L[2]SA (gamma = 1/4): only the former reproduces MBDyn's runs. Stage order 2
+  // ("[2]"): sum_j a_ij c_j = c_i^2 / 2 for every stage.
+  const Tableau d54 = esdirk4_6();
+  EXPECT_DOUBLE_EQ(d54.gamma(), 31.0 / 125.0);
+  EXPECT_DOUBLE_EQ(d54.c[1], 62.0 / 125.0);
+  EXPECT_NEAR((d54.A * d54.c - 0.5 * d54.c.cwiseProduct(d54.c)).norm(), 0.0, 1e-12);
   // MSSTH5 is fifth order: check the fifth-order quadrature condition too.
   const Tableau h5 = mssth(5, 0.0);
   const Eigen::VectorXd b = h5.A.row(5).transpose();
