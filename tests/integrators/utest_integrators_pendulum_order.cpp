@@ -10,6 +10,7 @@
 // methods on index-3 systems: the positions converge with the stage order, 2). Their full order
 // on unconstrained problems is checked in utest_integrators_methods.cpp. About 5 s in all.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "support/run_program.hpp"
 
@@ -50,7 +51,8 @@ const Method kMethods[] = {
 
 fs::path work_dir() {
   static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / "mbl_utest_pendulum_order";
+    // One folder per process: CTest runs the cases of this suite in parallel processes.
+    fs::path d = fs::temp_directory_path() / ("mbl_utest_pendulum_order_" + std::to_string(::getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
     return d;

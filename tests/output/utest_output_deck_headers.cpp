@@ -10,6 +10,7 @@
 // - a few decks: the .log model description must equal MBDyn's line by line.
 // CTest label: decks.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -106,7 +107,8 @@ bool run_to_derivatives(const Deck& deck, const std::string& prefix, std::string
 }
 
 fs::path work_dir() {
-  const fs::path d = fs::temp_directory_path() / "mbl_utest_output_deck_headers";
+  // One folder per process: CTest runs the cases of this file in parallel processes.
+  const fs::path d = fs::temp_directory_path() / ("mbl_utest_output_deck_headers_" + std::to_string(::getpid()));
   fs::create_directories(d);
   return d;
 }
