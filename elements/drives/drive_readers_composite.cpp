@@ -76,7 +76,7 @@ DriveCallerPtr read_string(parser::CardReader& in, DriveEnvironment& env) {
   // The expression starts one column after the opening quote.
   parser::SourceLocation expr_at = at;
   expr_at.column += 1;
-  auto expr = math.compile(text, expr_at);
+  auto expr = math.compile_drive_string(text, expr_at);
   return std::make_shared<StringDrive>(text, std::move(expr), math);
 }
 

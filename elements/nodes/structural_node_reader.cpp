@@ -50,7 +50,8 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
   using T = StructNode::Type;
   T type;
   if (in.keyword_is("static")) type = T::Static;
-  else if (in.keyword_is("dynamic")) type = T::Dynamic;
+  // `model: static;` (§5.3.16) treats every dynamic node as static.
+  else if (in.keyword_is("dynamic")) type = ctx.static_model() ? T::Static : T::Dynamic;
   else if (in.keyword_is("modal")) type = T::Modal;
   else if (in.keyword_is("dummy")) type = T::DummyOffset;
   else if (in.peek_keyword_is("static displacement") || in.peek_keyword_is("dynamic displacement")) {

@@ -34,6 +34,9 @@ class BuildContext {
   Model& model() { return model_; }
   parser::ReadContext& read() { return read_; }
   OutputDefaults& output_defaults() { return output_defaults_; }
+  /// `model: static;` (input manual §5.3.16): dynamic structural nodes are read as static
+  /// (inertia ignored; gravity stays a forcing term).
+  bool& static_model() { return static_model_; }
 
   /// Reads a structural node label and returns the node; InputError at the label otherwise.
   /// A label whose node card was not implemented throws CardSkipped (the card is reported as
@@ -49,6 +52,7 @@ class BuildContext {
   parser::ReadContext& read_;
   OutputDefaults output_defaults_;
   std::set<unsigned> skipped_nodes_;
+  bool static_model_ = false;
 };
 
 /// Thrown by a reader when its card depends on something not implemented (already reported).

@@ -219,7 +219,12 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
        }},
       {"title", [](CardReader& in, RunSettings& s, BuildContext&) { s.title = in.string(); }},
       {"print", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
-      {"model", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      {"model",
+       [](CardReader& in, RunSettings&, BuildContext& ctx) {
+         // §5.3.16: the only model type is `static`.
+         if (!in.keyword_is("static")) in.fail_expected("a model type (static)");
+         ctx.static_model() = true;
+       }},
       {"makerestartfile", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
       {"selecttimeout", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
       {"outputmeter",

@@ -104,6 +104,7 @@ class StatementListNode final : public Node {
   StatementListNode(std::size_t offset, std::vector<NodePtr> stmts)
       : Node(offset), stmts_(std::move(stmts)) {}
   Value eval(MathParser::Impl& env) const override;
+  const std::vector<NodePtr>& statements() const { return stmts_; }
 
  private:
   std::vector<NodePtr> stmts_;

@@ -11,6 +11,7 @@
 
 #include "parser/errors.hpp"
 #include "parser/math/math_internal.hpp"
+#include "parser/math/math_nodes.hpp"
 
 namespace mbl::math {
 
@@ -121,6 +122,28 @@ std::shared_ptr<const Expression> MathParser::compile(std::string_view text,
   detail::NodePtr root;
   try {
     root = detail::parse_statements(text, *impl_, where);
+  } catch (const detail::LocatedError& e) {
+    throw parser::InputError(where.advanced(text, e.offset), e.message);
+  }
+  return std::make_shared<CompiledExpression>(std::string(text), where, std::move(root));
+}
+
+std::shared_ptr<const Expression> MathParser::compile_drive_string(
+    std::string_view text, const parser::SourceLocation& where) {
+  detail::NodePtr root;
+  try {
+    root = detail::parse_statements(text, *impl_, where);
+    // MBDyn's parser loops over the statements and keeps only the tree of the last one; the
+    // earlier ones take effect at parse time (their assignments are not repeated later).
+    // Only a top-level list: a parenthesised one `(s1; s2)` is one expression (the parser
+    // returns its list as the root, starting after the parenthesis).
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    const auto* list = dynamic_cast<const detail::StatementListNode*>(root.get());
+    if (list && first != std::string_view::npos && list->offset() <= first) {
+      const auto& stmts = list->statements();
+      for (std::size_t i = 0; i + 1 < stmts.size(); ++i) stmts[i]->eval(*impl_);
+      root = stmts.back();
+    }
   } catch (const detail::LocatedError& e) {
     throw parser::InputError(where.advanced(text, e.offset), e.message);
   }

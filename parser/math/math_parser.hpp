@@ -95,6 +95,13 @@ class MathParser {
   std::shared_ptr<const Expression> compile(std::string_view text,
                                             const parser::SourceLocation& where);
 
+  /// A string drive's expression (§2.6.35) as MBDyn (>= 1.7, expression trees) builds it: of a
+  /// top-level statement list `s1; s2; ...; sn` only the last statement is kept and evaluated
+  /// at every call; s1..sn-1 are executed once, now (so variables they assign keep their
+  /// read-time values). Observed in MBDyn's output of tests/joints/rod/rodprestrain.
+  std::shared_ptr<const Expression> compile_drive_string(std::string_view text,
+                                                         const parser::SourceLocation& where);
+
   /// Executes the argument text of a `set:` card: a declaration
   /// `[const|ifndef] [bool|integer|real|string] name = expr`, an assignment or an expression.
   void execute_set(std::string_view text, const parser::SourceLocation& where);
