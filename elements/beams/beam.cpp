@@ -1,5 +1,7 @@
 #include "elements/beams/beam.hpp"
 
+#include "mbdyn-like/core/log_text.hpp"
+
 #include <cmath>
 #include <fmt/format.h>
 #include <stdexcept>
@@ -308,7 +310,7 @@ std::string Beam::log_line() const {
   std::string line = fmt::format("beam{}: {}", nn_, label());
   for (int i = 0; i < nn_; ++i) {
     const Vec3& f = pt_[i].offset_N;
-    line += fmt::format(" {} {} {} {}", pt_[i].node->label(), f[0], f[1], f[2]);
+    line += fmt::format(" {} {}", pt_[i].node->label(), log_text(f));
   }
   return line;
 }

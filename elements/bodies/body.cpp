@@ -1,5 +1,7 @@
 #include "elements/bodies/body.hpp"
 
+#include "mbdyn-like/core/log_text.hpp"
+
 #include <fmt/format.h>
 
 #include "mbdyn-like/core/model.hpp"
@@ -92,10 +94,10 @@ void Body::jacobian(JacobianSink& J, const StepContext& c) {
 }
 
 std::string Body::log_line() const {
-  const Mat3& J = p_.J_cm_N;
-  return fmt::format("body: {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}", label(), node_.label(), p_.mass,
-                     p_.b_N[0], p_.b_N[1], p_.b_N[2], J(0, 0), J(0, 1), J(0, 2), J(1, 0), J(1, 1),
-                     J(1, 2), J(2, 0), J(2, 1), J(2, 2));
+  // MBDyn writes the inertia about the node: J_N = J_cm - m [b x][b x].
+  const Mat3 J = p_.J_cm_N - p_.mass * skew(p_.b_N) * skew(p_.b_N);
+  return fmt::format("body: {} {} {} {} {}", label(), node_.label(), log_text(p_.mass), log_text(p_.b_N),
+                     log_text(J));
 }
 
 unsigned Body::private_data_index(std::string_view name) const {

@@ -26,6 +26,11 @@ std::string_view Cardano::type_name() const {
   }
 }
 
+std::string Cardano::log_line() const {
+  if (variant_ != Variant::Hinge) return {};
+  return fmt::format("cardanohinge: {} {} {}", label(), log_text(a_), log_text(b_));
+}
+
 void Cardano::residual(ResidualSink& r, const StepContext& c) {
   const int k = position_ ? 3 : 0;
   if (position_) add_coincidence_residual(r, c, a_, b_, first_index(), lambda3(c, 0));

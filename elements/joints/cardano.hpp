@@ -21,6 +21,7 @@ class Cardano final : public Joint {
           OrientationOutput orientation = OrientationOutput::Euler123);
 
   std::string_view type_name() const override;
+  std::string log_line() const override;
   int dof_count() const override { return position_ ? 4 : 1; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

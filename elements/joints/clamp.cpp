@@ -38,11 +38,9 @@ void Clamp::after_convergence(const StepContext& c) {
 }
 
 std::string Clamp::log_line() const {
-  const Vec3& x = x0_W_;
-  const Mat3& R = R0_W_;
-  return fmt::format("clamp: {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} 0 0 0 1 0 0 0 1 0 0 0 1", label(),
-                     node_.label(), x[0], x[1], x[2], R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1),
-                     R(1, 2), R(2, 0), R(2, 1), R(2, 2), node_.label());
+  // MBDyn writes both sides as attached to the node with no offset (every real .log shows
+  // zeros and identities, whatever the clamped position and orientation).
+  return fmt::format("clamp: {0} {1} 0 0 0 1 0 0 0 1 0 0 0 1 {1} 0 0 0 1 0 0 0 1 0 0 0 1", label(), node_.label());
 }
 
 }  // namespace mbl::elements

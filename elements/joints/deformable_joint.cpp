@@ -1,5 +1,7 @@
 #include "elements/joints/deformable_joint.hpp"
 
+#include <fmt/format.h>
+
 #include "mbdyn-like/core/nc_catalog.hpp"
 
 #include "elements/joints/deformable_kinematics.hpp"
@@ -29,6 +31,17 @@ std::string_view DeformableJoint::type_name() const {
     case Kind::Axial: return "Deformable axial joint";
   }
   return "Deformable joint";
+}
+
+std::string DeformableJoint::log_line() const {
+  const char* keyword = nullptr;
+  switch (kind_) {
+    case Kind::Hinge: keyword = "deformablehinge"; break;
+    case Kind::Displacement: keyword = "deformabledisplacementjoint"; break;
+    case Kind::Full: keyword = "deformablejoint"; break;
+    case Kind::Axial: return {};
+  }
+  return fmt::format("{}: {} {} {}", keyword, label(), log_text(a_), log_text(b_));
 }
 
 DeformableJoint::Kinematics DeformableJoint::kinematics() const {

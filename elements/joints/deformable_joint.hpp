@@ -32,6 +32,7 @@ class DeformableJoint final : public Joint {
   DeformableJoint(unsigned label, Kind kind, bool invariant, const Attachment& a, const Attachment& b, Law law);
 
   std::string_view type_name() const override;
+  std::string log_line() const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

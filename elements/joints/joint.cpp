@@ -47,4 +47,8 @@ double Joint::private_data(unsigned i) const {
   return v[(i - 1) % 3];
 }
 
+std::string log_text(const Attachment& a) {
+  return fmt::format("{} {} {}", a.node ? a.node->label() : 0u, log_text(a.offset_N), log_text(a.R_NH));
+}
+
 }  // namespace mbl::elements

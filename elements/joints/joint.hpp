@@ -5,6 +5,7 @@
 #include <string>
 
 #include "mbdyn-like/core/element.hpp"
+#include "mbdyn-like/core/log_text.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 
 namespace mbl::elements {
@@ -61,5 +62,8 @@ struct Attachment {
   Vec3 w_W() const { return node ? node->w_W() : Vec3::Zero(); }
 };
 
+using mbl::log_text;
+/// "<node label> <offset> <R_NH>" of an attachment, the common part of the hinge-like .log lines.
+std::string log_text(const Attachment& a);
 
 }  // namespace mbl::elements

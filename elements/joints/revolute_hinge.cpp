@@ -1,5 +1,7 @@
 #include "elements/joints/revolute_hinge.hpp"
 
+#include <fmt/format.h>
+
 #include "elements/joints/spherical_hinge.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
@@ -16,6 +18,12 @@ std::string_view RevoluteHinge::type_name() const {
     case Variant::Rotation: return "Revolute rotation";
     default: return "Revolute hinge";
   }
+}
+
+std::string RevoluteHinge::log_line() const {
+  // Appendix E: "revolutehinge: <label> <node 1> <f1> <R1h> <node 2> <f2> <R2h>".
+  if (variant_ != Variant::Hinge) return {};
+  return fmt::format("revolutehinge: {} {} {}", label(), log_text(a_), log_text(b_));
 }
 
 void RevoluteHinge::residual(ResidualSink& r, const StepContext& c) {

@@ -14,6 +14,7 @@ class RevoluteHinge final : public Joint {
   RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b);
 
   std::string_view type_name() const override;
+  std::string log_line() const override;
   int dof_count() const override { return position_ ? 5 : 2; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

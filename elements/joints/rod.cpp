@@ -1,8 +1,16 @@
 #include "elements/joints/rod.hpp"
 
+#include <fmt/format.h>
+
 #include "elements/joints/deformable_kinematics.hpp"
 
 namespace mbl::elements {
+
+std::string Rod::log_line() const {
+  // Appendix E: "rod: <label> <node 1> <f1> <node 2> <f2>" (zero offsets for the plain rod).
+  return fmt::format("rod: {} {} {} {} {}", label(), a_.node ? a_.node->label() : 0u, log_text(a_.offset_N),
+                     b_.node ? b_.node->label() : 0u, log_text(b_.offset_N));
+}
 
 Rod::Rod(unsigned label, bool with_offset, const Attachment& a, const Attachment& b, double l0,
          std::unique_ptr<ConstitutiveLaw1D> law)

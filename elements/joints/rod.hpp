@@ -15,6 +15,7 @@ class Rod final : public Joint {
   Rod(unsigned label, bool with_offset, const Attachment& a, const Attachment& b, double l0,
       std::unique_ptr<ConstitutiveLaw1D> law);
   std::string_view type_name() const override { return with_offset_ ? "RodWithOffset" : "Rod"; }
+  std::string log_line() const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

@@ -1,5 +1,7 @@
 #include "elements/joints/spherical_hinge.hpp"
 
+#include <fmt/format.h>
+
 namespace mbl::elements {
 
 void add_coincidence_residual(ResidualSink& r, const StepContext& c, const Attachment& a,
@@ -36,6 +38,11 @@ void add_coincidence_jacobian(JacobianSink& J, const StepContext& c, const Attac
     J.add(row_c, n.dof_index(), I);
     J.add(row_c, n.dof_index() + 3, Mat3(-bx));
   }
+}
+
+std::string SphericalHinge::log_line() const {
+  if (pin_) return {};
+  return fmt::format("sphericalhinge: {} {} {}", label(), log_text(a_), log_text(b_));
 }
 
 SphericalHinge::SphericalHinge(unsigned label, bool pin, const Attachment& a, const Attachment& b)

@@ -9,6 +9,7 @@ class SphericalHinge final : public Joint {
  public:
   SphericalHinge(unsigned label, bool pin, const Attachment& a, const Attachment& b);
   std::string_view type_name() const override { return pin_ ? "Spherical pin" : "Spherical hinge"; }
+  std::string log_line() const override;
   int dof_count() const override { return 3; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

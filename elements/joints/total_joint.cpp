@@ -26,11 +26,6 @@ Mat3 rotvec_Gamma_inverse(const Vec3& th) {
   return Mat3::Identity() - 0.5 * S + c * S * S;
 }
 
-std::string mat_text(const Mat3& R) {
-  return fmt::format("{} {} {} {} {} {} {} {} {}", R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1),
-                     R(1, 2), R(2, 0), R(2, 1), R(2, 2));
-}
-std::string vec_text(const Vec3& v) { return fmt::format("{} {} {}", v[0], v[1], v[2]); }
 
 }  // namespace
 
@@ -277,7 +272,7 @@ std::string TotalJoint::log_line() const {
     return fmt::format("{} {} {}", int(s[0] == which), int(s[1] == which), int(s[2] == which));
   };
   auto side = [](const TotalSide& s) {
-    return fmt::format("{} {} {}", vec_text(s.f), mat_text(s.R_h), mat_text(s.R_hr));
+    return fmt::format("{} {} {}", log_text(s.f), log_text(s.R_h), log_text(s.R_hr));
   };
   switch (p_.flavor) {
     case Flavor::Total:
@@ -292,11 +287,11 @@ std::string TotalJoint::log_line() const {
                          side(a), flags(p_.position, Status::Position), flags(p_.position, Status::Velocity),
                          flags(p_.rotation, Status::Position), flags(p_.rotation, Status::Velocity));
     case Flavor::DriveDisplacement:
-      return fmt::format("drivedisplacement: {} {} {} {} {}", label(), a.node->label(), vec_text(a.f),
-                         b.node->label(), vec_text(b.f));
+      return fmt::format("drivedisplacement: {} {} {} {} {}", label(), a.node->label(), log_text(a.f),
+                         b.node->label(), log_text(b.f));
     case Flavor::AxialRotation:
-      return fmt::format("axialrotation: {} {} {} {} {} {} {}", label(), a.node->label(), vec_text(a.f),
-                         mat_text(a.R_hr), b.node->label(), vec_text(b.f), mat_text(b.R_hr));
+      return fmt::format("axialrotation: {} {} {} {} {} {} {}", label(), a.node->label(), log_text(a.f),
+                         log_text(a.R_hr), b.node->label(), log_text(b.f), log_text(b.R_hr));
     default: return {};
   }
 }

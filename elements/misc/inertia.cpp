@@ -1,5 +1,7 @@
 #include "elements/misc/inertia.hpp"
 
+#include "mbdyn-like/core/log_text.hpp"
+
 #include <fmt/format.h>
 
 #include <Eigen/Eigenvalues>
@@ -84,11 +86,8 @@ InertiaSummary Inertia::summary() const {
 std::string Inertia::log_line() const {
   if (log_ != Log::Log && log_ != Log::Both) return {};
   const InertiaSummary s = summary();
-  auto v = [](const Vec3& x) { return fmt::format("{:g} {:g} {:g}", x[0], x[1], x[2]); };
-  auto m = [](const Mat3& a) {  // row by row
-    return fmt::format("{:g} {:g} {:g} {:g} {:g} {:g} {:g} {:g} {:g}", a(0, 0), a(0, 1), a(0, 2), a(1, 0), a(1, 1),
-                       a(1, 2), a(2, 0), a(2, 1), a(2, 2));
-  };
+  auto v = [](const Vec3& x) { return log_text(x); };
+  auto m = [](const Mat3& a) { return log_text(a); };
   std::ostringstream os;
   os << "inertia: " << label() << '\n'
      << "    mass:        " << fmt::format("{:g}", s.m) << '\n'

@@ -74,6 +74,9 @@ class StructNode : public Node {
   const Vec3& wp_W() const { return wp_W_; }
   void set_accelerations(const Vec3& xpp, const Vec3& wp) { xpp_W_ = xpp; wp_W_ = wp; }
   bool compute_accelerations = false;
+  /// Output of the node's automatic structural element (momentum B, G and derivatives; dynamic
+  /// nodes only): off after `default output: none` (input manual §5.3.5 "all entities").
+  bool autostruct_output = true;
 
   /// The node as a rigid frame (for readers: `reference, node`).
   parser::RigidFrame frame() const { return {x_W_, R_WN_, v_W_, w_W_}; }

@@ -211,11 +211,31 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
              for (const char* f : {"structural nodes", "rigid bodies", "joints", "forces", "beams", "gravity",
                                    "abstract nodes", "genels", "plates", "aerodynamic elements", "electric nodes",
                                    "hydraulic nodes", "parameter nodes", "inertia", "loadable", "induced velocity",
-                                   "air properties", "electric", "hydraulic elements", "bulk elements"})
+                                   "air properties", "electric", "hydraulic elements", "bulk elements",
+                                   "automatic structural"})
                d.by_family[CardRegistry::normalise(f)] = false;
            } else if (in.keyword_is("accelerations")) d.accelerations = true;
            else d.by_family[in.keyword()] = true;
          }
+       }},
+      {"defaultbeamoutput",
+       [](CardReader& in, RunSettings&, BuildContext&) {
+         // `default beam output: <flag> [, ...]` (input manual §5.3.13). The flags only select
+         // the beams' custom NetCDF output (evaluation point configuration, strains); the beams
+         // write their default (forces and moments), so the flags are validated and accepted.
+         do {
+           if (in.keyword_is("orientation")) {
+             if (in.keyword_is("orientation description")) in.keyword();
+           } else if (!(in.keyword_is("position") || in.keyword_is("configuration") || in.keyword_is("force") ||
+                        in.keyword_is("moment") || in.keyword_is("forces") || in.keyword_is("linear strain") ||
+                        in.keyword_is("angular strain") || in.keyword_is("strains") ||
+                        in.keyword_is("linear strain rate") || in.keyword_is("angular strain rate") ||
+                        in.keyword_is("strain rates") || in.keyword_is("all"))) {
+             in.fail_expected("a beam output flag (position, orientation, configuration, force, moment, forces, "
+                              "linear strain, angular strain, strains, linear strain rate, angular strain rate, "
+                              "strain rates, all)");
+           }
+         } while (!in.at_end());
        }},
       {"title", [](CardReader& in, RunSettings& s, BuildContext&) { s.title = in.string(); }},
       {"print", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},

@@ -142,6 +142,7 @@ void ModelOutput::setup(Model& model) {
   for (const auto& [k, labels] : groups) manager_.declare_group("elem", k, labels);
   if (manager_.netcdf() && cfg.autostruct_netcdf) {
     for (auto& a : autostruct_) {
+      if (!a.node->autostruct_output) continue;
       const std::string base = fmt::format("node.struct.{}", a.node->label());
       a.nc_B = output::nc_declare(manager_, base, output::nc::node_B);
       a.nc_G = output::nc_declare(manager_, base, output::nc::node_G);
@@ -260,16 +261,31 @@ void ModelOutput::write_entities(Model& model) {
 }
 
 void ModelOutput::derivatives(Model& model, double t, int iterations, double residual_error) {
-  update_accelerations(model);
   manager_.write_derivatives_line(t, iterations, residual_error);
-  const bool out = manager_.begin_step(0, t, 0.0, true);
+  initial_output(model, t, 0.0, iterations, residual_error);
+}
+
+void ModelOutput::dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
+                              double derivatives_error, double t, double dt, int iterations,
+                              double residual_error) {
+  manager_.write_derivatives_line(t_derivatives, derivatives_iterations, derivatives_error);
+  manager_.write_dummy_steps_line(t, iterations, residual_error);
+  initial_output(model, t, dt, iterations, residual_error);
+}
+
+void ModelOutput::initial_output(Model& model, double t, double dt, int iterations, double residual_error) {
+  update_accelerations(model);
+  const bool out = manager_.begin_step(0, t, dt, true);
   if (out) {
     write_entities(model);
     write_drives(t);
   }
+  // MBDyn's "Step 0" line shows the time plus the last (dummy) step: 3e-06 after two dummy
+  // steps of 1e-06 ending at 2e-06.
   output::StepLine line;
   line.step = 0;
-  line.time = t;
+  line.time = t + dt;
+  line.time_step = dt;
   line.iterations = iterations;
   line.residual_error = residual_error;
   line.output = out;

@@ -36,6 +36,9 @@ class ModelOutput final : public RunOutput {
   explicit ModelOutput(output::OutputConfig config);
   void setup(Model& model) override;
   void derivatives(Model& model, double t, int iterations, double residual_error) override;
+  void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
+                   double derivatives_error, double t, double dt, int iterations,
+                   double residual_error) override;
   void step(Model& model, long step, double t, double dt, const integrators::StepResult& r) override;
   void close() override;
   output::OutputManager& manager() { return manager_; }
@@ -50,6 +53,8 @@ class ModelOutput final : public RunOutput {
   void write_entities(Model& model);
   void write_log(Model& model);
   void update_accelerations(Model& model);
+  /// The "Step 0" output after the derivatives or the dummy steps.
+  void initial_output(Model& model, double t, double dt, int iterations, double residual_error);
   void write_autostruct();
   void write_drives(double t);
   output::OutputManager manager_;

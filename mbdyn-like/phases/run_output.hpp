@@ -12,6 +12,12 @@ class RunOutput {
   virtual void setup(Model& model) = 0;
   /// The derivatives phase finished (the "Step 0" line and the initial output).
   virtual void derivatives(Model& model, double t, int iterations, double residual_error) = 0;
+  /// Instead of derivatives() when dummy steps were run (input manual §4.1.3): the derivatives
+  /// line, the "after dummy steps" line and the initial output at the time t reached by the
+  /// dummy steps (last dummy step dt, with its iterations and error).
+  virtual void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
+                           double derivatives_error, double t, double dt, int iterations,
+                           double residual_error) {}
   /// A converged step (or the failing one, with converged = false, which writes nothing else).
   virtual void step(Model& model, long step, double t, double dt, const integrators::StepResult& r) = 0;
   /// Flushes and closes everything (also after a failure: files stay valid).

@@ -83,14 +83,54 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     derivatives_error = r.residual_error;
   }
 
+  // ---- dummy steps (input manual §4.1.3): N tiny steps with `dummy steps method` --------------
+  // As MBDyn does, the regular steps then continue from the time the dummy steps reached.
+  const bool abort_before_dummy = s.abort_after == "derivatives" || s.abort_after == "assembly";
+  const bool run_dummy_steps = s.dummy_steps > 0 && !abort_before_dummy;
+  if (run_dummy_steps) {
+    const double t_derivatives = t;
+    integrators::MethodSpec method = s.dummy_method;
+    // MBDyn's default dummy method is the 2-step multistep method with rho = 0.
+    if (!method.rho) method.rho = [](double) { return 0.0; };
+    std::unique_ptr<integrators::ImplicitStepIntegrator> dummy = integrators::make_integrator(method);
+    integrators::NewtonOptions opt = s.newton;
+    opt.residual_tolerance = s.dummy_steps_tolerance;
+    opt.solution_tolerance = 0.0;
+    opt.max_iterations = s.dummy_steps_max_iterations;
+    opt.line_search.enabled = false;
+    if (s.output_iterations) opt.trace = &log;
+    integrators::NewtonSolver newton = make_newton(s, opt, log);
+    const double dt = s.dummy_steps_ratio * s.time_step;
+    dummy->start(model, t, y, yp);
+    integrators::StepResult r;
+    for (int k = 1; k <= s.dummy_steps; ++k) {
+      const double t_new = t + dt;
+      model.set_time(t_new, dt, 0);
+      r = dummy->advance(model, t_new, dt, newton);
+      if (!r.converged) {
+        report.status = RunStatus::SolutionFailure;
+        report.message = fmt::format("dummy step {} at time {} did not converge: {}", k, t_new,
+                                     describe_failure(model, r));
+        output.close();
+        return report;
+      }
+      t = t_new;
+    }
+    y = dummy->y();
+    yp = dummy->yp();
+    output.dummy_steps(model, t_derivatives, derivatives_iterations, derivatives_error, t, dt,
+                       r.iterations, r.residual_error);
+  }
+
   // ---- regular steps --------------------------------------------------------------------------
   std::unique_ptr<integrators::ImplicitStepIntegrator> integrator = integrators::make_integrator(s.method);
   integrators::NewtonOptions opt = s.newton;
   if (s.output_iterations) opt.trace = &log;
   integrators::NewtonSolver newton = make_newton(s, opt, log);
+  model.set_time(t, s.time_step, 0);
   integrator->start(model, t, y, yp);  // after_convergence: reactions, drives advance to step 0
-  output.derivatives(model, t, derivatives_iterations, derivatives_error);
-  if (s.abort_after == "derivatives" || s.abort_after == "assembly") {
+  if (!run_dummy_steps) output.derivatives(model, t, derivatives_iterations, derivatives_error);
+  if (abort_before_dummy || s.abort_after == "dummysteps") {
     report.status = RunStatus::Aborted;
     output.close();
     return report;

@@ -77,6 +77,9 @@ const DeckCase kDecks[] = {
     {"t.joints.rod.rodprestrain", "rodprestrain", 1e-4, true},
     // `model: static;` (h_fixdecks).
     {"web.planemech", "planemech", 1e-4, true},
+    {"t.beam.b", "b", 1e-4},
+    {"t.stiff.Swing", "Swing", 1e-4},
+    {"t.joints.drvhinge.drv", "drv", 1e-4, true},
 };
 
 std::string read_file(const fs::path& p) {

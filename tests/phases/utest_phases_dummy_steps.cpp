@@ -1,0 +1,65 @@
+// Dummy steps (input manual §4.1.3) on the real deck t.joints.gimbal.gimbal: two steps of
+// ratio * dt = 1e-6 after the derivatives; MBDyn's .out then says "after dummy steps at time
+// 2e-06", its "Step 0" line shows 3e-06 (time plus the dummy step) and the regular steps continue
+// from 2e-06 (step 1 at 0.001002).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "mbdyn-like/model/model_builder.hpp"
+#include "mbdyn-like/phases/model_output.hpp"
+#include "mbdyn-like/phases/simulation.hpp"
+
+namespace fs = std::filesystem;
+using namespace mbl;
+
+namespace {
+
+std::vector<std::string> run_gimbal(double final_time, const std::string& abort_after, RunReport& report) {
+  const fs::path deck = fs::path(MBL_SHARED_DIR) / "decks" / "t.joints.gimbal.gimbal" / "deck" / "gimbal";
+  BuildResult built = read_deck(deck.string());
+  RunSettings s = built.settings;
+  s.final_time = final_time;
+  s.abort_after = abort_after;
+  const fs::path dir = fs::temp_directory_path() / "mbl_utest_phases_dummy_steps";
+  fs::create_directories(dir);
+  output::OutputConfig oc;
+  oc.prefix = (dir / "gimbal").string();
+  std::ostringstream log;
+  {
+    ModelOutput out(oc);
+    report = run_simulation(*built.model, s, out, log);
+  }
+  std::ifstream f(oc.prefix + ".out");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(f, l);) lines.push_back(l);
+  return lines;
+}
+
+}  // namespace
+
+TEST(DummySteps, GimbalOutHeaderAndTimesFollowMbdyn) {
+  RunReport r;
+  const std::vector<std::string> lines = run_gimbal(0.0025, "", r);
+  ASSERT_EQ(r.status, RunStatus::Completed) << r.message;
+  ASSERT_GE(lines.size(), 8u);
+  EXPECT_EQ(lines[0].rfind("# Derivatives solution step at time 0 performed in ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("# Initial solution after dummy steps at time 2e-06 performed in 4 iterations", 0), 0u)
+      << lines[1];
+  EXPECT_EQ(lines[4].rfind("Step 0 3e-06 1e-06 4 ", 0), 0u) << lines[4];
+  EXPECT_EQ(lines[5].rfind("Step 1 0.001002 0.001 ", 0), 0u) << lines[5];
+  // Like MBDyn, the steps continue past the final time from 2e-6: 0.001002, 0.002002, 0.003002.
+  EXPECT_EQ(r.steps, 3);
+  EXPECT_NEAR(r.final_time, 0.003002, 1e-12);
+}
+
+TEST(DummySteps, AbortAfterDummyStepsWritesTheInitialSolutionOnly) {
+  RunReport r;
+  const std::vector<std::string> lines = run_gimbal(1.0, "dummysteps", r);
+  EXPECT_EQ(r.status, RunStatus::Aborted);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[4].rfind("Step 0 3e-06 1e-06 4 ", 0), 0u) << lines[4];
+}
