@@ -68,6 +68,15 @@ void RevoluteHinge::after_convergence(const StepContext& c) {
   F_W_ = position_ ? lambda3(c, 0) : Vec3::Zero();
   M_W_ = Ra.col(2).cross(Rb.col(1)) * lambda(c, k) + Ra.col(2).cross(Rb.col(0)) * lambda(c, k + 1);
   R_WJ_ = Ra;
+  rz_converged_ = rz();
+}
+
+// The relative rotation about axis 3 keeps counting turns (energy balances integrate it), so
+// it is the angle of R_rel closest to the last converged one.
+double RevoluteHinge::rz() const {
+  const Mat3 R = R_rel();
+  const double a = std::atan2(R(1, 0), R(0, 0));
+  return a + 2.0 * M_PI * std::round((rz_converged_ - a) / (2.0 * M_PI));
 }
 
 // MBDyn reports node 2 relative to node 1; the pin's node plays node 2 against the ground.
@@ -93,10 +102,7 @@ unsigned RevoluteHinge::private_data_index(std::string_view name) const {
 }
 
 double RevoluteHinge::private_data(unsigned i) const {
-  if (i == 7) {
-    const Mat3 R = R_rel();
-    return std::atan2(R(1, 0), R(0, 0));
-  }
+  if (i == 7) return rz();
   if (i == 8) return w_rel_J()[2];
   return Joint::private_data(i);
 }

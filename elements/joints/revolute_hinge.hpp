@@ -30,7 +30,9 @@ class RevoluteHinge final : public Joint {
 
  private:
   Mat3 R_rel() const;    ///< relative orientation as MBDyn reports it (node 2 w.r.t. node 1)
-  Vec3 w_rel_J() const;  ///< relative angular velocity (node 2 - node 1) in the joint frame
+  Vec3 w_rel_J() const;
+  double rz() const;           ///< relative rotation about axis 3, counting turns
+  double rz_converged_ = 0.0;  ///< rz at the last converged point  ///< relative angular velocity (node 2 - node 1) in the joint frame
   Variant variant_;
   Attachment a_, b_;
   bool position_;

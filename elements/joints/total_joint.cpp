@@ -215,6 +215,14 @@ void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
 
 void TotalJoint::after_convergence(const StepContext& c) {
   k_ = kinematics();
+  // The relative rotation keeps counting turns (energy balances integrate "rz"): of the rotation
+  // vectors theta + 2 pi k n that give the same orientation, take the closest to the last one.
+  const double a = k_.theta.norm();
+  if (a > 1e-12) {
+    const Vec3 n = k_.theta / a;
+    k_.theta += 2.0 * M_PI * std::round((theta_converged_ - k_.theta).dot(n) / (2.0 * M_PI)) * n;
+  }
+  theta_converged_ = k_.theta;
   x0_ = imposed_x(c.t);
   theta0_ = imposed_theta(c.t);
   F_W_ = report_sign() * (k_.R_ah * lambda_position(c));

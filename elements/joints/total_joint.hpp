@@ -120,6 +120,7 @@ class TotalJoint final : public Joint {
   int n_dofs_ = 0;
   // Converged values for output and private data.
   Kinematics k_{};
+  Vec3 theta_converged_ = Vec3::Zero();  ///< relative rotation vector, counting turns
   Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
   Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();
   int nc_X_ = -1, nc_Phi_ = -1, nc_V_ = -1, nc_Omega_ = -1;

@@ -93,11 +93,11 @@ int run_command(const RunOptions& opt) {
     const RunReport r = run_simulation(*built.model, s, output, log);
     if (r.status == RunStatus::SolutionFailure) {
       std::cerr << "mbdyn-like: error: " << r.message << "\n"
-                << fmt::format("mbdyn-like: outputs are complete up to time {} (step {})\n", r.final_time, r.steps);
+                << fmt::format("mbdyn-like: outputs are complete up to time {:g} (step {})\n", r.final_time, r.steps);
       return 3;
     }
     if (!opt.quiet)
-      std::cout << fmt::format("mbdyn-like: {} steps to time {} ({} Newton iterations)\n", r.steps, r.final_time,
+      std::cout << fmt::format("mbdyn-like: {} steps to time {:g} ({} Newton iterations)\n", r.steps, r.final_time,
                                r.total_iterations);
   } catch (const parser::InputError& e) {
     std::cerr << e.format();
