@@ -154,7 +154,10 @@ CompareReport compare_results(const Results& run, const Results& ref, const Comp
   if (!ref.time_is_index && !run.time_is_index) {
     const double eps = 1e-9 * std::max({std::abs(rep.ref_begin), std::abs(rep.ref_end), 1e-300}) +
                        1e-6 * (rep.ref_end - rep.ref_begin);
-    rep.covers_ref = rep.t_begin <= rep.ref_begin + eps && rep.t_end >= rep.ref_end - eps;
+    // Up to one output interval short at the end is accepted: MBDyn takes one more step when the
+    // accumulated time falls just short of the final time, a faithful run may not.
+    const double last_needed = ref.records() >= 2 ? ref.time[ref.records() - 2] : rep.ref_end;
+    rep.covers_ref = rep.t_begin <= rep.ref_begin + eps && rep.t_end >= last_needed - eps;
   } else {
     rep.covers_ref = run.records() >= ref.records();
   }
