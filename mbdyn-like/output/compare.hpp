@@ -22,6 +22,9 @@ struct CompareOptions {
   double tol = 1e-4;
   std::vector<std::string> patterns;  ///< empty: every variable present in both
   Normalisation norm = Normalisation::Range;
+  /// Accept RUN covering only part of REF's time span (by default a run that stopped early, or
+  /// outputs that do not overlap fully, fail).
+  bool partial = false;
 };
 
 struct VariableError {
@@ -42,9 +45,13 @@ struct CompareReport {
   std::string normalisation;
   std::string note;
   std::size_t points = 0;     ///< aligned time points compared
-  double t_begin = 0.0, t_end = 0.0;
+  double t_begin = 0.0, t_end = 0.0;  ///< compared span
+  double ref_begin = 0.0, ref_end = 0.0;
+  bool covers_ref = true;             ///< the compared span is REF's whole span
+  bool partial_allowed = false;
   double model_size = 0.0;    ///< 0 when REF has no node positions
   std::vector<std::string> only_in_run, only_in_ref;
+  /// Every variable within tolerance, over REF's whole span (unless partial was allowed).
   bool all_within() const;
 };
 

@@ -481,34 +481,21 @@ Results read_text(const std::string& prefix) {
   Results r;
   r.source = prefix;
   const LogInfo log = fs::exists(prefix + ".log") ? read_log(prefix + ".log") : LogInfo{};
+  // A run that stopped early may have more records in one file than in another: keep the
+  // records every file has. Empty files (no entity of that kind writes) do not count.
   std::size_t nrec = 0;
   bool any = false;
-  auto take = [&](std::size_t n, const std::string& file) {
-    if (n == 0) return;  // empty file (no entity of that kind writes)
-    if (!any) {
-      nrec = n;
-      any = true;
-    } else if (n != nrec) {
-      // A run that stopped early may have more records in one file than another: keep the
-      // records every file has.
-      nrec = std::min(nrec, n);
-    }
-    (void)file;
+  auto read = [&](const char* ext, auto layout_of) {
+    if (!fs::exists(prefix + ext)) return;
+    const std::size_t n = read_entity_file(prefix + ext, layout_of, r.vars);
+    if (n == 0) return;
+    nrec = any ? std::min(nrec, n) : n;
+    any = true;
   };
-  if (fs::exists(prefix + ".mov"))
-    take(read_entity_file(prefix + ".mov", [&](const Line& l) { return mov_layout(l, log); },
-                          r.vars),
-         ".mov");
-  if (fs::exists(prefix + ".jnt"))
-    take(read_entity_file(prefix + ".jnt", [&](const Line& l) { return jnt_layout(l, log); },
-                          r.vars),
-         ".jnt");
-  if (fs::exists(prefix + ".frc"))
-    take(read_entity_file(prefix + ".frc", [](const Line& l) { return frc_layout(l); }, r.vars),
-         ".frc");
-  if (fs::exists(prefix + ".act"))
-    take(read_entity_file(prefix + ".act", [](const Line& l) { return act_layout(l); }, r.vars),
-         ".act");
+  read(".mov", [&](const Line& l) { return mov_layout(l, log); });
+  read(".jnt", [&](const Line& l) { return jnt_layout(l, log); });
+  read(".frc", [](const Line& l) { return frc_layout(l); });
+  read(".act", [](const Line& l) { return act_layout(l); });
   const bool any_file = fs::exists(prefix + ".mov") || fs::exists(prefix + ".jnt") ||
                         fs::exists(prefix + ".frc") || fs::exists(prefix + ".act");
   if (!any_file)

@@ -119,7 +119,6 @@ static void reproduce_out_file(const std::string& path, bool precision16,
     for (const auto& l : lines) {
       double t = 0, e = 0;
       int it = 0;
-      char what[64] = {};
       if (std::sscanf(l.c_str(), "# Derivatives solution step at time %lf performed in %d iterations with %lf error", &t, &it, &e) == 3) {
         out.write_derivatives_line(t, it, e);
       } else if (std::sscanf(l.c_str(), "# Initial solution after dummy steps at time %lf performed in %d iterations with %lf error", &t, &it, &e) == 3) {
@@ -136,7 +135,6 @@ static void reproduce_out_file(const std::string& path, bool precision16,
         EXPECT_EQ(out.begin_step(s.step, s.time, s.time_step), o != 0) << l;
         out.end_step(s);
       } else if (l[0] != '#') {
-        (void)what;
         out.write_out_line(l);
       }
     }
