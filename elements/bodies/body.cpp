@@ -100,12 +100,14 @@ std::string Body::log_line() const {
                      log_text(J));
 }
 
-unsigned Body::private_data_index(std::string_view name) const {
+unsigned body_private_data_index(std::string_view name) {
   if (name == "E") return 1;
   if (name == "V") return 2;
   if (name == "m") return 3;
   return 0;
 }
+
+unsigned Body::private_data_index(std::string_view name) const { return body_private_data_index(name); }
 
 double Body::private_data(unsigned i) const {
   switch (i) {

@@ -18,6 +18,9 @@ struct BodyParams {
 /// Condenses several masses into one (the `condense` form of the card).
 BodyParams condense(const std::vector<BodyParams>& parts);
 
+/// Private data of bodies (input manual §8.4): "E" kinetic energy, "V" potential energy, "m" mass.
+unsigned body_private_data_index(std::string_view name);
+
 class Body final : public Element {
  public:
   Body(unsigned label, StructNode& node, const BodyParams& p);

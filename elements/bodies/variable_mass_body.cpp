@@ -1,4 +1,5 @@
 #include "elements/bodies/variable_mass_body.hpp"
+#include "elements/bodies/body.hpp"
 
 #include <fmt/format.h>
 
@@ -77,10 +78,7 @@ void VariableMassBody::jacobian(JacobianSink& J, const StepContext& c) {
 }
 
 unsigned VariableMassBody::private_data_index(std::string_view name) const {
-  if (name == "E") return 1;
-  if (name == "V") return 2;
-  if (name == "m") return 3;
-  return 0;
+  return body_private_data_index(name);
 }
 
 double VariableMassBody::private_data(unsigned i) const {

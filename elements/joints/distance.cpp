@@ -69,13 +69,7 @@ void Distance::after_convergence(const StepContext& c) {
   const Vec3 d = b_.x_W() - a_.x_W();
   const Vec3 u = d.normalized();
   F_W_ = lambda(c, 0) * u;
-  // Local frame: axis 1 along the distance (so f = (alpha, 0, 0)).
-  const Vec3 e1 = u;
-  Vec3 tmp = std::abs(e1.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
-  const Vec3 e3 = e1.cross(tmp).normalized();
-  R_WJ_.col(0) = e1;
-  R_WJ_.col(1) = e3.cross(e1);
-  R_WJ_.col(2) = e3;
+  R_WJ_ = frame_along(u);  // local force (alpha, 0, 0)
 }
 
 void Distance::output_extra(OutputSink& out, std::ostream& os) const {

@@ -45,6 +45,16 @@ class Joint : public Element {
   int nc_f_ = -1, nc_m_ = -1, nc_F_ = -1, nc_M_ = -1;
 };
 
+/// A frame whose axis 1 is the unit vector u (axes 2, 3 completing it): the local frame of
+/// joints that only transmit a force along a line (distance, rod), so that f_local = (f, 0, 0).
+inline Mat3 frame_along(const Vec3& u) {
+  const Vec3 tmp = std::abs(u.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  const Vec3 e3 = u.cross(tmp).normalized();
+  Mat3 R;
+  R << u, e3.cross(u), e3;
+  return R;
+}
+
 /// A point and a frame rigidly attached to a node (offset b_N and orientation R_NH in the node
 /// frame), or fixed in the ground when node is null (then offset is the absolute position and
 /// R_NH the absolute orientation).

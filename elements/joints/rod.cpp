@@ -90,12 +90,7 @@ void Rod::after_convergence(const StepContext& c) {
   f_ = law_->force()[0];
   F_W_ = f_ * s.u;
   M_W_.setZero();
-  // Local frame: axis 1 along the rod, so the local force is (f, 0, 0).
-  const Vec3 tmp = std::abs(s.u.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
-  const Vec3 e3 = s.u.cross(tmp).normalized();
-  R_WJ_.col(0) = s.u;
-  R_WJ_.col(1) = e3.cross(s.u);
-  R_WJ_.col(2) = e3;
+  R_WJ_ = frame_along(s.u);  // local force (f, 0, 0)
 }
 
 void Rod::output_extra(OutputSink& out, std::ostream& os) const {

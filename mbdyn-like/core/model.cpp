@@ -58,6 +58,9 @@ void Model::setup_elements() {
 }
 
 void Model::number_dofs() {
+  dummy_nodes_.clear();
+  for (auto& n : nodes_)
+    if (auto* s = dynamic_cast<StructNode*>(n.get()); s && s->is_dummy()) dummy_nodes_.push_back(s);
   int next = 0;
   dof_order_.clear();
   for (auto& n : nodes_) {
@@ -86,9 +89,8 @@ void Model::update(double t, const Vector& y, const Vector& yp) {
   y_ = &y;
   yp_ = &yp;
   for (auto& n : nodes_) n->update(y, yp);
-  // Dummy nodes follow their base nodes.
-  for (auto& n : nodes_)
-    if (auto* s = dynamic_cast<StructNode*>(n.get()); s && s->is_dummy()) s->update_dummy();
+  // Dummy nodes follow their base nodes (listed once, at numbering: no casts per iteration).
+  for (StructNode* d : dummy_nodes_) d->update_dummy();
 }
 
 void Model::residual(double t, double dCoef, Vector& r, Vector* abs_r) {

@@ -82,6 +82,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::map<std::pair<std::string, unsigned>, Node*> node_index_;
   std::map<std::pair<std::string, unsigned>, Element*> element_index_;
   std::vector<DriveCallerPtr> stateful_drives_;
+  std::vector<StructNode*> dummy_nodes_;  ///< filled by number_dofs()
   const GravityField* gravity_ = nullptr;
   std::map<std::string, double> current_values_;
   void install_model_functions();
