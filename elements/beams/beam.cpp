@@ -179,8 +179,15 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
   for (int s = 0; s < ns_; ++s) {
     const SectionState& S = sec_[s];
     const ConstitutiveLaw6D& law = *sections_[s].law;
-    const Mat3 RT = S.R.transpose();
-    const Mat6 RR = blockdiag(S.R);
+    // Updated-updated linearisation of the section law (technical manual §10.1, "strain
+    // linearization at an evaluation point"): the strain derivatives and the section law are
+    // rotated with the Newton reference R_r, not with the current R = R(g) R_r, and the
+    // derivative of G(g) in the curvature is dropped (g ~ 0). This is what MBDyn assembles; it is
+    // exact at g = 0 (the first Newton iteration of each step) and within O(|g|) elsewhere, and it
+    // reproduces MBDyn's Newton convergence rate when the rotations within a step are large. The
+    // terms that rotate the stress resultants (-F x, -M x) use the current forces.
+    const Mat3 RT = S.R_ref.transpose();
+    const Mat6 RR = blockdiag(S.R_ref);
     const Mat3 lx = skew(S.l);
     const Vec3 e = S.l_dot + S.l.cross(S.w);
     const Vec3 Ws = S.w_ref + 0.5 * S.gd;
@@ -193,7 +200,7 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
       Eigen::Matrix<double, 6, 6> d_def = Eigen::Matrix<double, 6, 6>::Zero();
       d_def.block<3, 3>(0, 0) = dN * RT;
       d_def.block<3, 3>(0, 3) = RT * (N * lx - dN * bx);
-      d_def.block<3, 3>(3, 3) = RT * (dN * I + 0.5 * N * skew(S.g_s));
+      d_def.block<3, 3>(3, 3) = dN * RT;
       Mat6 dF_dy = law.stiffness() * d_def;
       Mat6 dF_dyp = Mat6::Zero();
       if (viscous_) {
