@@ -2,6 +2,7 @@
 // and compared with MBDyn's outputs by our `compare` command, with the deck's tolerance from
 // decks/INDEX.md (max node position error over the run / model size). CTest label: decks.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "support/run_program.hpp"
 
@@ -93,7 +94,8 @@ TEST_P(DeckAgreement, NodePositionsAgreeWithMBDyn) {
   const fs::path deck = shared / "decks" / c.id / "deck" / c.main;
   const fs::path ref = shared / "decks" / c.id / "mbdyn" / c.main;
   ASSERT_TRUE(fs::exists(deck)) << deck;
-  const fs::path dir = fs::temp_directory_path() / ("mbl_deck_" + std::string(c.id));
+  // One folder per process: other builds of the suite may run the same deck at the same time.
+  const fs::path dir = fs::temp_directory_path() / ("mbl_deck_" + std::string(c.id) + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path out = dir / "run";
