@@ -2,16 +2,20 @@
 // and compared with MBDyn's outputs by our `compare` command, with the deck's tolerance from
 // decks/INDEX.md (max node position error over the run / model size). CTest label: decks.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
-#include <cstdlib>
+#include "support/run_program.hpp"
+
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace fs = std::filesystem;
 
 namespace {
+
+using mbl::test::compare_outputs;
+using mbl::test::read_file;
+using mbl::test::run_deck;
 
 struct DeckCase {
   const char* id;    ///< folder in ../shared/decks
@@ -82,19 +86,6 @@ const DeckCase kDecks[] = {
     {"t.joints.drvhinge.drv", "drv", 1e-4, true},
 };
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-/// Runs a shell command, returns its exit code; output goes to `log`.
-int run(const std::string& cmd, const fs::path& log) {
-  const int rc = std::system((cmd + " > '" + log.string() + "' 2>&1").c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 class DeckAgreement : public ::testing::TestWithParam<DeckCase> {};
 
 TEST_P(DeckAgreement, NodePositionsAgreeWithMBDyn) {
@@ -103,26 +94,21 @@ TEST_P(DeckAgreement, NodePositionsAgreeWithMBDyn) {
   const fs::path deck = shared / "decks" / c.id / "deck" / c.main;
   const fs::path ref = shared / "decks" / c.id / "mbdyn" / c.main;
   ASSERT_TRUE(fs::exists(deck)) << deck;
-  const fs::path dir = fs::temp_directory_path() / ("mbl_deck_" + std::string(c.id));
+  // One folder per process: other builds of the suite may run the same deck at the same time.
+  const fs::path dir = fs::temp_directory_path() / ("mbl_deck_" + std::string(c.id) + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path out = dir / "run";
-  const std::string bin = MBL_BINARY;
-  ASSERT_EQ(run("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out.string() + "'", dir / "run.log"), 0)
-      << read_file(dir / "run.log");
-  const std::string tol = std::to_string(c.tol);
-  EXPECT_EQ(run("'" + bin + "' compare '" + out.string() + "' '" + ref.string() +
-                    "' --vars '" + c.node_vars + "' --norm " + c.norm + " --tol " + tol,
-                dir / "compare.log"),
-            0)
+  ASSERT_EQ(run_deck(deck, out, dir / "run.log"), 0) << read_file(dir / "run.log");
+  EXPECT_EQ(compare_outputs(out, ref, c.node_vars, c.norm, c.tol, dir / "compare.log"), 0)
       << read_file(dir / "compare.log");
   if (c.reactions) {
-    EXPECT_EQ(run("'" + bin + "' compare '" + out.string() + "' '" + ref.string() +
-                      "' --vars 'elem.joint.*.F,elem.joint.*.M' --norm range --tol " + tol,
-                  dir / "compare_jnt.log"),
+    EXPECT_EQ(compare_outputs(out, ref, "elem.joint.*.F,elem.joint.*.M", "range", c.tol,
+                              dir / "compare_jnt.log"),
               0)
         << read_file(dir / "compare_jnt.log");
   }
+  if (!HasFailure()) fs::remove_all(dir);  // per-process folders: keep only failures' outputs
 }
 
 INSTANTIATE_TEST_SUITE_P(Decks, DeckAgreement, ::testing::ValuesIn(kDecks),

@@ -8,7 +8,8 @@
 // fifth-order ESDIRKs (MSSTH3/4/5, DIRK33/43/54) also converge with order ~2 on this constrained
 // problem, with error constants 20-100x smaller than ms's (order reduction of Runge-Kutta
 // methods on index-3 systems: the positions converge with the stage order, 2). Their full order
-// on unconstrained problems is checked in utest_integrators_methods.cpp. About 5 s in all.
+// on unconstrained problems is checked in utest_integrators_order.cpp (and with rotations in
+// utest_integrators_rotation_order.cpp). About 5 s in all.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

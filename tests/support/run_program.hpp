@@ -22,4 +22,51 @@ inline int run(const std::string& cmd, const std::filesystem::path& log) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
+/// `p` single-quoted for the shell.
+inline std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
+#ifdef MBL_BINARY
+/// Runs `deck` with the program (`-s -f deck -o out`), returns its exit code (3: a step failed).
+inline int run_deck(const std::filesystem::path& deck, const std::filesystem::path& out,
+                    const std::filesystem::path& log) {
+  return run(quoted(MBL_BINARY) + " -s -f " + quoted(deck) + " -o " + quoted(out), log);
+}
+
+/// Our `compare` command on two output sets (NetCDF files or prefixes); 0 when they agree.
+inline int compare_outputs(const std::filesystem::path& ours, const std::filesystem::path& ref,
+                           const std::string& vars, const std::string& norm, double tol,
+                           const std::filesystem::path& log) {
+  return run(quoted(MBL_BINARY) + " compare " + quoted(ours) + " " + quoted(ref) + " --vars '" +
+                 vars + "' --norm " + norm + " --tol " + std::to_string(tol),
+             log);
+}
+#endif
+
+/// What the "Step" lines of a .out file say (step 0, the derivatives phase, left out).
+struct OutSteps {
+  long last_step = 0;  ///< number of the last converged step
+  long steps = 0;      ///< regular steps listed
+  /// Average of the NIter column (MBDyn sums it over the stages of a multi-stage method).
+  double iterations_per_step = 0.0;
+};
+
+inline OutSteps read_out_steps(const std::filesystem::path& out) {
+  std::istringstream in(read_file(out));
+  OutSteps s;
+  double sum = 0.0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Step ", 0) != 0) continue;
+    std::istringstream ls(line.substr(5));
+    long step = 0;
+    double t = 0.0, dt = 0.0, iters = 0.0;
+    ls >> step >> t >> dt >> iters;
+    if (step == 0) continue;
+    s.last_step = step;
+    sum += iters;
+    ++s.steps;
+  }
+  if (s.steps) s.iterations_per_step = sum / s.steps;
+  return s;
+}
+
 }  // namespace mbl::test
