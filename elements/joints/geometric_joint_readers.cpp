@@ -1,11 +1,13 @@
 // Readers of the geometric (kinematic) joints of input manual §8.12: in line, in plane,
-// prismatic, Cardano/universal hinge, pin and rotation, gimbal rotation, and the deprecated
-// names `plane hinge`/`plane pin` of the revolute joints.
+// prismatic, Cardano/universal hinge, pin and rotation, gimbal rotation, viscous body, and the
+// deprecated names `plane hinge`/`plane pin` of the revolute joints.
 #include "elements/joints/cardano.hpp"
 #include "elements/joints/gimbal_rotation.hpp"
 #include "elements/joints/in_line.hpp"
 #include "elements/joints/joint_input.hpp"
 #include "elements/joints/prismatic.hpp"
+#include "elements/joints/viscous_body.hpp"
+#include "elements/laws/law_reader.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements {
@@ -96,11 +98,12 @@ void read_gimbal_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   add_joint(in, ctx, std::make_unique<GimbalRotation>(label, a, b, od));
 }
 
-// §8.12.54: node, [position,] f, [orientation, R,] (ConstitutiveLaw<6D>). The element exists
-// (viscous_body.hpp); the 6D constitutive law reader belongs to the laws (elements/laws).
-void read_viscous_body(CardReader& in, BuildContext& ctx, unsigned) {
-  read_attachment(in, ctx);
-  in.not_implemented("viscous body (6D constitutive law reader)");
+// §8.12.54: node, [position,] f, [orientation, R,] (ConstitutiveLaw<6D>).
+void read_viscous_body(CardReader& in, BuildContext& ctx, unsigned label) {
+  const Attachment a = read_attachment(in, ctx);
+  auto law = laws::read_constitutive_law<6>(in, ctx);
+  if (!law) return;  // a known law that is not implemented: reported (and skipped) by the reader
+  add_joint(in, ctx, std::make_unique<ViscousBody>(label, a, std::move(law)));
 }
 
 /// Deprecated names that read exactly as another joint kind (`plane hinge` -> `revolute hinge`).

@@ -4,7 +4,7 @@
 // velocity, both projected in the attachment frame R_h = R R_h~:
 //   k' = (R_h^T (v + w x f), R_h^T w),  f = R f~;   (F_h, M_h) = law(0, k');
 // the node gets -R_h F_h at the point and -R_h M_h. Output: f = F_h, m = M_h, F, M global,
-// then k' (6 columns).
+// then k' (6 columns); NetCDF (manual appendix C, "Viscous body"): V = k'(1:3), Omega = k'(4:6).
 #include <memory>
 
 #include "elements/joints/joint.hpp"
@@ -19,6 +19,8 @@ class ViscousBody final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void output_setup(OutputSink& out) override;
+  void output(OutputSink& out) const override;
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
@@ -28,6 +30,7 @@ class ViscousBody final : public Joint {
   Attachment a_;
   std::unique_ptr<ConstitutiveLaw6D> law_;
   Vec6 k_prime_ = Vec6::Zero();
+  OutputSink::VarId nc_V_ = -1, nc_Omega_ = -1;
 };
 
 }  // namespace mbl::elements
