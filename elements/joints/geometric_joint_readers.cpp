@@ -2,6 +2,7 @@
 // prismatic, Cardano/universal hinge, pin and rotation, gimbal rotation, viscous body, and the
 // deprecated names `plane hinge`/`plane pin` of the revolute joints.
 #include "elements/joints/cardano.hpp"
+#include "elements/joints/friction_input.hpp"
 #include "elements/joints/gimbal_rotation.hpp"
 #include "elements/joints/in_line.hpp"
 #include "elements/joints/joint_input.hpp"
@@ -43,10 +44,7 @@ void read_in_line(CardReader& in, BuildContext& ctx, unsigned label) {
   if (!in.keyword_is("orientation")) in.keyword_is("hinge");
   a.R_NH = in.orientation(f);
   const Attachment b = read_offset_side(in, ctx);
-  if (in.peek_keyword_is("friction")) {
-    in.not_implemented("in line joint with friction");
-    return;
-  }
+  if (read_unimplemented_friction(in, ctx, "in line", FrictionRadius::None)) return;
   add_joint(in, ctx, std::make_unique<PointOnSubspace>(label, PointOnSubspace::Kind::InLine, a, b));
 }
 
