@@ -1,7 +1,5 @@
 #include "elements/joints/viscous_body.hpp"
 
-#include <fmt/format.h>
-
 #include "mbdyn-like/core/nc_catalog.hpp"
 
 namespace mbl::elements {
@@ -68,17 +66,12 @@ void ViscousBody::output_extra(OutputSink& out, std::ostream& os) const {
   out.write(os, Vec3(k_prime_.tail<3>()));
 }
 
-void ViscousBody::output_setup(OutputSink& out) {
-  Joint::output_setup(out);
-  if (!out.netcdf() || !output_enabled()) return;
-  const std::string base = fmt::format("elem.joint.{}", label());
+void ViscousBody::output_setup_extra(OutputSink& out, const std::string& base) {
   nc_V_ = output::nc_declare(out, base, output::nc::joint_V);
   nc_Omega_ = output::nc_declare(out, base, output::nc::joint_Omega);
 }
 
-void ViscousBody::output(OutputSink& out) const {
-  Joint::output(out);
-  if (!output_enabled() || !out.netcdf() || nc_V_ < 0) return;
+void ViscousBody::output_netcdf_extra(OutputSink& out) const {
   out.put(nc_V_, Vec3(k_prime_.head<3>()));
   out.put(nc_Omega_, Vec3(k_prime_.tail<3>()));
 }
