@@ -30,11 +30,6 @@ Attachment read_offset_side(CardReader& in, BuildContext& ctx) {
   return b;
 }
 
-OrientationOutput read_trailing_orientation_description(CardReader& in, BuildContext& ctx) {
-  if (in.keyword_is("orientation description")) return read_orientation_description(in);
-  return ctx.output_defaults().orientation;
-}
-
 // §8.12.25: node_1, [position,] p, [orientation,] R, node_2 [, offset, q] [, friction, ...]
 void read_in_line(CardReader& in, BuildContext& ctx, unsigned label) {
   Attachment a{&ctx.struct_node(in)};
@@ -83,7 +78,7 @@ void read_cardano(CardReader& in, BuildContext& ctx, unsigned label, Cardano::Va
   } else {
     const Attachment a = read_rotation_side(in, ctx);
     const Attachment b = read_rotation_side(in, ctx);
-    const OrientationOutput od = read_trailing_orientation_description(in, ctx);
+    const OrientationOutput od = read_optional_orientation_description(in, ctx);
     add_joint(in, ctx, std::make_unique<Cardano>(label, v, a, b, od));
   }
 }
@@ -92,7 +87,7 @@ void read_cardano(CardReader& in, BuildContext& ctx, unsigned label, Cardano::Va
 void read_gimbal_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   const Attachment a = read_rotation_side(in, ctx);
   const Attachment b = read_rotation_side(in, ctx);
-  const OrientationOutput od = read_trailing_orientation_description(in, ctx);
+  const OrientationOutput od = read_optional_orientation_description(in, ctx);
   add_joint(in, ctx, std::make_unique<GimbalRotation>(label, a, b, od));
 }
 
