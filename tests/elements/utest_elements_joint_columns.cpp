@@ -4,28 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "support/run_program.hpp"
-
-namespace {
-
-std::vector<std::vector<double>> records(const std::filesystem::path& path, unsigned label) {
-  std::ifstream f(path);
-  std::vector<std::vector<double>> out;
-  std::string line;
-  while (std::getline(f, line)) {
-    std::istringstream is(line);
-    double l;
-    if (!(is >> l) || l != label) continue;
-    std::vector<double> row;
-    for (double v; is >> v;) row.push_back(v);
-    out.push_back(std::move(row));
-  }
-  return out;
-}
-
-}  // namespace
 
 TEST(JointColumns, SphericalHingeWritesTheRelativeEulerAngles) {
   namespace fs = std::filesystem;
@@ -54,13 +34,13 @@ end: elements;
                            dir / "log"),
             0)
       << mbl::test::read_file(dir / "log");
-  const auto hinge = records(dir / "run.jnt", 2);
+  const auto hinge = mbl::test::records(dir / "run.jnt", 2);
   ASSERT_FALSE(hinge.empty());
   ASSERT_EQ(hinge.back().size(), 15u);
   EXPECT_NEAR(hinge.back()[12], 10.0, 1e-4);
   EXPECT_NEAR(hinge.back()[13], 20.0, 1e-4);
   EXPECT_NEAR(hinge.back()[14], 30.0, 1e-4);
-  const auto pin = records(dir / "run.jnt", 3);
+  const auto pin = mbl::test::records(dir / "run.jnt", 3);
   ASSERT_FALSE(pin.empty());
   EXPECT_EQ(pin.back().size(), 12u);
   fs::remove_all(dir);

@@ -4,8 +4,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "elements/joints/viscous_body.hpp"
 #include "elements/laws/elastic_laws.hpp"
@@ -26,21 +24,6 @@ Mat6 generic_damping() {
   return C;
 }
 
-/// Records of `label` in a text output file (.mov, .jnt), each as the numbers after the label.
-std::vector<std::vector<double>> records(const std::filesystem::path& path, unsigned label) {
-  std::ifstream f(path);
-  std::vector<std::vector<double>> out;
-  std::string line;
-  while (std::getline(f, line)) {
-    std::istringstream is(line);
-    double l;
-    if (!(is >> l) || l != label) continue;
-    std::vector<double> row;
-    for (double v; is >> v;) row.push_back(v);
-    out.push_back(std::move(row));
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -66,7 +49,7 @@ TEST(ViscousBody, FallingBodyReachesTerminalVelocity) {
             0)
       << test::read_file(dir / "log");
   const double m = 2.0, g = 9.81, c = 4.0, cr = 0.3, J = 0.1, w0 = 2.0;
-  const auto mov = records(prefix + ".mov", 1);
+  const auto mov = mbl::test::records(prefix + ".mov", 1);
   ASSERT_EQ(mov.size(), 5001u);  // t = 0, 1e-3, ..., 5
   for (int step : {500, 1000, 5000}) {
     const double t = 1e-3 * step;
@@ -77,7 +60,7 @@ TEST(ViscousBody, FallingBodyReachesTerminalVelocity) {
   }
   // .jnt: f(3) m(3) local (the law's force and moment), F(3) M(3) global, then k' (v and omega
   // of the attachment frame). At the end: F_z = c v_z = -m g, k'_v = v.
-  const auto jnt = records(prefix + ".jnt", 7);
+  const auto jnt = mbl::test::records(prefix + ".jnt", 7);
   ASSERT_EQ(jnt.size(), 5001u);
   const std::vector<double>& last = jnt.back();
   ASSERT_EQ(last.size(), 18u);
