@@ -1,10 +1,9 @@
 // Readers of the rod and deformable joint cards (input manual §8.12.11, 8.12.13-8.12.15, 8.12.27,
 // 8.12.28, 8.12.42-8.12.43); the laws are read by elements/laws/law_reader.hpp.
 #include "elements/joints/deformable_joint.hpp"
+#include "elements/joints/joint_input.hpp"
 #include "elements/joints/rod.hpp"
 #include "elements/laws/law_reader.hpp"
-#include "mbdyn-like/core/card_registry.hpp"
-#include "mbdyn-like/core/orientation_output.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements {
@@ -13,31 +12,9 @@ namespace {
 using parser::CardReader;
 using Kind = DeformableJoint::Kind;
 
-void add_joint(CardReader& in, BuildContext& ctx, std::unique_ptr<Joint> j) {
-  j->where = in.card_location();
-  ctx.read_output_flag(in, *j, "joints");
-  ctx.model().add_element(std::move(j));
-}
-
-/// `node [, [position,] offset] [, orientation|hinge, R]`: the offset is read when the `position`
-/// keyword is there or when `offset_required` (then the keyword is optional).
-Attachment read_side(CardReader& in, BuildContext& ctx, bool offset_required) {
-  Attachment a{&ctx.struct_node(in)};
-  const parser::RigidFrame f = a.node->frame();
-  if (in.keyword_is("position") || offset_required) a.offset_N = in.position(f);
-  if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(f);
-  return a;
-}
-
-/// `[, orientation description, <type>]` (input manual §5.3.11); defaults to `default orientation`.
-StructNode::OrientationOutput read_optional_orientation_description(CardReader& in, BuildContext& ctx) {
-  if (!in.keyword_is("orientation description")) return ctx.output_defaults().orientation;
-  return read_orientation_description(in);
-}
-
 void read_rod(CardReader& in, BuildContext& ctx, unsigned label, bool with_offset) {
-  const Attachment a = read_side(in, ctx, with_offset);
-  const Attachment b = read_side(in, ctx, with_offset);
+  const Attachment a = read_attachment(in, ctx, with_offset);
+  const Attachment b = read_attachment(in, ctx, with_offset);
   const double l_nodes = (b.x_W() - a.x_W()).norm();
   double l0 = l_nodes;
   if (!in.keyword_is("from nodes")) {
@@ -54,8 +31,8 @@ void read_rod(CardReader& in, BuildContext& ctx, unsigned label, bool with_offse
 
 void read_deformable(CardReader& in, BuildContext& ctx, unsigned label, Kind kind, bool invariant) {
   const bool offset_required = kind == Kind::Displacement || kind == Kind::Full;
-  const Attachment a = read_side(in, ctx, offset_required);
-  const Attachment b = read_side(in, ctx, offset_required);
+  const Attachment a = read_attachment(in, ctx, offset_required);
+  const Attachment b = read_attachment(in, ctx, offset_required);
   DeformableJoint::Law law;
   switch (kind) {
     case Kind::Hinge:

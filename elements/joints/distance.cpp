@@ -1,5 +1,7 @@
 #include "elements/joints/distance.hpp"
 
+#include "mbdyn-like/core/nc_catalog.hpp"
+
 namespace mbl::elements {
 
 Distance::Distance(unsigned label, const Attachment& a, const Attachment& b, DriveCallerPtr length)
@@ -72,11 +74,22 @@ void Distance::after_convergence(const StepContext& c) {
   R_WJ_ = frame_along(u);  // local force (alpha, 0, 0)
 }
 
+// MBDyn writes the direction scaled by 1/l (.jnt columns 14-16, NetCDF "V").
+Vec3 Distance::direction_output() const { return (b_.x_W() - a_.x_W()) / (l_ * l_); }
+
 void Distance::output_extra(OutputSink& out, std::ostream& os) const {
-  // MBDyn writes the direction scaled by 1/l and the imposed distance.
-  const Vec3 d = b_.x_W() - a_.x_W();
-  out.write(os, Vec3(d / (l_ * l_)));
+  out.write(os, direction_output());
   out.write(os, l_);
+}
+
+void Distance::output_setup_extra(OutputSink& out, const std::string& base) {
+  nc_V_ = output::nc_declare(out, base, output::nc::joint_distance_V);
+  nc_d_ = output::nc_declare(out, base, output::nc::joint_distance_d);
+}
+
+void Distance::output_netcdf_extra(OutputSink& out) const {
+  out.put(nc_V_, direction_output());
+  out.put(nc_d_, l_);
 }
 
 }  // namespace mbl::elements

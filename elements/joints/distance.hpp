@@ -18,12 +18,16 @@ class Distance final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
   Attachment a_, b_;
   DriveCallerPtr length_;
   bool offsets_;
   double l_ = 0.0;
+  Vec3 direction_output() const;
+  OutputSink::VarId nc_V_ = -1, nc_d_ = -1;
 };
 
 }  // namespace mbl::elements

@@ -1,11 +1,14 @@
 // Readers of the geometric (kinematic) joints of input manual §8.12: in line, in plane,
-// prismatic, Cardano/universal hinge, pin and rotation, gimbal rotation, and the deprecated
-// names `plane hinge`/`plane pin` of the revolute joints.
+// prismatic, Cardano/universal hinge, pin and rotation, gimbal rotation, viscous body, and the
+// deprecated names `plane hinge`/`plane pin` of the revolute joints.
 #include "elements/joints/cardano.hpp"
+#include "elements/joints/friction_input.hpp"
 #include "elements/joints/gimbal_rotation.hpp"
 #include "elements/joints/in_line.hpp"
 #include "elements/joints/joint_input.hpp"
 #include "elements/joints/prismatic.hpp"
+#include "elements/joints/viscous_body.hpp"
+#include "elements/laws/law_reader.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements {
@@ -27,11 +30,6 @@ Attachment read_offset_side(CardReader& in, BuildContext& ctx) {
   return b;
 }
 
-OrientationOutput read_trailing_orientation_description(CardReader& in, BuildContext& ctx) {
-  if (in.keyword_is("orientation description")) return read_orientation_description(in);
-  return ctx.output_defaults().orientation;
-}
-
 // §8.12.25: node_1, [position,] p, [orientation,] R, node_2 [, offset, q] [, friction, ...]
 void read_in_line(CardReader& in, BuildContext& ctx, unsigned label) {
   Attachment a{&ctx.struct_node(in)};
@@ -41,10 +39,7 @@ void read_in_line(CardReader& in, BuildContext& ctx, unsigned label) {
   if (!in.keyword_is("orientation")) in.keyword_is("hinge");
   a.R_NH = in.orientation(f);
   const Attachment b = read_offset_side(in, ctx);
-  if (in.peek_keyword_is("friction")) {
-    in.not_implemented("in line joint with friction");
-    return;
-  }
+  if (read_unimplemented_friction(in, ctx, "in line", FrictionRadius::None)) return;
   add_joint(in, ctx, std::make_unique<PointOnSubspace>(label, PointOnSubspace::Kind::InLine, a, b));
 }
 
@@ -83,7 +78,7 @@ void read_cardano(CardReader& in, BuildContext& ctx, unsigned label, Cardano::Va
   } else {
     const Attachment a = read_rotation_side(in, ctx);
     const Attachment b = read_rotation_side(in, ctx);
-    const OrientationOutput od = read_trailing_orientation_description(in, ctx);
+    const OrientationOutput od = read_optional_orientation_description(in, ctx);
     add_joint(in, ctx, std::make_unique<Cardano>(label, v, a, b, od));
   }
 }
@@ -92,15 +87,16 @@ void read_cardano(CardReader& in, BuildContext& ctx, unsigned label, Cardano::Va
 void read_gimbal_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   const Attachment a = read_rotation_side(in, ctx);
   const Attachment b = read_rotation_side(in, ctx);
-  const OrientationOutput od = read_trailing_orientation_description(in, ctx);
+  const OrientationOutput od = read_optional_orientation_description(in, ctx);
   add_joint(in, ctx, std::make_unique<GimbalRotation>(label, a, b, od));
 }
 
-// §8.12.54: node, [position,] f, [orientation, R,] (ConstitutiveLaw<6D>). The element exists
-// (viscous_body.hpp); the 6D constitutive law reader belongs to the laws (elements/laws).
-void read_viscous_body(CardReader& in, BuildContext& ctx, unsigned) {
-  read_attachment(in, ctx);
-  in.not_implemented("viscous body (6D constitutive law reader)");
+// §8.12.54: node, [position,] f, [orientation, R,] (ConstitutiveLaw<6D>).
+void read_viscous_body(CardReader& in, BuildContext& ctx, unsigned label) {
+  const Attachment a = read_attachment(in, ctx);
+  auto law = laws::read_constitutive_law<6>(in, ctx);
+  if (!law) return;  // a known law that is not implemented: reported (and skipped) by the reader
+  add_joint(in, ctx, std::make_unique<ViscousBody>(label, a, std::move(law)));
 }
 
 /// Deprecated names that read exactly as another joint kind (`plane hinge` -> `revolute hinge`).

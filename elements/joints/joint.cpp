@@ -12,6 +12,7 @@ void Joint::output_setup(OutputSink& out) {
   nc_m_ = out.declare(base + ".m", NcShape::Vec3, "Moment", "local reaction moment (mx, my, mz)");
   nc_F_ = out.declare(base + ".F", NcShape::Vec3, "Force", "global reaction force (FX, FY, FZ)");
   nc_M_ = out.declare(base + ".M", NcShape::Vec3, "Moment", "global reaction moment (MX, MY, MZ)");
+  output_setup_extra(out, base);
 }
 
 void Joint::output(OutputSink& out) const {
@@ -31,6 +32,7 @@ void Joint::output(OutputSink& out) const {
     out.put(nc_m_, m_J);
     out.put(nc_F_, F_W_);
     out.put(nc_M_, M_W_);
+    output_netcdf_extra(out);
   }
 }
 

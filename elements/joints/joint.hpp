@@ -26,6 +26,10 @@ class Joint : public Element {
  protected:
   /// Joint-specific columns after the 12 standard ones (none by default).
   virtual void output_extra(OutputSink& out, std::ostream& os) const {}
+  /// Joint-specific NetCDF variables (manual appendix C) of entity `base` = "elem.joint.<label>",
+  /// declared after f, m, F, M when NetCDF output is on, and written after them.
+  virtual void output_setup_extra(OutputSink& out, const std::string& base) {}
+  virtual void output_netcdf_extra(OutputSink& out) const {}
   /// The reaction in the joint frame (.jnt columns 2-7, private data Fx..Mz): F_W_ and M_W_
   /// expressed in R_WJ_, unless the joint reports its multipliers directly (MBDyn's cardano
   /// joints write the moment multiplier as (dM, 0, 0), not the rotated global moment).

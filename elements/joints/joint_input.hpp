@@ -5,6 +5,7 @@
 
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 
 namespace mbl::elements {
 
@@ -15,12 +16,13 @@ inline void add_joint(parser::CardReader& in, BuildContext& ctx, std::unique_ptr
   ctx.model().add_element(std::move(j));
 }
 
-/// `node, [position,] offset [, orientation|hinge, R]` relative to the node.
-inline Attachment read_attachment(parser::CardReader& in, BuildContext& ctx,
-                                  bool position_keyword_optional = true) {
+/// `node, [position,] offset [, orientation|hinge, R]` relative to the node. When
+/// `offset_required` is false the offset is read only after the `position` keyword (revolute
+/// rotation, deformable hinge: `node [, position, offset] [, orientation, R]`).
+inline Attachment read_attachment(parser::CardReader& in, BuildContext& ctx, bool offset_required = true) {
   Attachment a{&ctx.struct_node(in)};
   const parser::RigidFrame f = a.node->frame();
-  if (in.keyword_is("position") || position_keyword_optional) a.offset_N = in.position(f);
+  if (in.keyword_is("position") || offset_required) a.offset_N = in.position(f);
   if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(f);
   return a;
 }
@@ -33,6 +35,12 @@ inline Attachment read_ground(parser::CardReader& in) {
   a.offset_N = in.position(global);
   if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(global);
   return a;
+}
+
+/// `[, orientation description, <type>]` (input manual §5.3.11); defaults to `default orientation`.
+inline OrientationOutput read_optional_orientation_description(parser::CardReader& in, BuildContext& ctx) {
+  if (!in.keyword_is("orientation description")) return ctx.output_defaults().orientation;
+  return read_orientation_description(in);
 }
 
 }  // namespace mbl::elements

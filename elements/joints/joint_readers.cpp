@@ -3,6 +3,7 @@
 #include "elements/input/drive_input.hpp"
 #include "elements/joints/clamp.hpp"
 #include "elements/joints/distance.hpp"
+#include "elements/joints/friction_input.hpp"
 #include "elements/joints/joint_input.hpp"
 #include "elements/joints/revolute_hinge.hpp"
 #include "elements/joints/spherical_hinge.hpp"
@@ -31,20 +32,16 @@ void read_clamp(CardReader& in, BuildContext& ctx, unsigned label) {
   add_joint(in, ctx, std::make_unique<Clamp>(label, n, x0, R0));
 }
 
-/// Friction is a later feature: report it at its location (returns true when reported).
-bool reported_friction(CardReader& in, std::string_view joint) {
-  if (!in.peek_keyword_is("friction")) return false;
-  in.not_implemented(std::string(joint) + " with friction");
-  return true;
-}
-
 void read_revolute(CardReader& in, BuildContext& ctx, unsigned label, RevoluteHinge::Variant v) {
   // Revolute rotation: the offsets are optional (`position, ...` keyword form only, §8.12.40).
   const bool offset_required = v != RevoluteHinge::Variant::Rotation;
   const Attachment a = read_attachment(in, ctx, offset_required);
   const Attachment b = v == RevoluteHinge::Variant::Pin ? read_ground(in) : read_attachment(in, ctx, offset_required);
   if (in.keyword_is("initial theta")) in.real();
-  if (reported_friction(in, "revolute joint")) return;
+  // Only the revolute hinge card has friction (§8.12.38); `plane hinge` is its old name.
+  if (v == RevoluteHinge::Variant::Hinge &&
+      read_unimplemented_friction(in, ctx, "revolute hinge", FrictionRadius::Required))
+    return;
   add_joint(in, ctx, std::make_unique<RevoluteHinge>(label, v, a, b));
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "elements/joints/spherical_hinge.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
@@ -89,10 +90,23 @@ Vec3 RevoluteHinge::w_rel_J() const {
   return a_.R_WH().transpose() * w;
 }
 
+Vec3 RevoluteHinge::E_rel_deg() const { return rot::R_to_euler123(R_rel()) * (180.0 / M_PI); }
+
 void RevoluteHinge::output_extra(OutputSink& out, std::ostream& os) const {
-  // Relative rotation (Euler 123, degrees) and relative angular velocity, in the joint frame.
-  out.write(os, Vec3(rot::R_to_euler123(R_rel()) * (180.0 / M_PI)));
+  // §8.12.38: relative rotation (Euler 123, degrees) and relative angular velocity, joint frame.
+  out.write(os, E_rel_deg());
   out.write(os, w_rel_J());
+}
+
+// Appendix C "Revolute hinge" / "Revolute rotation": E and Omega, as the .jnt extra columns.
+void RevoluteHinge::output_setup_extra(OutputSink& out, const std::string& base) {
+  nc_E_ = output::nc_declare(out, base, output::nc::joint_E_global);
+  nc_Omega_ = output::nc_declare(out, base, output::nc::joint_Omega);
+}
+
+void RevoluteHinge::output_netcdf_extra(OutputSink& out) const {
+  out.put(nc_E_, E_rel_deg());
+  out.put(nc_Omega_, w_rel_J());
 }
 
 unsigned RevoluteHinge::private_data_index(std::string_view name) const {

@@ -27,12 +27,16 @@ class RevoluteHinge final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
   Mat3 R_rel() const;    ///< relative orientation as MBDyn reports it (node 2 w.r.t. node 1)
-  Vec3 w_rel_J() const;
+  Vec3 w_rel_J() const;         ///< relative angular velocity (node 2 - node 1) in the joint frame
+  Vec3 E_rel_deg() const;       ///< Euler angles 123 of R_rel(), degrees (.jnt and NetCDF "E")
   double rz() const;           ///< relative rotation about axis 3, counting turns
-  double rz_converged_ = 0.0;  ///< rz at the last converged point  ///< relative angular velocity (node 2 - node 1) in the joint frame
+  double rz_converged_ = 0.0;  ///< rz at the last converged point
+  OutputSink::VarId nc_E_ = -1, nc_Omega_ = -1;
   Variant variant_;
   Attachment a_, b_;
   bool position_;

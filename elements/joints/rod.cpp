@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "elements/joints/deformable_kinematics.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 
 namespace mbl::elements {
 
@@ -98,6 +99,19 @@ void Rod::output_extra(OutputSink& out, std::ostream& os) const {
   out.write(os, l_);
   out.write(os, u_);
   out.write(os, l_dot_);
+}
+
+// Appendix C "Rod": l, lP, v (the .jnt extra columns).
+void Rod::output_setup_extra(OutputSink& out, const std::string& base) {
+  nc_l_ = output::nc_declare(out, base, output::nc::joint_l);
+  nc_lP_ = output::nc_declare(out, base, output::nc::joint_lP);
+  nc_v_ = output::nc_declare(out, base, output::nc::joint_v);
+}
+
+void Rod::output_netcdf_extra(OutputSink& out) const {
+  out.put(nc_l_, l_);
+  out.put(nc_lP_, l_dot_);
+  out.put(nc_v_, u_);
 }
 
 unsigned Rod::private_data_index(std::string_view name) const {

@@ -31,6 +31,8 @@ class Rod final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
   struct State {
@@ -45,6 +47,7 @@ class Rod final : public Joint {
   std::unique_ptr<ConstitutiveLaw1D> law_;
   double l_ = 0.0, l_dot_ = 0.0, f_ = 0.0;
   Vec3 u_ = Vec3::UnitX();
+  OutputSink::VarId nc_l_ = -1, nc_lP_ = -1, nc_v_ = -1;
 };
 
 }  // namespace mbl::elements

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "mbdyn-like/core/nc_catalog.hpp"
+#include "mbdyn-like/core/rotations.hpp"
+
 namespace mbl::elements {
 
 void add_coincidence_residual(ResidualSink& r, const StepContext& c, const Attachment& a,
@@ -62,5 +67,19 @@ void SphericalHinge::after_convergence(const StepContext& c) {
   F_W_ = lambda3(c, 0);
   R_WJ_ = a_.R_WH();
 }
+
+Vec3 SphericalHinge::E_rel_deg() const {
+  return rot::R_to_euler123(Mat3(a_.R_WH().transpose() * b_.R_WH())) * (180.0 / M_PI);
+}
+
+void SphericalHinge::output_extra(OutputSink& out, std::ostream& os) const {
+  if (!pin_) out.write(os, E_rel_deg());
+}
+
+void SphericalHinge::output_setup_extra(OutputSink& out, const std::string& base) {
+  nc_E_ = output::nc_declare(out, base, output::nc::joint_E_relative);
+}
+
+void SphericalHinge::output_netcdf_extra(OutputSink& out) const { out.put(nc_E_, E_rel_deg()); }
 
 }  // namespace mbl::elements

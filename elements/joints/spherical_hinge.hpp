@@ -1,6 +1,9 @@
 #pragma once
 // Spherical hinge (technical manual §9.1.5) and spherical pin: the points of two attachments
 // coincide, Phi = (x1 + b1) - (x2 + b2) = 0 (scaled by 1/dCoef); node 1 gets -F, node 2 +F.
+// The hinge's .jnt line has 3 extra columns, the Euler angles 123 (degrees) of the relative
+// orientation R_1h^T R_2h (NetCDF "E", manual appendix C "Spherical joint"; the orientations given
+// on the card are only for this output, §8.12.45). The pin writes no extra columns (NetCDF "E").
 #include "elements/joints/joint.hpp"
 
 namespace mbl::elements {
@@ -14,8 +17,14 @@ class SphericalHinge final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+ protected:
+  void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
+  Vec3 E_rel_deg() const;
+  OutputSink::VarId nc_E_ = -1;
   bool pin_;
   Attachment a_, b_;
 };

@@ -1,6 +1,7 @@
 // Readers of the joints built on TotalJoint (input manual §8.12.3, 8.12.18-20, 8.12.23-24,
 // 8.12.48-49).
 #include "elements/input/drive_input.hpp"
+#include "elements/joints/friction_input.hpp"
 #include "elements/joints/total_joint.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/model.hpp"
@@ -165,10 +166,8 @@ void read_axial_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   p.position = kAll;
   p.rotation = {Status::Position, Status::Position, Status::Velocity};
   p.theta0 = std::make_shared<drives::TplSingleDrive<Vec3>>(Vec3::UnitZ(), read_drive(in, ctx));
-  if (in.peek_keyword_is("friction")) {
-    in.not_implemented("axial rotation with friction");
-    return;
-  }
+  // Friction as in the revolute hinge (the hints of §8.12.3 go to "the friction model, if any").
+  if (read_unimplemented_friction(in, ctx, "axial rotation", FrictionRadius::Required)) return;
   add_total_joint(in, ctx, label, std::move(p));
 }
 

@@ -1,5 +1,7 @@
 #include "elements/joints/viscous_body.hpp"
 
+#include "mbdyn-like/core/nc_catalog.hpp"
+
 namespace mbl::elements {
 
 using Mat63 = Eigen::Matrix<double, 6, 3>;
@@ -62,6 +64,16 @@ void ViscousBody::after_convergence(const StepContext& c) {
 void ViscousBody::output_extra(OutputSink& out, std::ostream& os) const {
   out.write(os, Vec3(k_prime_.head<3>()));
   out.write(os, Vec3(k_prime_.tail<3>()));
+}
+
+void ViscousBody::output_setup_extra(OutputSink& out, const std::string& base) {
+  nc_V_ = output::nc_declare(out, base, output::nc::joint_V);
+  nc_Omega_ = output::nc_declare(out, base, output::nc::joint_Omega);
+}
+
+void ViscousBody::output_netcdf_extra(OutputSink& out) const {
+  out.put(nc_V_, Vec3(k_prime_.head<3>()));
+  out.put(nc_Omega_, Vec3(k_prime_.tail<3>()));
 }
 
 }  // namespace mbl::elements

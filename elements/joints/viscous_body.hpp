@@ -4,7 +4,7 @@
 // velocity, both projected in the attachment frame R_h = R R_h~:
 //   k' = (R_h^T (v + w x f), R_h^T w),  f = R f~;   (F_h, M_h) = law(0, k');
 // the node gets -R_h F_h at the point and -R_h M_h. Output: f = F_h, m = M_h, F, M global,
-// then k' (6 columns).
+// then k' (6 columns); NetCDF (manual appendix C, "Viscous body"): V = k'(1:3), Omega = k'(4:6).
 #include <memory>
 
 #include "elements/joints/joint.hpp"
@@ -22,12 +22,15 @@ class ViscousBody final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
   Vec6 strain_rate() const;
   Attachment a_;
   std::unique_ptr<ConstitutiveLaw6D> law_;
   Vec6 k_prime_ = Vec6::Zero();
+  OutputSink::VarId nc_V_ = -1, nc_Omega_ = -1;
 };
 
 }  // namespace mbl::elements

@@ -87,6 +87,10 @@ inline constexpr NcVarSpec joint_E_relative{
     "(E_X, E_Y, E_Z)"};
 inline constexpr NcVarSpec joint_E_global{"E", S::Vec3, "deg",
                                           "global orientation Euler angles (123) (E_X, E_Y, E_Z)"};
+// distance (appendix C "Distance"; no reference .nc file has one: names and units unverified)
+inline constexpr NcVarSpec joint_distance_V{"V", S::Vec3, "Dimensionless",
+                                            "direction of the constrained distance (x, y, z)"};
+inline constexpr NcVarSpec joint_distance_d{"d", S::Scalar, "Length", "imposed distance"};
 // rod
 inline constexpr NcVarSpec joint_l{"l", S::Scalar, "Length", "length of the element"};
 inline constexpr NcVarSpec joint_lP{"lP", S::Scalar, "Velocity",

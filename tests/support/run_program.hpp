@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 
 namespace mbl::test {
@@ -67,6 +68,23 @@ inline OutSteps read_out_steps(const std::filesystem::path& out) {
   }
   if (s.steps) s.iterations_per_step = sum / s.steps;
   return s;
+}
+
+/// The records of `label` in a text output file (.mov, .jnt, ...), each as the numbers after the
+/// label, in file order.
+inline std::vector<std::vector<double>> records(const std::filesystem::path& path, unsigned label) {
+  std::ifstream f(path);
+  std::vector<std::vector<double>> out;
+  std::string line;
+  while (std::getline(f, line)) {
+    std::istringstream is(line);
+    double l;
+    if (!(is >> l) || l != label) continue;
+    std::vector<double> row;
+    for (double v; is >> v;) row.push_back(v);
+    out.push_back(std::move(row));
+  }
+  return out;
 }
 
 }  // namespace mbl::test

@@ -1,0 +1,47 @@
+// .jnt extra columns as MBDyn writes them (input manual §8.12, appendix C): the spherical hinge's
+// Euler angles 123 of the relative orientation R_1h^T R_2h (degrees), and none for the pin.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/run_program.hpp"
+
+TEST(JointColumns, SphericalHingeWritesTheRelativeEulerAngles) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mbl_joint_columns_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  // Node 2 at rest, held by a spherical hinge to the clamped node 1 and by a spherical pin: the
+  // hinge frames differ by euler123(10, 20, 30) degrees.
+  std::ofstream(dir / "deck.mbd") << R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2.e-3; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 2; rigid bodies: 1; joints: 3; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  body: 2, 2, 1., null, eye;
+  joint: 2, spherical hinge, 1, position, .5, 0., 0., orientation, eye,
+    2, position, -.5, 0., 0., orientation, euler123, pi/18., pi/9., pi/6.;
+  joint: 3, spherical pin, 2, position, null, position, 1., 0., 0.;
+end: elements;
+)";
+  ASSERT_EQ(mbl::test::run("'" + std::string(MBL_BINARY) + "' -s -f '" + (dir / "deck.mbd").string() + "' -o '" +
+                               (dir / "run").string() + "'",
+                           dir / "log"),
+            0)
+      << mbl::test::read_file(dir / "log");
+  const auto hinge = mbl::test::records(dir / "run.jnt", 2);
+  ASSERT_FALSE(hinge.empty());
+  ASSERT_EQ(hinge.back().size(), 15u);
+  EXPECT_NEAR(hinge.back()[12], 10.0, 1e-4);
+  EXPECT_NEAR(hinge.back()[13], 20.0, 1e-4);
+  EXPECT_NEAR(hinge.back()[14], 30.0, 1e-4);
+  const auto pin = mbl::test::records(dir / "run.jnt", 3);
+  ASSERT_FALSE(pin.empty());
+  EXPECT_EQ(pin.back().size(), 12u);
+  fs::remove_all(dir);
+}
