@@ -7,6 +7,7 @@
 #include "support/run_program.hpp"
 
 #include <filesystem>
+#include <ostream>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -40,7 +41,9 @@ const DeckCase kDecks[] = {
     {"t.joints.impdisp.imp", "imp", 1e-4, true},
     {"t.joints.total.total", "total", 1e-4, true},
     {"t.mechanisms.theojansen.main", "main", 1e-4, true},
-    {"web.pendulum", "pendulum", 1e-4, true},
+    // Issue #6: rigid pendulums at a coarse step (dt = 1e-2 s) agree with MBDyn's run of the same
+    // method to 1e-5 of the model size (default `ms` here, `Bathe, 0.6` in t.stiff.pendulumd).
+    {"web.pendulum", "pendulum", 1e-5, true},
     {"web.rigidpendulum", "rigidpendulum", 1e-4},
     // Rods and deformable joints (h_laws).
     {"t.scale.scale", "scale", 1e-4, true},
@@ -75,7 +78,7 @@ const DeckCase kDecks[] = {
     {"t.eig.joints.rodwithoffset", "rodwithoffset", 1e-4, true},
     {"t.eig.joints.inplane", "inplane", 1e-4, true},
     {"t.joints.deformablehinge.deformablejointeig2", "deformablejointeig2", 1e-4, true},
-    {"t.stiff.pendulumd", "pendulumd", 1e-4, true},
+    {"t.stiff.pendulumd", "pendulumd", 1e-5, true},
     {"web.6barmech", "6barmech", 1e-4},
     // String drive statement lists as MBDyn runs them (h_fixdecks).
     {"t.joints.rod.rodprestrain", "rodprestrain", 1e-4, true},
@@ -85,6 +88,9 @@ const DeckCase kDecks[] = {
     {"t.stiff.Swing", "Swing", 1e-4},
     {"t.joints.drvhinge.drv", "drv", 1e-4, true},
 };
+
+// gtest prints the deck id instead of the struct's bytes.
+void PrintTo(const DeckCase& c, std::ostream* os) { *os << c.id; }
 
 class DeckAgreement : public ::testing::TestWithParam<DeckCase> {};
 
