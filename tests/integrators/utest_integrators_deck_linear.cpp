@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "integrators/coefficients.hpp"
+#include "linear_analysis.hpp"
 #include "mbdyn-like/output/results.hpp"
 #include "support/run_program.hpp"
 
@@ -109,27 +110,10 @@ std::vector<Eigen::Vector2d> run_states(const Method& m, double ratio) {
   return z;
 }
 
-// Numerical damping ratio and period elongation of a root lambda of the one-step map.
-void damping_elongation(std::complex<double> lambda, double omega_h, double& xi, double& pe) {
-  const double a = std::log(std::abs(lambda)), b = std::abs(std::arg(lambda));
-  xi = -a / std::sqrt(a * a + b * b);
-  pe = omega_h / std::sqrt(a * a + b * b) - 1.0;
-}
+using integrators::testing::damping_elongation;
 
-/// R(z) of a one-step method, from its tableau: R = e_s^T (I - z A)^-1 1 (stiffly accurate).
 std::complex<double> stability_function(const Method& m, std::complex<double> z) {
-  const std::string n = m.name;
-  if (n == "crank nicolson") return (1.0 + 0.5 * z) / (1.0 - 0.5 * z);
-  if (n == "implicit euler") return 1.0 / (1.0 - z);
-  const coef::Tableau t = n == "Bathe"                  ? coef::bathe(m.rho)
-                          : n.rfind("msstc", 0) == 0    ? coef::msstc(n.back() - '0', m.rho)
-                          : n.rfind("mssth", 0) == 0    ? coef::mssth(n.back() - '0', m.rho)
-                          : n == "DIRK33"               ? coef::esdirk3_4()
-                          : n == "DIRK43"               ? coef::esdirk3_5()
-                                                        : coef::esdirk4_6();
-  const int s = t.stages();
-  const Eigen::MatrixXcd M = Eigen::MatrixXcd::Identity(s, s) - z * t.A.cast<std::complex<double>>();
-  return M.partialPivLu().solve(Eigen::VectorXcd::Ones(s))[s - 1];
+  return integrators::testing::stability_function(m.name, m.rho, z);
 }
 
 /// The r-step formula a method uses at step k (k >= 2), from the seed's coefficients.

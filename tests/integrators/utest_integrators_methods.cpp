@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "integrators/integrator.hpp"
+#include "linear_analysis.hpp"
 #include "test_problems.hpp"
 
 namespace mbl::integrators {
@@ -43,12 +44,7 @@ NewtonSolver tight_newton(int max_it = 30) {
   return NewtonSolver(o, std::make_unique<DenseSolver>());
 }
 
-// Numerical damping ratio and period elongation of a root lambda of the one-step map.
-void ad_pe(std::complex<double> lambda, double omega_h, double& xi, double& pe) {
-  const double a = std::log(std::abs(lambda)), b = std::abs(std::arg(lambda));
-  xi = -a / std::sqrt(a * a + b * b);
-  pe = omega_h / std::sqrt(a * a + b * b) - 1.0;
-}
+using testing::damping_elongation;
 
 // ---- linear analysis: one-step methods (amplification matrix measured from two runs) --------
 TEST(IntegratorLinearAnalysis, OneStepAmplificationMatrixMatchesTableau) {
@@ -74,22 +70,8 @@ TEST(IntegratorLinearAnalysis, OneStepAmplificationMatrixMatchesTableau) {
         EXPECT_LE(r.iterations, 2 * integ->implicit_stages()) << name;  // linear: ~one solve per stage
         G.col(col) = integ->y();
       }
-      // Analytical: R(z) of the tableau built here from its coefficients, R(+-i omega h).
-      std::complex<double> R;
-      const std::complex<double> z(0.0, omega * h);
-      if (std::string(name) == "crank nicolson") R = (1.0 + 0.5 * z) / (1.0 - 0.5 * z);
-      else if (std::string(name) == "implicit euler") R = 1.0 / (1.0 - z);
-      else {
-        const std::string n(name);
-        const coef::Tableau t = n == "Bathe" ? coef::bathe(rho)
-                                : n.rfind("msstc", 0) == 0 ? coef::msstc(n.back() - '0', rho)
-                                : n.rfind("mssth", 0) == 0 ? coef::mssth(n.back() - '0', rho)
-                                : n == "DIRK33" ? coef::esdirk3_4()
-                                : n == "DIRK43" ? coef::esdirk3_5() : coef::esdirk4_6();
-        const int s = t.stages();
-        Eigen::MatrixXcd Mz = Eigen::MatrixXcd::Identity(s, s) - z * t.A.cast<std::complex<double>>();
-        R = Mz.partialPivLu().solve(Eigen::VectorXcd::Ones(s))[s - 1];
-      }
+      // Analytical: R(z) of the tableau built from its coefficients, R(+-i omega h).
+      const std::complex<double> R = testing::stability_function(name, rho, {0.0, omega * h});
       Eigen::EigenSolver<Eigen::Matrix2d> es(G);
       const std::complex<double> l0 = es.eigenvalues()[0], l1 = es.eigenvalues()[1];
       const double rho_num = std::max(std::abs(l0), std::abs(l1));
@@ -97,8 +79,8 @@ TEST(IntegratorLinearAnalysis, OneStepAmplificationMatrixMatchesTableau) {
       if (ratio <= 1.0) {
         const std::complex<double> lnum = l0.imag() >= 0 ? l0 : l1;
         double xi_n, pe_n, xi_a, pe_a;
-        ad_pe(lnum, omega * h, xi_n, pe_n);
-        ad_pe(R, omega * h, xi_a, pe_a);
+        damping_elongation(lnum, omega * h, xi_n, pe_n);
+        damping_elongation(R, omega * h, xi_a, pe_a);
         EXPECT_NEAR(xi_n, xi_a, 1e-8) << name << " dt/T=" << ratio;
         EXPECT_NEAR(pe_n, pe_a, 1e-8) << name << " dt/T=" << ratio;
         if (ratio == 0.1)
@@ -168,7 +150,7 @@ TEST(IntegratorLinearAnalysis, MultistepFollowsAnalyticalRecurrence) {
           if (l.imag() >= 0 && d < best) best = d, principal = l;
         }
         double xi, pe;
-        ad_pe(principal, omega * h, xi, pe);
+        damping_elongation(principal, omega * h, xi, pe);
         std::printf("  %-4s rho_inf=%.1f dt/T=%-4g: rho=%.6f AD=%.4f%% PE=%.4f%%\n", c.name, rho,
                     ratio, rho_n, 100 * xi, 100 * pe);
       }
