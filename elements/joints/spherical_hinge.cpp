@@ -11,7 +11,16 @@ namespace mbl::elements {
 
 void add_coincidence_residual(ResidualSink& r, const StepContext& c, const Attachment& a,
                               const Attachment& b, int row_c, const Vec3& F) {
-  r.add(row_c, Vec3((a.x_W() - b.x_W()) / c.dCoef));
+  // Gap x_a + d_a - x_b - d_b summed left to right, as MBDyn does: the derivatives phase divides
+  // its round-off by dCoef^2 (a 1e-16 gap moves the initial reactions by 1e-16/dCoef^2).
+  Vec3 gap = a.x_W();
+  if (b.grounded()) {
+    gap -= b.x_W();
+  } else {
+    gap -= b.node->x_W();
+    gap -= b.b_W();
+  }
+  r.add(row_c, Vec3(gap / c.dCoef));
   if (!a.grounded()) {
     r.add(a.node->eq_index(), Vec3(-F));
     r.add(a.node->eq_index() + 3, Vec3(-a.b_W().cross(F)));

@@ -66,7 +66,11 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     opt.solution_tolerance = 0.0;
     opt.line_search.enabled = false;
     integrators::NewtonSolver newton = make_newton(s, opt, log);
-    const double dCoef = s.derivatives_coefficient;
+    // Fake step of technical manual §6.2.1 (eq. 6.26, dCoef = b0 h): MBDyn takes the input
+    // `derivatives coefficient` as b0 of the initial time step h0, dCoef = h0 * coefficient.
+    // It matters where a constraint gap phi remains at t0: the reactions move by ~phi/dCoef^2.
+    const double dCoef = s.time_step > 0.0 ? s.time_step * s.derivatives_coefficient
+                                           : s.derivatives_coefficient;
     integrators::NewtonResult r =
         newton.solve(model, t, dCoef, dCoef, y, yp, integrators::UpdateMode::Derivatives);
     if (!r.converged && r.failure != integrators::FailureReason::MaxIterations) {

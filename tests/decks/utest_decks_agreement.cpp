@@ -36,7 +36,9 @@ const DeckCase kDecks[] = {
     {"t.body.bullet", "bullet", 1e-4},
     {"t.body.centralgravity", "centralgravity", 1e-4},
     {"t.drives.string.distance", "distance", 1e-4},
-    {"t.joints.spherical.spherical", "spherical", 1e-4},
+    // Its initial reactions are MBDyn's round-off gap (~1e-16) divided by dCoef^2 = (dt * 1e-6)^2:
+    // they agree since the gap is summed in MBDyn's order and dCoef scales with the time step.
+    {"t.joints.spherical.spherical", "spherical", 1e-4, true},
     {"t.joints.drvdisp.drv", "drv", 1e-4, true},
     {"t.joints.impdisp.imp", "imp", 1e-4, true},
     {"t.joints.total.total", "total", 1e-4, true},
