@@ -72,12 +72,16 @@ void NewtonSolver::apply(const Problem& p, const Vector& d, double scale, double
   const int n = static_cast<int>(d.size());
   for (int i = 0; i < n; ++i) {
     const double di = scale * d[i];
+    // Both modes update states and derivatives alike: in the derivatives phase MBDyn also moves
+    // the states by dCoef d (technical manual §6.2.1 keeps them, eq. 6.29b; MBDyn's solver does
+    // not), then the problem's derivatives_update() restores what must stay (node configuration
+    // and velocities), so momenta start with MBDyn's dCoef-sized offset.
     if (p.dof_order(i) == DofOrder::Differential) {
       yp[i] += di;
-      if (mode == UpdateMode::Regular) y[i] += dCoef * di;
+      y[i] += dCoef * di;
     } else {
       y[i] += di;
-      if (mode == UpdateMode::Regular) yp[i] += dCoef_alg * di;
+      yp[i] += dCoef_alg * di;
     }
   }
 }

@@ -5,11 +5,12 @@
 //
 // The iteration (problem.hpp explains the sign convention): assemble r; test it; if not
 // converged assemble J (or reuse it, modified Newton), solve J d = r, update
-//   regular mode:      differential  y' += d, y += dCoef d;  algebraic y += d, y' += dCoef_alg d
-//   derivatives mode:  differential  y' += d (y kept);       algebraic y += d (technical manual
-//                      §6.2.1, eqs. 6.29)
+//   differential y' += d, y += dCoef d;  algebraic y += d, y' += dCoef_alg d
 // (for algebraic unknowns y' holds the time integral of the unknown, as in MBDyn), then call
-// problem.update(). `iterations` counts the linear solves (MBDyn's NIter column in .out).
+// problem.update(). In derivatives mode (technical manual §6.2.1) the problem's
+// derivatives_update() runs before update() and restores what the phase keeps (the nodes'
+// configuration and velocities); like MBDyn's derivative solver, the other states keep their
+// dCoef-sized update (the manual's eq. 6.29b would keep them all). `iterations` counts the linear solves (MBDyn's NIter column in .out).
 // The solver never throws on divergence: it returns a failure the caller turns into a stop.
 #include <cstdint>
 #include <limits>

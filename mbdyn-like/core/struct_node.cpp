@@ -143,6 +143,9 @@ void StructNode::after_predict(Vector& y, Vector& yp) {
 
 void StructNode::derivatives_update(Vector& y, Vector& yp) const {
   if (dof_count() == 0) return;
+  // Configuration and velocities stay as given; momenta keep their update.
+  y.segment<3>(dof_index()) = x_W_;
+  y.segment<3>(dof_index() + 3) = g_;
   yp.segment<3>(dof_index()) = ic_.v_W;
   yp.segment<3>(dof_index() + 3) = ic_.w_W;
 }

@@ -67,6 +67,7 @@ begin: initial value;
   method: {method};
   tolerance: 1e-9; max iterations: 20;
   derivatives tolerance: 1e-11; derivatives max iterations: 20;
+  derivatives coefficient: 1e-12;  # momenta start at m v0 + dCoef beta', negligible here
 end: initial value;
 begin: control data;
   structural nodes: 2; rigid bodies: 1; joints: 2;
