@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "elements/input/drive_input.hpp"
+#include "mbdyn-like/core/log_text.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "parser/errors.hpp"
 
@@ -11,6 +12,15 @@ namespace mbl::elements {
 
 VariableMassBody::VariableMassBody(unsigned label, StructNode& node, Params p)
     : Element(label), node_(node), p_(std::move(p)) {}
+
+std::string VariableMassBody::log_line() const {
+  // No appendix entry; MBDyn's file (t.body.variable_mass_body) has "variable body: <label>
+  // <node> <m> <b> <J> <J>" with the values at the initial time. The two matrices are taken as
+  // J_vm and J_vg (in that file both are the identity).
+  const double t = model_ ? model_->drive_env().time : 0.0;
+  return fmt::format("variable body: {} {} {} {} {} {}", label(), node_.label(), log_text(mass(t)), log_text(b_N(t)),
+                     log_text(Mat3(p_.J_vm_N->value(t))), log_text(Mat3(p_.J_vg_N->value(t))));
+}
 
 const GravityField* VariableMassBody::gravity() const { return model_ ? model_->gravity() : nullptr; }
 

@@ -30,6 +30,7 @@ class VariableMassBody final : public Element {
   std::string_view type_name() const override { return "VariableBody"; }
   void setup(Model& m) override { model_ = &m; }
   void initial_state(Vector& y, Vector& yp) const override;
+  std::string log_line() const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
 

@@ -1,5 +1,7 @@
 #include "elements/forces/displacement_force.hpp"
 
+#include <fmt/format.h>
+
 #include "elements/input/drive_input.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 
@@ -12,6 +14,15 @@ void DisplacementForce::residual(ResidualSink& r, const StepContext& c) {
   const Vec3 F = value_(c.t);
   if (a_.dof_count() > 0) r.add(a_.eq_index(), F);
   if (b_ && b_->dof_count() > 0) r.add(b_->eq_index(), Vec3(-F));
+}
+
+std::string DisplacementForce::log_line() const {
+  // As the other structural forces (appendix E.2.26), with no arm: "structural [internal]
+  // absolute displacement force: <label> <node 1> 0 0 0 [<node 2> 0 0 0]".
+  std::string line = fmt::format("structural {}absolute displacement force: {} {} 0 0 0", b_ ? "internal " : "",
+                                 label(), a_.label());
+  if (b_) line += fmt::format(" {} 0 0 0", b_->label());
+  return line;
 }
 
 void DisplacementForce::output_setup(OutputSink& out) {

@@ -25,6 +25,7 @@ class DisplacementForce final : public Element {
 
   void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
+  std::string log_line() const override;
 
   const Vec3& force_W() const { return F_W_; }
 

@@ -21,6 +21,17 @@ std::string_view StructuralForce::type_name() const {
                                    : (internal_ ? "internal follower couple" : "follower couple");
 }
 
+std::string StructuralForce::log_line() const {
+  // Appendix E.2.26: "structural [internal] {absolute|follower} {force|couple}: <label> <node 1>
+  // <arm 1> [<node 2> <arm 2>]", arms in the node frames.
+  const char* frame = frame_ == Frame::Absolute ? "absolute" : "follower";
+  const char* what = kind_ == Kind::Force ? "force" : "couple";
+  std::string line = fmt::format("structural {}{} {}: {} {} {}", internal_ ? "internal " : "", frame, what, label(),
+                                 a_.node->label(), log_text(a_.offset_N));
+  if (internal_) line += fmt::format(" {} {}", b_.node->label(), log_text(b_.offset_N));
+  return line;
+}
+
 Vec3 StructuralForce::load_W(double t) const {
   const Vec3 v = value_(t);
   return frame_ == Frame::Absolute ? v : Vec3(a_.node->R_WN() * v);

@@ -22,6 +22,7 @@ class StructuralForce final : public Element {
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
+  std::string log_line() const override;
 
  private:
   /// The load in W at time t.

@@ -27,8 +27,16 @@ std::string_view Cardano::type_name() const {
 }
 
 std::string Cardano::log_line() const {
-  if (variant_ != Variant::Hinge) return {};
-  return fmt::format("cardanohinge: {} {} {}", label(), log_text(a_), log_text(b_));
+  // Appendix E.2.30-32 under the names MBDyn writes now ("cardanohinge" in the real files; the
+  // pin and rotation have no reference file). Pin: the ground point and orientation (global),
+  // then the node with the joint's offset and orientation in its frame.
+  switch (variant_) {
+    case Variant::Pin:
+      return fmt::format("cardanopin: {} {} {} {} {}", label(), b_.node->label(), log_text(a_.offset_N),
+                         log_text(a_.R_NH), log_text(b_));
+    case Variant::Rotation: return fmt::format("cardanorotation: {} {} {}", label(), log_text(a_), log_text(b_));
+    default: return fmt::format("cardanohinge: {} {} {}", label(), log_text(a_), log_text(b_));
+  }
 }
 
 void Cardano::residual(ResidualSink& r, const StepContext& c) {

@@ -36,7 +36,7 @@ std::string_view DeformableJoint::type_name() const {
 std::string DeformableJoint::log_line() const {
   const char* keyword = nullptr;
   switch (kind_) {
-    case Kind::Hinge: keyword = "deformablehinge"; break;
+    case Kind::Hinge: keyword = invariant_ ? "invariantdeformablehinge" : "deformablehinge"; break;
     case Kind::Displacement: keyword = "deformabledisplacementjoint"; break;
     case Kind::Full: keyword = "deformablejoint"; break;
     case Kind::Axial: return {};

@@ -92,4 +92,10 @@ void Distance::output_netcdf_extra(OutputSink& out) const {
   out.put(nc_d_, l_);
 }
 
+std::string Distance::log_line() const {
+  // Appendix E.2.13 (with or without offsets): "distance: <label> <node 1> <f1> <node 2> <f2>".
+  return fmt::format("distance: {} {} {} {} {}", label(), a_.node->label(), log_text(a_.offset_N),
+                     b_.node->label(), log_text(b_.offset_N));
+}
+
 }  // namespace mbl::elements

@@ -15,6 +15,7 @@ class Distance final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  std::string log_line() const override;
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;

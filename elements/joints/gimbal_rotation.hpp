@@ -19,6 +19,10 @@ class GimbalRotation final : public Joint {
                  OrientationOutput orientation = OrientationOutput::Euler123);
 
   std::string_view type_name() const override { return "gimbal rotation"; }
+  /// Appendix E.2.16 (no reference file): "gimbalrotation: <label> <node 1> <f1> <R1> <node 2> <f2> <R2>".
+  std::string log_line() const override {
+    return fmt::format("gimbalrotation: {} {} {}", label(), log_text(a_), log_text(b_));
+  }
   int dof_count() const override { return 5; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

@@ -1,10 +1,14 @@
 #include "elements/joints/in_line.hpp"
 
+#include <cmath>
+
+#include "mbdyn-like/core/rotations.hpp"
+
 namespace mbl::elements {
 
 PointOnSubspace::PointOnSubspace(unsigned label, Kind kind, const Attachment& a, const Attachment& b,
                                  const Vec3& normal_N)
-    : Joint(label), kind_(kind), a_(a), b_(b) {
+    : Joint(label), kind_(kind), a_(a), b_(b), normal_input_N_(normal_N) {
   if (kind == Kind::InLine) {
     directions_N_ = {a.R_NH.col(0), a.R_NH.col(1)};
   } else {
@@ -15,6 +19,29 @@ PointOnSubspace::PointOnSubspace(unsigned label, Kind kind, const Attachment& a,
 std::string_view PointOnSubspace::type_name() const {
   if (kind_ == Kind::InLine) return "inline";
   return b_.offset_N.isZero() ? "In plane" : "In plane with offset";
+}
+
+namespace {
+/// The plane frame MBDyn's .log gives an in plane joint with normal n (node frame): the rotation
+/// about z x n that takes axis 3 onto n, by the angle between them divided by |n| (observed:
+/// n = (-1, 0, 1) in t.eig.joints.inplane gives a rotation by (pi/4)/sqrt(2); a unit normal gives
+/// the plain minimal rotation, as in t.mechanisms.theojansen.main_assy).
+Mat3 plane_log_frame(const Vec3& n) {
+  const Vec3 c = Vec3::UnitZ().cross(n);
+  const double s = c.norm(), len = n.norm();
+  if (len == 0.0) return Mat3::Identity();
+  if (s == 0.0) return n.z() > 0.0 ? Mat3::Identity() : rot::rotvec_to_R(Vec3(M_PI / len, 0.0, 0.0));
+  return rot::rotvec_to_R(Vec3(c / s * (std::atan2(s, n.z()) / len)));
+}
+}  // namespace
+
+std::string PointOnSubspace::log_line() const {
+  // Appendix E.2.17-18: node a, its point and the line (axis 3) or plane (axis 3 = normal)
+  // frame in its frame; node b, its offset, the identity.
+  const Mat3 R_a = kind_ == Kind::InLine ? a_.R_NH : plane_log_frame(normal_input_N_);
+  return fmt::format("{}: {} {} {} {} {} {} 1 0 0 0 1 0 0 0 1", kind_ == Kind::InLine ? "inline" : "inplane", label(),
+                     a_.node->label(), log_text(a_.offset_N), log_text(R_a), b_.node->label(),
+                     log_text(b_.offset_N));
 }
 
 void PointOnSubspace::residual(ResidualSink& r, const StepContext& c) {

@@ -21,6 +21,7 @@ class PointOnSubspace final : public Joint {
                   const Vec3& normal_N = Vec3::UnitZ());
 
   std::string_view type_name() const override;
+  std::string log_line() const override;
   int dof_count() const override { return int(directions_N_.size()); }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
@@ -33,6 +34,7 @@ class PointOnSubspace final : public Joint {
   Kind kind_;
   Attachment a_, b_;
   std::vector<Vec3> directions_N_;  ///< constrained directions in node a's frame
+  Vec3 normal_input_N_;              ///< in plane: the normal as given (not normalised), for the .log
   Vec3 f_local_ = Vec3::Zero();
 };
 

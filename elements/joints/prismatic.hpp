@@ -12,6 +12,10 @@ class Prismatic final : public Joint {
  public:
   Prismatic(unsigned label, const Attachment& a, const Attachment& b);
   std::string_view type_name() const override { return "prismatic"; }
+  /// Appendix E.2.19: "prismatic: <label> <node 1> 0 0 0 <R1> <node 2> 0 0 0 <R2>".
+  std::string log_line() const override {
+    return fmt::format("prismatic: {} {} {}", label(), log_text(a_), log_text(b_));
+  }
   int dof_count() const override { return 3; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

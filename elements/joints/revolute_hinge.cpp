@@ -22,9 +22,14 @@ std::string_view RevoluteHinge::type_name() const {
 }
 
 std::string RevoluteHinge::log_line() const {
-  // Appendix E: "revolutehinge: <label> <node 1> <f1> <R1h> <node 2> <f2> <R2h>".
-  if (variant_ != Variant::Hinge) return {};
-  return fmt::format("revolutehinge: {} {} {}", label(), log_text(a_), log_text(b_));
+  // Appendix E.2.21-22: "revolutehinge: <label> <node 1> <f1> <R1h> <node 2> <f2> <R2h>", the same
+  // for "revoluterotation". The pin (no appendix entry) writes its node side twice in MBDyn's
+  // files (t.forces.force.pendulum-drag, web.rigidpendulum), not the ground side.
+  switch (variant_) {
+    case Variant::Pin: return fmt::format("revolutepin: {} {} {}", label(), log_text(a_), log_text(a_));
+    case Variant::Rotation: return fmt::format("revoluterotation: {} {} {}", label(), log_text(a_), log_text(b_));
+    default: return fmt::format("revolutehinge: {} {} {}", label(), log_text(a_), log_text(b_));
+  }
 }
 
 void RevoluteHinge::residual(ResidualSink& r, const StepContext& c) {

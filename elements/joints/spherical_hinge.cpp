@@ -55,7 +55,13 @@ void add_coincidence_jacobian(JacobianSink& J, const StepContext& c, const Attac
 }
 
 std::string SphericalHinge::log_line() const {
-  if (pin_) return {};
+  // Appendix E.2.25: the pin repeats "<node> <position> <orientation>" twice, the orientation
+  // being the identity (no reference file: position taken as the node-side offset, as the
+  // revolute pin's line has it).
+  if (pin_) {
+    const std::string side = fmt::format("{} {} 1 0 0 0 1 0 0 0 1", a_.node->label(), log_text(a_.offset_N));
+    return fmt::format("sphericalpin: {} {} {}", label(), side, side);
+  }
   return fmt::format("sphericalhinge: {} {} {}", label(), log_text(a_), log_text(b_));
 }
 

@@ -290,13 +290,19 @@ std::string TotalJoint::log_line() const {
                          flags(p_.position, Status::Velocity), flags(p_.rotation, Status::Position),
                          flags(p_.rotation, Status::Velocity));
     case Flavor::TotalPin:
-    case Flavor::ImposedDisplacementPin:
       return fmt::format("totalpinjoint: {} {} {} {} {} {} {} {}", label(), b.node->label(), side(b),
                          side(a), flags(p_.position, Status::Position), flags(p_.position, Status::Velocity),
                          flags(p_.rotation, Status::Position), flags(p_.rotation, Status::Velocity));
+    case Flavor::ImposedDisplacementPin:
+      // MBDyn writes no status flags for it (t.joints.impdisp.imppin0).
+      return fmt::format("totalpinjoint: {} {} {} {}", label(), b.node->label(), side(b), side(a));
     case Flavor::DriveDisplacement:
       return fmt::format("drivedisplacement: {} {} {} {} {}", label(), a.node->label(), log_text(a.f),
                          b.node->label(), log_text(b.f));
+    case Flavor::DriveDisplacementPin:
+      // Appendix E.2.15 (no reference file): node, offset, then the ground position.
+      return fmt::format("drivedisplacementpin: {} {} {} {}", label(), b.node->label(), log_text(b.f),
+                         log_text(a.f));
     case Flavor::AxialRotation:
       return fmt::format("axialrotation: {} {} {} {} {} {} {}", label(), a.node->label(), log_text(a.f),
                          log_text(a.R_hr), b.node->label(), log_text(b.f), log_text(b.R_hr));

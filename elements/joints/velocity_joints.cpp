@@ -9,7 +9,14 @@ namespace mbl::elements {
 
 VelocityJoint::VelocityJoint(unsigned label, Kind kind, StructNode& node, const Vec3& direction,
                              DriveCallerPtr drive)
-    : Joint(label), kind_(kind), node_(node), e_(direction.normalized()), drive_(std::move(drive)) {}
+    : Joint(label), kind_(kind), node_(node), e_(direction.normalized()), direction_input_(direction),
+      drive_(std::move(drive)) {}
+
+std::string VelocityJoint::log_line() const {
+  // Appendix E.2.1 (no reference file): "<kind>: <label> <node> <direction, not normalised>".
+  return fmt::format("{}velocity: {} {} {}", kind_ == Kind::Linear ? "linear" : "angular", label(), node_.label(),
+                     log_text(direction_input_));
+}
 
 void VelocityJoint::residual(ResidualSink& r, const StepContext& c) {
   const double l = lambda(c, 0);

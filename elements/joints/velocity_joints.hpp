@@ -18,6 +18,7 @@ class VelocityJoint final : public Joint {
   std::string_view type_name() const override {
     return kind_ == Kind::Linear ? "Linear velocity" : "Angular velocity";
   }
+  std::string log_line() const override;
   int dof_count() const override { return 1; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
@@ -33,6 +34,7 @@ class VelocityJoint final : public Joint {
   Kind kind_;
   StructNode& node_;
   Vec3 e_;
+  Vec3 direction_input_;  ///< as given (not normalised), for the .log
   DriveCallerPtr drive_;
   double imposed_ = 0.0;
 };

@@ -166,12 +166,16 @@ void ModelOutput::write_log(Model& model) {
     if (!s) continue;
     (s->type() == StructNode::Type::DummyRelativeFrame ? relative_frame : regular).push_back(s);
   }
-  for (const StructNode* s : regular)
-    *log << "structural node: " << s->label() << ' '
-         << node_description(s->initial().x_W, s->initial().R_WN, s->orientation_output) << '\n';
+  // Dummy nodes have no initial conditions of their own: their input pose is the one computed
+  // from their base node when they were read (MBDyn logs it, e.g. "2 2 4" for an offset 0 -1 0
+  // from a node at 2 3 4).
+  auto description = [](const StructNode* s) {
+    return s->is_dummy() ? node_description(s->x_W(), s->R_WN(), s->orientation_output)
+                         : node_description(s->initial().x_W, s->initial().R_WN, s->orientation_output);
+  };
+  for (const StructNode* s : regular) *log << "structural node: " << s->label() << ' ' << description(s) << '\n';
   for (const StructNode* s : relative_frame)
-    *log << "relative frame structural node: " << s->label() << ' '
-         << node_description(s->initial().x_W, s->initial().R_WN, s->orientation_output) << '\n';
+    *log << "relative frame structural node: " << s->label() << ' ' << description(s) << '\n';
   for (const auto& e : model.elements()) {
     const std::string line = e->log_line();
     if (!line.empty()) *log << line << '\n';
