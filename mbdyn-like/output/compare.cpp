@@ -221,6 +221,7 @@ CompareReport compare_results(const Results& run, const Results& ref, const Comp
       // The reference's range; a constant reference falls back to its magnitude, then to 1.
       const double range = vmax > vmin ? vmax - vmin : 0.0;
       e.scale = range > 1e-12 * vabs && range > 0.0 ? range : vabs > 0.0 ? vabs : 1.0;
+      e.scale = std::max(e.scale, o.floor);
     }
     e.normalised = e.max_abs / e.scale;
     e.within = e.normalised <= o.tol;
@@ -338,6 +339,9 @@ int run_compare_cli(int argc, char** argv) {
                  "range: divide by the reference's range per variable; model: by the model size "
                  "(bounding-box diagonal of all node positions, as decks/INDEX.md's tol)")
       ->check(CLI::IsMember({"range", "model"}));
+  app.add_option("--floor", o.floor,
+                 "range norm: smallest divisor, so that references at round-off level (e.g. the "
+                 "reactions of an unloaded model) are compared in absolute terms (default 0)");
   app.add_flag("--json", json, "machine-readable report on stdout");
   app.add_flag("--partial", o.partial,
                "accept a RUN that covers only part of REF's time span (e.g. stopped early)");

@@ -25,6 +25,9 @@ struct CompareOptions {
   /// Accept RUN covering only part of REF's time span (by default a run that stopped early, or
   /// outputs that do not overlap fully, fail).
   bool partial = false;
+  /// Smallest scale a variable is divided by (range norm): variables whose reference is at
+  /// round-off level (e.g. reactions of an unloaded model) are compared in absolute terms.
+  double floor = 0.0;
 };
 
 struct VariableError {

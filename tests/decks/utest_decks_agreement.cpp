@@ -28,6 +28,9 @@ struct DeckCase {
   /// compare orientations or velocities by their range instead).
   const char* node_vars = "node.struct.*.X";
   const char* norm = "model";
+  /// Reactions: smallest divisor of the range normalisation (`compare --floor`), for decks whose
+  /// reactions are round-off in MBDyn's run and ours.
+  double reaction_floor = 0.0;
 };
 
 // Add a deck here once everything it uses is implemented and it agrees.
@@ -68,7 +71,9 @@ const DeckCase kDecks[] = {
     {"t.driven.initialassembly", "initialassembly", 1e-4, true, "node.struct.*.E,node.struct.*.Omega", "range"},
     {"t.mechanisms.theojansen.main_assy", "main_assy", 1e-4, true},
     {"web.andrewssqueezer.andrewssqueezer_assembler", "andrewssqueezer_assembler", 1e-4, true},
-    {"t.joints.gimbal.gimbal", "gimbal", 1e-4},
+    // Unloaded mechanism: every reaction is round-off (< 1e-8) in MBDyn's run and ours; they are
+    // compared in absolute terms (floor 1e-3, i.e. to 1e-7).
+    {"t.joints.gimbal.gimbal", "gimbal", 1e-4, true, "node.struct.*.X", "model", 1e-3},
     {"t.benchmarks.6barmech.6barmech", "6barmech", 1e-4},
     {"t.driven.velocitypulse", "velocitypulse", 1e-4, true},
     {"t.forces.force.pendulum-drag", "pendulum-drag", 1e-4},
@@ -112,7 +117,7 @@ TEST_P(DeckAgreement, NodePositionsAgreeWithMBDyn) {
       << read_file(dir / "compare.log");
   if (c.reactions) {
     EXPECT_EQ(compare_outputs(out, ref, "elem.joint.*.F,elem.joint.*.M", "range", c.tol,
-                              dir / "compare_jnt.log"),
+                              dir / "compare_jnt.log", c.reaction_floor),
               0)
         << read_file(dir / "compare_jnt.log");
   }

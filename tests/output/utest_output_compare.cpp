@@ -160,3 +160,23 @@ TEST(OutputCompare, ModelOfSizeZeroFallsBackToAbsoluteErrors) {
   EXPECT_NE(out.find("errors absolute (not normalised)"), std::string::npos) << out;
   EXPECT_NE(out.find("note: model size"), std::string::npos) << out;
 }
+
+// --floor: a reference at round-off level is compared in absolute terms, not by its (noise) range.
+TEST(OutputCompare, FloorBoundsTheRangeNormalisation) {
+  Results ref, run;
+  ref.time = run.time = {0.0, 1.0, 2.0};
+  Series noise;
+  noise.ncomp = 1;
+  noise.values = {1e-12, -2e-12, 3e-12};
+  ref.vars["elem.joint.1.F"] = noise;
+  noise.values = {-1e-12, 2e-12, 0.0};
+  run.vars["elem.joint.1.F"] = noise;
+  CompareOptions o;
+  o.norm = Normalisation::Range;
+  EXPECT_GT(compare_results(run, ref, o).vars[0].normalised, 0.5);  // noise over noise
+  o.floor = 1e-3;
+  const VariableError e = compare_results(run, ref, o).vars[0];
+  EXPECT_DOUBLE_EQ(e.scale, 1e-3);
+  EXPECT_NEAR(e.normalised, 4e-12 / 1e-3, 1e-18);
+  EXPECT_TRUE(e.within);
+}

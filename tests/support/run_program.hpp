@@ -36,9 +36,10 @@ inline int run_deck(const std::filesystem::path& deck, const std::filesystem::pa
 /// Our `compare` command on two output sets (NetCDF files or prefixes); 0 when they agree.
 inline int compare_outputs(const std::filesystem::path& ours, const std::filesystem::path& ref,
                            const std::string& vars, const std::string& norm, double tol,
-                           const std::filesystem::path& log) {
+                           const std::filesystem::path& log, double floor = 0.0) {
   return run(quoted(MBL_BINARY) + " compare " + quoted(ours) + " " + quoted(ref) + " --vars '" +
-                 vars + "' --norm " + norm + " --tol " + std::to_string(tol),
+                 vars + "' --norm " + norm + " --tol " + std::to_string(tol) +
+                 (floor > 0.0 ? " --floor " + std::to_string(floor) : std::string()),
              log);
 }
 #endif
