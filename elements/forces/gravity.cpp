@@ -11,8 +11,15 @@ Gravity::Gravity(const Vec3& x0_W, double GM) : Element(0), central_(true), x0_W
 
 void Gravity::setup(Model& m) { m.set_gravity(this); }
 
+void Gravity::after_residual(const StepContext& c) {
+  if (!central_) uniform_seen_W_ = uniform_(c.t);
+}
+
 Vec3 Gravity::acceleration(const Vec3& x_W, double t) const {
-  if (!central_) return uniform_(t);
+  if (!central_) {
+    if (!uniform_seen_W_) uniform_seen_W_ = uniform_(t);  // before the first assembly: at t0
+    return *uniform_seen_W_;
+  }
   const Vec3 d = x_W - x0_W_;
   const double r = d.norm();
   return -GM_ / (r * r * r) * d;

@@ -100,6 +100,7 @@ void Model::residual(double t, double dCoef, Vector& r, Vector* abs_r) {
   const StepContext c{t, dCoef, y_, yp_};
   for (auto& n : nodes_) n->residual(sink, c);
   for (auto& e : elements_) e->residual(sink, c);
+  for (auto& e : elements_) e->after_residual(c);
 }
 
 void Model::jacobian(double t, double dCoef, integrators::SparseMatrix& J) {
