@@ -2,6 +2,8 @@
 // deflections against the Timoshenko beam theory.
 #include <gtest/gtest.h>
 
+#include "support/run_program.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -283,9 +285,7 @@ TEST_P(BeamPaperBenchmark, AgreesWithMBDyn) {
   const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / bench;
   const fs::path deck = paper / "deck" / (bench + "_ms_0.6.mbd");
   if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = fs::temp_directory_path() / ("mbl_beam_" + bench);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = mbl::test::fresh_temp_dir("beam_" + bench);
   const std::string bin = MBL_BINARY;
   const std::string out = (dir / "run").string();
   const std::string ref = (paper / "mbdyn" / "ms_0.6" / bench).string();

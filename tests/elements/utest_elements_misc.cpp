@@ -2,6 +2,8 @@
 // finite-difference Jacobians, hand-computed values and small decks run end to end.
 #include <gtest/gtest.h>
 
+#include "support/run_program.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -50,9 +52,7 @@ std::unique_ptr<TotalJoint> total_joint(ElementFixture& f) {
 /// Runs `deck` (text) with the program; returns the exit code, output prefix in `prefix`.
 int run_deck(const std::string& name, const std::string& deck, std::string& prefix) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("mbl_misc_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = mbl::test::fresh_temp_dir("misc_" + name);
   std::ofstream(dir / "deck") << deck;
   prefix = (dir / "run").string();
   const std::string cmd = "'" + std::string(MBL_BINARY) + "' -s -f '" + (dir / "deck").string() + "' -o '" + prefix +
@@ -388,9 +388,7 @@ TEST(DrivenElement, RotatingShaftBenchmarkAgreesWithMBDyn) {
   const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / "rotatingshaft";
   const fs::path deck = paper / "deck" / "rotatingshaft_ms_0.6.mbd";
   if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = fs::temp_directory_path() / "mbl_misc_rotatingshaft";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = mbl::test::fresh_temp_dir("misc_rotatingshaft");
   const std::string bin = MBL_BINARY;
   const std::string out = (dir / "run").string();
   const std::string ref = (paper / "mbdyn" / "ms_0.6" / "rotatingshaft.nc").string();
@@ -454,8 +452,7 @@ TEST_P(MiscDeckAgreement, AgreesWithMBDyn) {
   const fs::path shared = fs::path(MBL_SHARED_DIR) / "decks" / c.id;
   const fs::path deck = shared / "deck" / c.main;
   if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = fs::temp_directory_path() / ("mbl_misc_deck_" + std::string(c.id));
-  fs::remove_all(dir);
+  const fs::path dir = mbl::test::fresh_temp_dir("misc_deck_" + std::string(c.id));
   fs::create_directories(dir / "ref");
   for (const char* ext : {".mov", ".out", ".log"})
     fs::copy_file(shared / "mbdyn" / (std::string(c.main) + ext), dir / "ref" / (std::string(c.main) + ext));

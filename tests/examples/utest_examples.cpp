@@ -2,6 +2,8 @@
 // number it must reproduce (Exudyn's "one scalar per test model").
 #include <gtest/gtest.h>
 
+#include "support/run_program.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -18,7 +20,7 @@ namespace {
 /// Runs examples/<name>/<name>.mbd into a temporary folder and reads the results.
 output::Results run_example(const std::string& name) {
   const fs::path deck = fs::path(MBL_SOURCE_DIR) / "examples" / name / (name + ".mbd");
-  const fs::path out = fs::temp_directory_path() / "mbl_examples" / name;
+  const fs::path out = mbl::test::fresh_temp_dir("examples") / name;
   const std::string cmd = std::string("'") + MBL_BINARY + "' -s -f '" + deck.string() + "' -o '" + out.string() + "'";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   return output::read_results(out.string());

@@ -4,6 +4,8 @@
 // from 2e-06 (step 1 at 0.001002).
 #include <gtest/gtest.h>
 
+#include "support/run_program.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,8 +26,7 @@ std::vector<std::string> run_gimbal(double final_time, const std::string& abort_
   RunSettings s = built.settings;
   s.final_time = final_time;
   s.abort_after = abort_after;
-  const fs::path dir = fs::temp_directory_path() / "mbl_utest_phases_dummy_steps";
-  fs::create_directories(dir);
+  const fs::path dir = mbl::test::fresh_temp_dir("utest_phases_dummy_steps");
   output::OutputConfig oc;
   oc.prefix = (dir / "gimbal").string();
   std::ostringstream log;

@@ -63,9 +63,7 @@ struct DeckRun {
 };
 
 DeckRun run_deck(const std::string& name, const std::string& deck) {
-  const fs::path dir = fs::temp_directory_path() / ("mbl_phases_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = mbl::test::fresh_temp_dir("phases_" + name);
   std::ofstream(dir / "deck.mbd") << deck;
   DeckRun r;
   r.rc = run("'" + std::string(MBL_BINARY) + "' -s -f '" + (dir / "deck.mbd").string() + "' -o '" +

@@ -7,8 +7,19 @@
 #include <string>
 #include <vector>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace mbl::test {
+
+/// A fresh temporary folder for one test process: CTest runs test cases in parallel processes
+/// (and other builds of the suite may run the same case), so every folder carries the pid.
+inline std::filesystem::path fresh_temp_dir(const std::string& name) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("mbl_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream f(p);
