@@ -2,7 +2,6 @@
 // and compared with MBDyn's outputs by our `compare` command, with the deck's tolerance from
 // decks/INDEX.md (max node position error over the run / model size). CTest label: decks.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "support/run_program.hpp"
 
@@ -15,6 +14,8 @@ namespace fs = std::filesystem;
 namespace {
 
 using mbl::test::compare_outputs;
+using mbl::test::fresh_temp_dir;
+using mbl::test::test_identifier;
 using mbl::test::read_file;
 using mbl::test::run_deck;
 
@@ -107,10 +108,7 @@ TEST_P(DeckAgreement, NodePositionsAgreeWithMBDyn) {
   const fs::path deck = shared / "decks" / c.id / "deck" / c.main;
   const fs::path ref = shared / "decks" / c.id / "mbdyn" / c.main;
   ASSERT_TRUE(fs::exists(deck)) << deck;
-  // One folder per process: other builds of the suite may run the same deck at the same time.
-  const fs::path dir = fs::temp_directory_path() / ("mbl_deck_" + std::string(c.id) + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_temp_dir("deck_" + std::string(c.id));
   const fs::path out = dir / "run";
   ASSERT_EQ(run_deck(deck, out, dir / "run.log"), 0) << read_file(dir / "run.log");
   EXPECT_EQ(compare_outputs(out, ref, c.node_vars, c.norm, c.tol, dir / "compare.log"), 0)
@@ -126,10 +124,7 @@ TEST_P(DeckAgreement, NodePositionsAgreeWithMBDyn) {
 
 INSTANTIATE_TEST_SUITE_P(Decks, DeckAgreement, ::testing::ValuesIn(kDecks),
                          [](const ::testing::TestParamInfo<DeckCase>& i) {
-                           std::string n = i.param.id;
-                           for (char& ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
+                           return test_identifier(i.param.id);
                          });
 
 }  // namespace

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers for tests that run the whole program (MBL_BINARY) on a deck and read its outputs.
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,13 @@ inline std::filesystem::path fresh_temp_dir(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+/// `s` as a GoogleTest name: every character that is not a letter or a digit becomes '_'.
+inline std::string test_identifier(std::string s) {
+  for (char& ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return s;
 }
 
 inline std::string read_file(const std::filesystem::path& p) {
