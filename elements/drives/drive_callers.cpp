@@ -8,9 +8,9 @@
 
 namespace mbl::drives {
 
-namespace {
-std::string fmt_end(double t) { return std::isinf(t) ? "forever" : fmt::format("{}", t); }
-}  // namespace
+std::string format_end_time(double t) {
+  return std::isinf(t) ? "forever" : fmt::format("{}", t);
+}
 
 // ---- polynomials -----------------------------------------------------------------------------
 
@@ -74,9 +74,9 @@ double RampDrive::derivative(double t) const {
 }
 
 std::string RampDrive::describe() const {
-  if (!double_) return fmt::format("ramp, {}, {}, {}, {}", a_slope_, a_t0_, fmt_end(a_t1_), v0_);
+  if (!double_) return fmt::format("ramp, {}, {}, {}, {}", a_slope_, a_t0_, format_end_time(a_t1_), v0_);
   return fmt::format("double ramp, {}, {}, {}, {}, {}, {}, {}", a_slope_, a_t0_, a_t1_, d_slope_,
-                     d_t0_, fmt_end(d_t1_), v0_);
+                     d_t0_, format_end_time(d_t1_), v0_);
 }
 
 // ---- sine / cosine ---------------------------------------------------------------------------
@@ -200,7 +200,7 @@ double FourierSeriesDrive::derivative(double t) const {
 std::string FourierSeriesDrive::describe() const {
   std::string s = fmt::format("fourier series, {}, {}, {}, {}", t0_, omega_, ab_.size() / 2, a0_);
   for (double c : ab_) s += fmt::format(", {}", c);
-  return s + fmt::format(", {}, {}", fmt_end(t_end_), v0_);
+  return s + fmt::format(", {}, {}", format_end_time(t_end_), v0_);
 }
 
 // ---- piecewise linear ------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // particular way (value or slope at exactly a switching time), we do the same so that decks
 // give MBDyn's numbers; those places are commented.
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "mbdyn-like/core/drive_caller.hpp"
@@ -12,6 +13,9 @@
 namespace mbl::drives {
 
 inline constexpr double kForever = std::numeric_limits<double>::infinity();
+
+/// An end time as describe() shows it: `forever` (kForever) or the number.
+std::string format_end_time(double t);
 
 /// `null` (§2.6.23): 0.
 class NullDrive final : public DriveCaller {

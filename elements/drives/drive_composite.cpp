@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "elements/drives/drive_callers.hpp"
 #include "elements/drives/scalar_function.hpp"
 
 namespace mbl::drives {
@@ -79,7 +80,7 @@ double FrequencySweepDrive::derivative(double t) const {
 std::string FrequencySweepDrive::describe() const {
   return fmt::format("frequency sweep, {}, {}, {}, {}, {}, {}", t_i_, omega_->describe(),
                      amplitude_->describe(), f_i_,
-                     std::isinf(t_f_) ? std::string("forever") : fmt::format("{}", t_f_), f_f_);
+                     format_end_time(t_f_), f_f_);
 }
 
 const DriveCaller& PostponedDrive::target() const {

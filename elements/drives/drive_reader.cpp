@@ -101,9 +101,9 @@ DriveCallerDefinition read_drive_caller_card(parser::CardReader& in, DriveEnviro
   def.drive = read_drive_caller(in, env);
   while (!in.at_end()) {
     if (in.keyword_is("output trace"))
-      def.output_trace = read_yes_no(in);
+      def.output_trace = in.boolean();
     else if (in.keyword_is("output"))
-      def.output = read_yes_no(in);
+      def.output = in.boolean();
     else
       in.fail_expected("`output`, `output trace` or ';'");
   }
@@ -168,12 +168,6 @@ long read_cycles(parser::CardReader& in, bool allow_half) {
   if (!allow_half && n < 0)
     throw parser::InputError(at, fmt::format("expected a positive number of cycles, found {}", n));
   return long(n);
-}
-
-bool read_yes_no(parser::CardReader& in) {
-  if (in.keyword_is("yes")) return true;
-  if (in.keyword_is("no")) return false;
-  return in.boolean();
 }
 
 long read_count(parser::CardReader& in, long min, std::string_view what) {

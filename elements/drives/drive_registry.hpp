@@ -35,8 +35,6 @@ void register_file_drive(DriveCallerRegistry& r);        // file_driver.cpp
 double read_end_time(parser::CardReader& in);
 /// `{ [-]n | half | one | forever }`; forever is 0, half is -1, one is 1.
 long read_cycles(parser::CardReader& in, bool allow_half);
-/// `yes`/`no` (or any boolean expression).
-bool read_yes_no(parser::CardReader& in);
 /// A count that must be >= `min`, checked at its location.
 long read_count(parser::CardReader& in, long min, std::string_view what);
 

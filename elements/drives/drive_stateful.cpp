@@ -2,14 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
+#include <algorithm>
 #include <stdexcept>
 
 namespace mbl::drives {
 
 namespace {
-
-std::string fmt_end(double t) { return std::isinf(t) ? "forever" : fmt::format("{}", t); }
 
 /// True while step `step` is being solved and its start-of-step update is not committed yet.
 bool update_pending(long step, long committed) { return step >= 1 && step != committed; }
@@ -61,46 +59,45 @@ void ClosestNextDrive::after_convergence(double t) {
 }
 
 std::string ClosestNextDrive::describe() const {
-  return fmt::format("closest next, {}, {}, {}", t0_, fmt_end(t1_), increment_->describe());
+  return fmt::format("closest next, {}, {}, {}", t0_, format_end_time(t1_), increment_->describe());
 }
 
 // ---- discrete filter -------------------------------------------------------------------------
 
-double DiscreteFilterDrive::output(double u_k, const std::vector<double>& y,
-                                   const std::vector<double>& u) const {
+double DiscreteFilterDrive::output(double u_k, bool shifted) const {
+  // After a shift, history entry i is the committed entry i - 1 and entry 0 the newest value.
+  auto at = [shifted](const std::vector<double>& hist, std::size_t i, double newest) {
+    if (!shifted) return hist[i];
+    return i == 0 ? newest : hist[i - 1];
+  };
   double v = b0_ * u_k;
-  for (std::size_t i = 0; i < a_.size(); ++i) v += a_[i] * y[i];
-  for (std::size_t i = 0; i < b_.size(); ++i) v += b_[i] * u[i];
+  for (std::size_t i = 0; i < a_.size(); ++i) v += a_[i] * at(y_hist_, i, y_last_);
+  for (std::size_t i = 0; i < b_.size(); ++i) v += b_[i] * at(u_hist_, i, u_k);
   return v;
 }
 
-void DiscreteFilterDrive::shift(double u_k, std::vector<double>& y,
-                                std::vector<double>& u) const {
-  if (!y.empty()) {
-    for (std::size_t i = y.size() - 1; i > 0; --i) y[i] = y[i - 1];
-    y[0] = y_last_;
+void DiscreteFilterDrive::shift(double u_k) {
+  if (!y_hist_.empty()) {
+    for (std::size_t i = y_hist_.size() - 1; i > 0; --i) y_hist_[i] = y_hist_[i - 1];
+    y_hist_[0] = y_last_;
   }
-  if (!u.empty()) {
-    for (std::size_t i = u.size() - 1; i > 0; --i) u[i] = u[i - 1];
-    u[0] = u_k;
+  if (!u_hist_.empty()) {
+    for (std::size_t i = u_hist_.size() - 1; i > 0; --i) u_hist_[i] = u_hist_[i - 1];
+    u_hist_[0] = u_k;
   }
 }
 
 double DiscreteFilterDrive::value(double t) const {
-  const double u_k = input_->value(t);
-  if (!update_pending(env_->step, committed_step_)) return output(u_k, y_hist_, u_hist_);
-  std::vector<double> y = y_hist_, u = u_hist_;
-  shift(u_k, y, u);
-  return output(u_k, y, u);
+  return output(input_->value(t), update_pending(env_->step, committed_step_));
 }
 
 void DiscreteFilterDrive::after_convergence(double t) {
   const double u_k = input_->value(t);
   if (update_pending(env_->step, committed_step_)) {
     committed_step_ = env_->step;
-    shift(u_k, y_hist_, u_hist_);
+    shift(u_k);
   }
-  y_last_ = output(u_k, y_hist_, u_hist_);
+  y_last_ = output(u_k, false);
 }
 
 std::string DiscreteFilterDrive::describe() const {
@@ -145,7 +142,7 @@ double MeterDrive::value(double t) const {
 }
 
 std::string MeterDrive::describe() const {
-  return fmt::format("meter, {}, {}, steps, {}", t0_, fmt_end(t1_), steps_);
+  return fmt::format("meter, {}, {}, steps, {}", t0_, format_end_time(t1_), steps_);
 }
 
 double RandomDrive::value(double t) const {
@@ -161,7 +158,7 @@ double RandomDrive::value(double t) const {
 }
 
 std::string RandomDrive::describe() const {
-  return fmt::format("random, {}, {}, {}, {}, steps, {}, seed, {}", a_, mean_, t0_, fmt_end(t1_),
+  return fmt::format("random, {}, {}, {}, {}, steps, {}, seed, {}", a_, mean_, t0_, format_end_time(t1_),
                      steps_, seed_);
 }
 

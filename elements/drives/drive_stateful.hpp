@@ -76,9 +76,11 @@ class DiscreteFilterDrive final : public DriveCaller {
   std::string describe() const override;
 
  private:
-  double output(double u_k, const std::vector<double>& y, const std::vector<double>& u) const;
+  /// The filter output for input u_k; `shifted` reads the histories as the start-of-step
+  /// update (shift) would leave them, without copying them (value() runs in every assembly).
+  double output(double u_k, bool shifted) const;
   /// The start-of-step update: y_last_ and u_k enter the histories.
-  void shift(double u_k, std::vector<double>& y, std::vector<double>& u) const;
+  void shift(double u_k);
   const DriveEnvironment* env_;
   std::vector<double> a_;
   double b0_;

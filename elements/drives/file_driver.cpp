@@ -159,8 +159,8 @@ FileDriver::Options read_options(parser::CardReader& in) {
       else
         in.fail_expected("`linear` or `const`");
     } else if (in.keyword_is("pad zeroes")) {
-      o.out_of_range = read_yes_no(in) ? FileDriver::OutOfRange::PadZeroes
-                                       : FileDriver::OutOfRange::HoldEnds;
+      o.out_of_range = in.boolean() ? FileDriver::OutOfRange::PadZeroes
+                                    : FileDriver::OutOfRange::HoldEnds;
     } else if (in.keyword_is("bailout")) {
       if (in.keyword_is("none")) {
         o.bailout_lower = o.bailout_upper = false;

@@ -103,37 +103,20 @@ TplDriveCallerPtr<T> tpl_drive_caller_from_text(const std::string& text, const s
   return d;
 }
 
-template TplDriveCallerPtr<double> tpl_drive_caller_from_text<double>(
-    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
-    const parser::RigidFrame*);
-template TplDriveCallerPtr<Vec3> tpl_drive_caller_from_text<Vec3>(
-    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
-    const parser::RigidFrame*);
-template TplDriveCallerPtr<Vec6> tpl_drive_caller_from_text<Vec6>(
-    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
-    const parser::RigidFrame*);
-template TplDriveCallerPtr<Mat3> tpl_drive_caller_from_text<Mat3>(
-    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
-    const parser::RigidFrame*);
-template TplDriveCallerPtr<Mat6> tpl_drive_caller_from_text<Mat6>(
-    const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,
-    const parser::RigidFrame*);
-
-template TplDriveCallerPtr<double> read_tpl_drive_caller<double>(parser::CardReader&,
-                                                                 DriveEnvironment&,
-                                                                 const parser::RigidFrame*);
-template TplDriveCallerPtr<Vec3> read_tpl_drive_caller<Vec3>(parser::CardReader&,
-                                                             DriveEnvironment&,
-                                                             const parser::RigidFrame*);
-template TplDriveCallerPtr<Vec6> read_tpl_drive_caller<Vec6>(parser::CardReader&,
-                                                             DriveEnvironment&,
-                                                             const parser::RigidFrame*);
-template TplDriveCallerPtr<Mat3> read_tpl_drive_caller<Mat3>(parser::CardReader&,
-                                                             DriveEnvironment&,
-                                                             const parser::RigidFrame*);
-template TplDriveCallerPtr<Mat6> read_tpl_drive_caller<Mat6>(parser::CardReader&,
-                                                             DriveEnvironment&,
-                                                             const parser::RigidFrame*);
+// The entity types of §2.6.42 (declared extern in the header).
+#define MBL_TPL_DRIVE_INSTANTIATE(T)                                                          \
+  template TplDriveCallerPtr<T> read_tpl_drive_caller<T>(parser::CardReader&,               \
+                                                         DriveEnvironment&,                 \
+                                                         const parser::RigidFrame*);        \
+  template TplDriveCallerPtr<T> tpl_drive_caller_from_text<T>(                              \
+      const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,      \
+      const parser::RigidFrame*);
+MBL_TPL_DRIVE_INSTANTIATE(double)
+MBL_TPL_DRIVE_INSTANTIATE(Vec3)
+MBL_TPL_DRIVE_INSTANTIATE(Vec6)
+MBL_TPL_DRIVE_INSTANTIATE(Mat3)
+MBL_TPL_DRIVE_INSTANTIATE(Mat6)
+#undef MBL_TPL_DRIVE_INSTANTIATE
 
 namespace {
 

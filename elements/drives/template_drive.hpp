@@ -147,19 +147,17 @@ TplDriveCallerPtr<T> tpl_drive_caller_from_text(const std::string& text, const s
                                                 parser::ReadContext& ctx, DriveEnvironment& env,
                                                 const parser::RigidFrame* frame = nullptr);
 
-extern template TplDriveCallerPtr<double> read_tpl_drive_caller<double>(
-    parser::CardReader&, DriveEnvironment&, const parser::RigidFrame*);
-extern template TplDriveCallerPtr<Vec3> read_tpl_drive_caller<Vec3>(parser::CardReader&,
-                                                                    DriveEnvironment&,
-                                                                    const parser::RigidFrame*);
-extern template TplDriveCallerPtr<Vec6> read_tpl_drive_caller<Vec6>(parser::CardReader&,
-                                                                    DriveEnvironment&,
-                                                                    const parser::RigidFrame*);
-extern template TplDriveCallerPtr<Mat3> read_tpl_drive_caller<Mat3>(parser::CardReader&,
-                                                                    DriveEnvironment&,
-                                                                    const parser::RigidFrame*);
-extern template TplDriveCallerPtr<Mat6> read_tpl_drive_caller<Mat6>(parser::CardReader&,
-                                                                    DriveEnvironment&,
-                                                                    const parser::RigidFrame*);
+#define MBL_TPL_DRIVE_EXTERN(T)                                                               \
+  extern template TplDriveCallerPtr<T> read_tpl_drive_caller<T>(                            \
+      parser::CardReader&, DriveEnvironment&, const parser::RigidFrame*);                   \
+  extern template TplDriveCallerPtr<T> tpl_drive_caller_from_text<T>(                       \
+      const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,      \
+      const parser::RigidFrame*);
+MBL_TPL_DRIVE_EXTERN(double)
+MBL_TPL_DRIVE_EXTERN(Vec3)
+MBL_TPL_DRIVE_EXTERN(Vec6)
+MBL_TPL_DRIVE_EXTERN(Mat3)
+MBL_TPL_DRIVE_EXTERN(Mat6)
+#undef MBL_TPL_DRIVE_EXTERN
 
 }  // namespace mbl::drives

@@ -145,11 +145,7 @@ void register_bistop() {
   r.add("bistop", [](CardReader& in, BuildContext& ctx) -> LawPtr<N> {
     const bool active = read_initial_status(in);
     bool capture = true;
-    if (in.keyword_is("capture reference strain")) {
-      if (in.keyword_is("yes")) capture = true;
-      else if (in.keyword_is("no")) capture = false;
-      else capture = in.boolean();
-    }
+    if (in.keyword_is("capture reference strain")) capture = in.boolean();  // yes | no | <bool>
     DriveCallerPtr on = elements::read_drive(in, ctx);
     DriveCallerPtr off = elements::read_drive(in, ctx);
     LawPtr<N> law = read_constitutive_law<N>(in, ctx);

@@ -1,46 +1,27 @@
 #pragma once
-// The entity types of a constitutive law of dimension N (input manual §2.10): "Entity" (what
-// prestress, cubic coefficients, ... are: real for 1D, Vec3, Vec6) and "DerivativeOfEntity"
-// (stiffness and viscosity matrices: real, Mat3, Mat6), with conversions to the Eigen types of
+// The entity type of a constitutive law of dimension N (input manual §2.10): what prestrains,
+// prestresses, ... are (real for 1D, Vec3, Vec6), with the conversion to the Eigen vector of
 // ConstitutiveLaw<N>.
 #include <memory>
 
 #include "mbdyn-like/core/constitutive_law.hpp"
-#include "mbdyn-like/core/types.hpp"
 
 namespace mbl::laws {
 
+/// 3D and 6D: the entity is the law's own vector type (Vec3, Vec6).
 template <int N>
-struct LawTraits;
+struct LawTraits {
+  using VecN = typename ConstitutiveLaw<N>::VecN;
+  using Entity = VecN;
+  static const VecN& vec(const Entity& v) { return v; }
+};
 
+/// 1D: the entity is a real.
 template <>
 struct LawTraits<1> {
-  using Entity = double;
-  using DerivativeOfEntity = double;
   using VecN = ConstitutiveLaw<1>::VecN;
-  using MatN = ConstitutiveLaw<1>::MatN;
+  using Entity = double;
   static VecN vec(double v) { return VecN::Constant(v); }
-  static MatN mat(double v) { return MatN::Constant(v); }
-};
-
-template <>
-struct LawTraits<3> {
-  using Entity = Vec3;
-  using DerivativeOfEntity = Mat3;
-  using VecN = Vec3;
-  using MatN = Mat3;
-  static VecN vec(const Vec3& v) { return v; }
-  static MatN mat(const Mat3& m) { return m; }
-};
-
-template <>
-struct LawTraits<6> {
-  using Entity = Vec6;
-  using DerivativeOfEntity = Mat6;
-  using VecN = Vec6;
-  using MatN = Mat6;
-  static VecN vec(const Vec6& v) { return v; }
-  static MatN mat(const Mat6& m) { return m; }
 };
 
 /// Implements clone() for a law with value semantics (wrappers copy their wrapped laws deeply).

@@ -8,6 +8,7 @@
 #include "elements/drives/template_drive.hpp"
 #include "elements/laws/law_traits.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
+#include "mbdyn-like/core/types.hpp"
 
 namespace mbl::laws {
 

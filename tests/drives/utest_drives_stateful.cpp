@@ -153,7 +153,9 @@ TEST(DrivesStateful, RandomIsReproducibleAndHeld) {
   for (int i = 0; i < 40; ++i) {
     EXPECT_GE(a[i], 8.0);
     EXPECT_LT(a[i], 12.0);
-    if (i % 2 == 1) EXPECT_EQ(a[i], a[i - 1]);  // held for 2 steps
+    if (i % 2 == 1) {
+      EXPECT_EQ(a[i], a[i - 1]);  // held for 2 steps
+    }
     mean += a[i] / 40.0;
   }
   EXPECT_NEAR(mean, 10.0, 0.8);
