@@ -79,15 +79,17 @@ void Body::jacobian(JacobianSink& J, const StepContext& c) {
           Mat3(-Jw * dw_dgp + c.dCoef * (-skew(v) * skew(s) + skew(Jw * w) - Jw * skew(w))));
   }
   if (const GravityField* field = gravity()) {
-    const Vec3 x_cm = node_.x_W() + node_.R_WN() * p_.b_N;
+    const Vec3 b_W = node_.R_WN() * p_.b_N;
+    const Vec3 x_cm = node_.x_W() + b_W;
     const Vec3 g = field->acceleration(x_cm, c.t);
     const Mat3 dg = field->gradient(x_cm, c.t);
     // f = -m g(x_cm), f = -s x g(x_cm)
     if (!dg.isZero()) {
+      const Mat3 db = skew(b_W);
       J.add(node_.eq_index(), col_x, Mat3(-c.dCoef * p_.mass * dg));
-      J.add(node_.eq_index(), col_g, Mat3(c.dCoef * p_.mass * dg * skew(node_.R_WN() * p_.b_N)));
+      J.add(node_.eq_index(), col_g, Mat3(c.dCoef * p_.mass * dg * db));
       J.add(node_.eq_index() + 3, col_x, Mat3(-c.dCoef * skew(s) * dg));
-      J.add(node_.eq_index() + 3, col_g, Mat3(c.dCoef * skew(s) * dg * skew(node_.R_WN() * p_.b_N)));
+      J.add(node_.eq_index() + 3, col_g, Mat3(c.dCoef * skew(s) * dg * db));
     }
     J.add(node_.eq_index() + 3, col_g, Mat3(-c.dCoef * skew(g) * skew(s)));
   }
