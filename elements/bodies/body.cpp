@@ -60,37 +60,41 @@ void Body::residual(ResidualSink& r, const StepContext& c) {
   }
 }
 
-// Linearisation of technical manual (8.4) with d omega = d g' - dCoef w_ref x d g' (§5.1).
+// Linearisation of technical manual (8.4); gravity at the centre of mass.
 void Body::jacobian(JacobianSink& J, const StepContext& c) {
   const Vec3 s = s_W();
   const int col_x = node_.dof_index(), col_g = node_.dof_index() + 3;
-  if (node_.is_dynamic()) {
-    const Vec3& v = node_.v_W();
-    const Vec3& w = node_.w_W();
-    const Mat3 Jw = J_W();
-    const Mat3 dw_dgp = Mat3::Identity() - c.dCoef * skew(node_.w_ref());
-    const int row_b = node_.momentum_eq_index(), row_g = row_b + 3;
-    // f = -(m v + w x s)
-    J.add(row_b, col_x, Mat3(-p_.mass * Mat3::Identity()));
-    J.add(row_b, col_g, Mat3(skew(s) * dw_dgp + c.dCoef * skew(w) * skew(s)));
-    // f = -(s x v + J w)
-    J.add(row_g, col_x, Mat3(-skew(s)));
-    J.add(row_g, col_g,
-          Mat3(-Jw * dw_dgp + c.dCoef * (-skew(v) * skew(s) + skew(Jw * w) - Jw * skew(w))));
-  }
+  if (node_.is_dynamic()) add_rigid_momentum_jacobian(J, c, node_, p_.mass, s, J_W());
   if (const GravityField* field = gravity()) {
-    const Vec3 x_cm = node_.x_W() + node_.R_WN() * p_.b_N;
+    const Vec3 b_W = node_.R_WN() * p_.b_N;
+    const Vec3 x_cm = node_.x_W() + b_W;
     const Vec3 g = field->acceleration(x_cm, c.t);
     const Mat3 dg = field->gradient(x_cm, c.t);
     // f = -m g(x_cm), f = -s x g(x_cm)
     if (!dg.isZero()) {
+      const Mat3 db = skew(b_W);
       J.add(node_.eq_index(), col_x, Mat3(-c.dCoef * p_.mass * dg));
-      J.add(node_.eq_index(), col_g, Mat3(c.dCoef * p_.mass * dg * skew(node_.R_WN() * p_.b_N)));
+      J.add(node_.eq_index(), col_g, Mat3(c.dCoef * p_.mass * dg * db));
       J.add(node_.eq_index() + 3, col_x, Mat3(-c.dCoef * skew(s) * dg));
-      J.add(node_.eq_index() + 3, col_g, Mat3(c.dCoef * skew(s) * dg * skew(node_.R_WN() * p_.b_N)));
+      J.add(node_.eq_index() + 3, col_g, Mat3(c.dCoef * skew(s) * dg * db));
     }
     J.add(node_.eq_index() + 3, col_g, Mat3(-c.dCoef * skew(g) * skew(s)));
   }
+}
+
+void add_rigid_momentum_jacobian(JacobianSink& J, const StepContext& c, const StructNode& node, double m,
+                                 const Vec3& s, const Mat3& inertia_W) {
+  const Vec3& v = node.v_W();
+  const Vec3& w = node.w_W();
+  const Mat3 dw_dgp = Mat3::Identity() - c.dCoef * skew(node.w_ref());
+  const int col_x = node.dof_index(), col_g = col_x + 3;
+  const int row_b = node.momentum_eq_index(), row_g = row_b + 3;
+  // f = -(m v + w x s)
+  J.add(row_b, col_x, Mat3(-m * Mat3::Identity()));
+  J.add(row_b, col_g, Mat3(skew(s) * dw_dgp + c.dCoef * skew(w) * skew(s)));
+  // f = -(s x v + J w)
+  J.add(row_g, col_x, Mat3(-skew(s)));
+  J.add(row_g, col_g, Mat3(-inertia_W * dw_dgp + c.dCoef * (-skew(v) * skew(s) + skew(inertia_W * w) - inertia_W * skew(w))));
 }
 
 std::string Body::log_line() const {

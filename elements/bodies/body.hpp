@@ -21,6 +21,12 @@ BodyParams condense(const std::vector<BodyParams>& parts);
 /// Private data of bodies (input manual §8.4): "E" kinetic energy, "V" potential energy, "m" mass.
 unsigned body_private_data_index(std::string_view name);
 
+/// Jacobian of the momentum rows of a rigid mass on a dynamic node (technical manual 8.4):
+/// beta = m v + w x s, gamma = s x v + J w, with s = m b and J about the node, all in W, and
+/// d omega = d g' - dCoef w_ref x d g' (§5.1).
+void add_rigid_momentum_jacobian(JacobianSink& J, const StepContext& c, const StructNode& node, double m,
+                                 const Vec3& s, const Mat3& inertia_W);
+
 class Body final : public Element {
  public:
   Body(unsigned label, StructNode& node, const BodyParams& p);

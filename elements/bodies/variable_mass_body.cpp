@@ -69,16 +69,8 @@ void VariableMassBody::jacobian(JacobianSink& J, const StepContext& c) {
   const Vec3 s = m * b;
   const int col_x = node_.dof_index(), col_g = col_x + 3;
   if (node_.is_dynamic()) {
-    const Vec3& v = node_.v_W();
-    const Vec3& w = node_.w_W();
     const Mat3 bx = skew(b);
-    const Mat3 Jw = R * J_cm_N(c.t) * R.transpose() + m * bx * bx.transpose();
-    const Mat3 dw_dgp = Mat3::Identity() - c.dCoef * skew(node_.w_ref());
-    const int row_b = node_.momentum_eq_index(), row_g = row_b + 3;
-    J.add(row_b, col_x, Mat3(-m * Mat3::Identity()));
-    J.add(row_b, col_g, Mat3(skew(s) * dw_dgp + c.dCoef * skew(w) * skew(s)));
-    J.add(row_g, col_x, Mat3(-skew(s)));
-    J.add(row_g, col_g, Mat3(-Jw * dw_dgp + c.dCoef * (-skew(v) * skew(s) + skew(Jw * w) - Jw * skew(w))));
+    add_rigid_momentum_jacobian(J, c, node_, m, s, R * J_cm_N(c.t) * R.transpose() + m * bx * bx.transpose());
     J.add(node_.eq_index(), col_x, Mat3(-p_.mass->derivative(c.t) * Mat3::Identity()));
   }
   if (const GravityField* field = gravity()) {

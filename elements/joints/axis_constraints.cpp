@@ -2,15 +2,20 @@
 
 namespace mbl::elements {
 
-Vec3 axis_pairs_moment(const Attachment& a, const Attachment& b, const std::vector<AxisPair>& pairs,
-                       const double* lambda) {
-  const Mat3 Ra = a.R_WH(), Rb = b.R_WH();
+namespace {
+Vec3 moment_of(const Mat3& Ra, const Mat3& Rb, const std::vector<AxisPair>& pairs, const double* lambda) {
   Vec3 m = Vec3::Zero();
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const AxisPair& p = pairs[k];
     m += p.sign * Vec3(Ra.col(p.axis_a)).cross(Vec3(Rb.col(p.axis_b))) * lambda[k];
   }
   return m;
+}
+}  // namespace
+
+Vec3 axis_pairs_moment(const Attachment& a, const Attachment& b, const std::vector<AxisPair>& pairs,
+                       const double* lambda) {
+  return moment_of(a.R_WH(), b.R_WH(), pairs, lambda);
 }
 
 void add_axis_pairs_residual(ResidualSink& r, const StepContext& c, const Attachment& a,
@@ -21,7 +26,7 @@ void add_axis_pairs_residual(ResidualSink& r, const StepContext& c, const Attach
     const AxisPair& p = pairs[k];
     r.add(row_c + int(k), p.sign * Ra.col(p.axis_a).dot(Rb.col(p.axis_b)) / c.dCoef);
   }
-  const Vec3 m_b = axis_pairs_moment(a, b, pairs, lambda);
+  const Vec3 m_b = moment_of(Ra, Rb, pairs, lambda);
   if (!a.grounded()) r.add(a.node->eq_index() + 3, Vec3(-m_b));
   if (!b.grounded()) r.add(b.node->eq_index() + 3, m_b);
 }

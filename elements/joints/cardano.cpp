@@ -42,15 +42,13 @@ std::string Cardano::log_line() const {
 void Cardano::residual(ResidualSink& r, const StepContext& c) {
   const int k = position_ ? 3 : 0;
   if (position_) add_coincidence_residual(r, c, a_, b_, first_index(), lambda3(c, 0));
-  const double dM = lambda(c, k);
-  add_axis_pairs_residual(r, c, a_, b_, kCardanoAxes, first_index() + k, &dM);
+  add_axis_pairs_residual(r, c, a_, b_, kCardanoAxes, first_index() + k, lambdas(c, k));
 }
 
 void Cardano::jacobian(JacobianSink& J, const StepContext& c) {
   const int k = position_ ? 3 : 0;
   if (position_) add_coincidence_jacobian(J, c, a_, b_, first_index(), lambda3(c, 0));
-  const double dM = lambda(c, k);
-  add_axis_pairs_jacobian(J, c, a_, b_, kCardanoAxes, first_index() + k, &dM);
+  add_axis_pairs_jacobian(J, c, a_, b_, kCardanoAxes, first_index() + k, lambdas(c, k));
 }
 
 void Cardano::after_convergence(const StepContext& c) {
@@ -66,16 +64,11 @@ Mat3 Cardano::R_relative() const {
                                   : Mat3(b_.R_WH().transpose() * a_.R_WH());
 }
 
-void Cardano::output_setup(OutputSink& out) {
-  Joint::output_setup(out);
-  if (!out.netcdf() || !output_enabled()) return;
-  nc_E_ = declare_orientation(out, fmt::format("elem.joint.{}", label()), orientation_);
+void Cardano::output_setup_extra(OutputSink& out, const std::string& base) {
+  nc_E_ = declare_orientation(out, base, orientation_);
 }
 
-void Cardano::output(OutputSink& out) const {
-  Joint::output(out);
-  if (output_enabled() && out.netcdf() && nc_E_ >= 0) put_orientation(out, nc_E_, R_relative(), orientation_);
-}
+void Cardano::output_netcdf_extra(OutputSink& out) const { put_orientation(out, nc_E_, R_relative(), orientation_); }
 
 void Cardano::output_extra(OutputSink& out, std::ostream& os) const {
   write_orientation(out, os, R_relative(), orientation_);

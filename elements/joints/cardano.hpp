@@ -26,11 +26,11 @@ class Cardano final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
-  void output_setup(OutputSink& out) override;
-  void output(OutputSink& out) const override;
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
   Vec3 m_local() const override { return Vec3(dM_, 0.0, 0.0); }
 
  private:
@@ -40,7 +40,7 @@ class Cardano final : public Joint {
   bool position_;
   OrientationOutput orientation_;
   double dM_ = 0.0;
-  int nc_E_ = -1;
+  OutputSink::VarId nc_E_ = -1;
 };
 
 }  // namespace mbl::elements

@@ -215,10 +215,8 @@ void DeformableJoint::after_convergence(const StepContext& c) {
   M_W_ = k.Rm * F6_.tail<3>();
 }
 
-void DeformableJoint::output_setup(OutputSink& out) {
-  Joint::output_setup(out);
-  if (!out.netcdf() || !output_enabled() || kind_ != Kind::Full) return;
-  const std::string base = "elem.joint." + std::to_string(label());
+void DeformableJoint::output_setup_extra(OutputSink& out, const std::string& base) {
+  if (kind_ != Kind::Full) return;
   nc_d_ = output::nc_declare(out, base, output::nc::joint_d);
   nc_dP_ = output::nc_declare(out, base, output::nc::joint_dPrime);
   nc_D_ = output::nc_declare(out, base, output::nc::joint_D);
@@ -227,9 +225,8 @@ void DeformableJoint::output_setup(OutputSink& out) {
   nc_W_ = output::nc_declare(out, base, output::nc::joint_Omega);
 }
 
-void DeformableJoint::output(OutputSink& out) const {
-  Joint::output(out);
-  if (!out.netcdf() || nc_d_ < 0) return;
+void DeformableJoint::output_netcdf_extra(OutputSink& out) const {
+  if (nc_d_ < 0) return;
   const Vec3 d = e_.head<3>(), d_dot = e_dot_.head<3>();
   out.put(nc_d_, d);
   out.put(nc_dP_, d_dot);

@@ -50,18 +50,12 @@ class DeformableJoint final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
-
- public:
-  void output_setup(OutputSink& out) override;
-  void output(OutputSink& out) const override;
-
- private:
-  /// NetCDF ids of the deformable joint's relative kinematics (d, d', D, D', E, Omega).
-  int nc_d_ = -1, nc_dP_ = -1, nc_D_ = -1, nc_DP_ = -1, nc_E_ = -1, nc_W_ = -1;
-
- protected:
+  /// NetCDF d, d', D, D', E, Omega of the 6D deformable joint (none for the other kinds).
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
+  OutputSink::VarId nc_d_ = -1, nc_dP_ = -1, nc_D_ = -1, nc_DP_ = -1, nc_E_ = -1, nc_W_ = -1;
   struct Kinematics;
   Kinematics kinematics() const;
   /// Evaluates the law at (e, e') and fills F6 = (F~, M~), K6, C6 in the law frame.

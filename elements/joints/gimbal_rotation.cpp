@@ -86,17 +86,12 @@ void GimbalRotation::after_convergence(const StepContext& c) {
   M_W_ = R_WJ_ * lambda_;  // as MBDyn: rotated by node 1's orientation, without the hinge
 }
 
-void GimbalRotation::output_setup(OutputSink& out) {
-  Joint::output_setup(out);
-  if (!out.netcdf() || !output_enabled()) return;
-  const std::string base = fmt::format("elem.joint.{}", label());
+void GimbalRotation::output_setup_extra(OutputSink& out, const std::string& base) {
   nc_theta_ = out.declare(base + ".Theta", NcShape::Scalar, "rad", "relative angle Theta");
   nc_phi_ = out.declare(base + ".Phi", NcShape::Scalar, "rad", "relative angle Phi");
 }
 
-void GimbalRotation::output(OutputSink& out) const {
-  Joint::output(out);
-  if (!output_enabled() || !out.netcdf() || nc_theta_ < 0) return;
+void GimbalRotation::output_netcdf_extra(OutputSink& out) const {
   out.put(nc_theta_, theta_);
   out.put(nc_phi_, phi_);
 }

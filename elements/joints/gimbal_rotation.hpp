@@ -27,8 +27,6 @@ class GimbalRotation final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
-  void output_setup(OutputSink& out) override;
-  void output(OutputSink& out) const override;
 
   // Private data: "lambda[1..3]", "theta", "phi" (input manual §8.12.22).
   unsigned private_data_index(std::string_view name) const override;
@@ -40,6 +38,8 @@ class GimbalRotation final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
   Mat3 R_nodes() const { return a_.node->R_WN().transpose() * b_.node->R_WN(); }
@@ -47,7 +47,7 @@ class GimbalRotation final : public Joint {
   OrientationOutput orientation_;
   Vec3 lambda_ = Vec3::Zero();
   double theta_ = 0.0, phi_ = 0.0;
-  int nc_theta_ = -1, nc_phi_ = -1;
+  OutputSink::VarId nc_theta_ = -1, nc_phi_ = -1;
 };
 
 }  // namespace mbl::elements

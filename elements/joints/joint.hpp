@@ -38,6 +38,8 @@ class Joint : public Element {
   /// Multiplier `k` of this joint in the state y.
   double lambda(const StepContext& c, int k) const { return (*c.y)[first_index() + k]; }
   Vec3 lambda3(const StepContext& c, int k) const { return c.y->segment<3>(first_index() + k); }
+  /// The multipliers from `k` on, contiguous in the state y.
+  const double* lambdas(const StepContext& c, int k) const { return c.y->data() + first_index() + k; }
   /// Frame of the local moment columns (joints whose moment frame differs from R_WJ_).
   virtual const Mat3& moment_frame() const { return R_WJ_; }
 

@@ -13,13 +13,11 @@ Prismatic::Prismatic(unsigned label, const Attachment& a, const Attachment& b)
 }
 
 void Prismatic::residual(ResidualSink& r, const StepContext& c) {
-  const Vec3 M = lambda3(c, 0);
-  add_axis_pairs_residual(r, c, a_, b_, kPrismaticAxes, first_index(), M.data());
+  add_axis_pairs_residual(r, c, a_, b_, kPrismaticAxes, first_index(), lambdas(c, 0));
 }
 
 void Prismatic::jacobian(JacobianSink& J, const StepContext& c) {
-  const Vec3 M = lambda3(c, 0);
-  add_axis_pairs_jacobian(J, c, a_, b_, kPrismaticAxes, first_index(), M.data());
+  add_axis_pairs_jacobian(J, c, a_, b_, kPrismaticAxes, first_index(), lambdas(c, 0));
 }
 
 void Prismatic::after_convergence(const StepContext& c) {

@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include "elements/joints/axis_constraints.hpp"
 #include "elements/joints/spherical_hinge.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
+namespace {
+// Axis 3 of a stays orthogonal to axes 2 and 1 of b: c1 = e3_a . e2_b, c2 = e3_a . e1_b.
+const std::vector<AxisPair> kRevoluteAxes{{2, 1, 1.0}, {2, 0, 1.0}};
+}  // namespace
 
 RevoluteHinge::RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b)
     : Joint(label), variant_(v), a_(a), b_(b), position_(v != Variant::Rotation) {
@@ -33,47 +38,22 @@ std::string RevoluteHinge::log_line() const {
 }
 
 void RevoluteHinge::residual(ResidualSink& r, const StepContext& c) {
-  const Mat3 Ra = a_.R_WH(), Rb = b_.R_WH();
-  const Vec3 e3a = Ra.col(2), e1b = Rb.col(0), e2b = Rb.col(1);
   const int k = position_ ? 3 : 0;  // index of the first moment multiplier
   if (position_) add_coincidence_residual(r, c, a_, b_, first_index(), lambda3(c, 0));
-  const Vec3 m_a = e3a.cross(e2b) * lambda(c, k) + e3a.cross(e1b) * lambda(c, k + 1);
-  r.add(first_index() + k, e3a.dot(e2b) / c.dCoef);
-  r.add(first_index() + k + 1, e3a.dot(e1b) / c.dCoef);
-  if (!a_.grounded()) r.add(a_.node->eq_index() + 3, Vec3(-m_a));
-  if (!b_.grounded()) r.add(b_.node->eq_index() + 3, m_a);
+  add_axis_pairs_residual(r, c, a_, b_, kRevoluteAxes, first_index() + k, lambdas(c, k));
 }
 
 void RevoluteHinge::jacobian(JacobianSink& J, const StepContext& c) {
-  const Mat3 Ra = a_.R_WH(), Rb = b_.R_WH();
-  const Vec3 e3a = Ra.col(2), e1b = Rb.col(0), e2b = Rb.col(1);
-  const Vec3 a1 = e3a.cross(e2b), a2 = e3a.cross(e1b);
   const int k = position_ ? 3 : 0;
-  const int row_m = first_index() + k;
-  const double M1 = lambda(c, k), M2 = lambda(c, k + 1);
   if (position_) add_coincidence_jacobian(J, c, a_, b_, first_index(), lambda3(c, 0));
-  // Geometric stiffness of m_a = a1 M1 + a2 M2 with respect to each node's rotation.
-  const Mat3 dm_dth_a = c.dCoef * (M1 * skew(e2b) * skew(e3a) + M2 * skew(e1b) * skew(e3a));
-  const Mat3 dm_dth_b = -c.dCoef * (M1 * skew(e3a) * skew(e2b) + M2 * skew(e3a) * skew(e1b));
-  // Node a gets +m_a in f (= -r), node b gets -m_a; the constraint rows are -dc/dtheta.
-  for (const auto& [att, sign] : {std::pair{&a_, 1.0}, std::pair{&b_, -1.0}}) {
-    if (att->grounded()) continue;
-    const int eq = att->node->eq_index() + 3, col = att->node->dof_index() + 3;
-    J.add(eq, row_m, Vec3(sign * a1));
-    J.add(eq, row_m + 1, Vec3(sign * a2));
-    if (!a_.grounded()) J.add(eq, a_.node->dof_index() + 3, Mat3(sign * dm_dth_a));
-    if (!b_.grounded()) J.add(eq, b_.node->dof_index() + 3, Mat3(sign * dm_dth_b));
-    J.add(row_m, col, Eigen::RowVector3d(-sign * a1.transpose()));
-    J.add(row_m + 1, col, Eigen::RowVector3d(-sign * a2.transpose()));
-  }
+  add_axis_pairs_jacobian(J, c, a_, b_, kRevoluteAxes, first_index() + k, lambdas(c, k));
 }
 
 void RevoluteHinge::after_convergence(const StepContext& c) {
-  const Mat3 Ra = a_.R_WH(), Rb = b_.R_WH();
   const int k = position_ ? 3 : 0;
   F_W_ = position_ ? lambda3(c, 0) : Vec3::Zero();
-  M_W_ = Ra.col(2).cross(Rb.col(1)) * lambda(c, k) + Ra.col(2).cross(Rb.col(0)) * lambda(c, k + 1);
-  R_WJ_ = Ra;
+  M_W_ = axis_pairs_moment(a_, b_, kRevoluteAxes, lambdas(c, k));
+  R_WJ_ = a_.R_WH();
   rz_converged_ = rz();
 }
 

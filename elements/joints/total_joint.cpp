@@ -255,19 +255,16 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
   }
 }
 
-void TotalJoint::output_setup(OutputSink& out) {
-  Joint::output_setup(out);
-  if (!out.netcdf() || !output_enabled() || !total_output()) return;
-  const std::string base = fmt::format("elem.joint.{}", label());
+void TotalJoint::output_setup_extra(OutputSink& out, const std::string& base) {
+  if (!total_output()) return;
   nc_X_ = output::nc_declare(out, base, output::nc::joint_X);
   nc_Phi_ = output::nc_declare(out, base, output::nc::joint_Phi);
   nc_V_ = output::nc_declare(out, base, output::nc::joint_V);
   nc_Omega_ = output::nc_declare(out, base, output::nc::joint_Omega);
 }
 
-void TotalJoint::output(OutputSink& out) const {
-  Joint::output(out);
-  if (!output_enabled() || !out.netcdf() || nc_X_ < 0) return;
+void TotalJoint::output_netcdf_extra(OutputSink& out) const {
+  if (nc_X_ < 0) return;
   out.put(nc_X_, k_.X);
   out.put(nc_Phi_, k_.theta);
   out.put(nc_V_, k_.V);

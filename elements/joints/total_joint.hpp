@@ -81,9 +81,6 @@ class TotalJoint final : public Joint {
   void after_convergence(const StepContext& c) override;
   std::string log_line() const override;
 
-  void output_setup(OutputSink& out) override;
-  void output(OutputSink& out) const override;
-
   unsigned private_data_index(std::string_view name) const override;
   unsigned private_data_count() const override { return 26; }
   double private_data(unsigned i) const override;
@@ -101,6 +98,9 @@ class TotalJoint final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  /// NetCDF X, Phi, V, Omega (the .jnt extra columns of the total-joint flavours only).
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
   const Mat3& moment_frame() const override { return R_WJm_; }
 
  private:
@@ -123,7 +123,7 @@ class TotalJoint final : public Joint {
   Vec3 theta_converged_ = Vec3::Zero();  ///< relative rotation vector, counting turns
   Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
   Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();
-  int nc_X_ = -1, nc_Phi_ = -1, nc_V_ = -1, nc_Omega_ = -1;
+  OutputSink::VarId nc_X_ = -1, nc_Phi_ = -1, nc_V_ = -1, nc_Omega_ = -1;
 };
 
 }  // namespace mbl::elements

@@ -24,6 +24,7 @@ class TikhonovRegularization final : public Element {
   void setup(Model& m) override {
     joint_ = m.find_element("joint", label());
     if (!joint_) throw parser::InputError(where, fmt::format("expected an existing joint {} to regularize", label()));
+    driven_ = dynamic_cast<const Driven*>(joint_);
   }
   void residual(ResidualSink& r, const StepContext& c) override {
     if (!regularizing()) return;
@@ -45,14 +46,12 @@ class TikhonovRegularization final : public Element {
     return coef_[std::size_t(k)];
   }
   /// A driven joint that is inactive has no constraint to regularize.
-  bool regularizing() const {
-    if (const auto* d = dynamic_cast<const Driven*>(joint_)) return d->active();
-    return true;
-  }
+  bool regularizing() const { return !driven_ || driven_->active(); }
 
   std::vector<double> coef_;
   parser::SourceLocation coef_at_;
   Element* joint_ = nullptr;
+  const Driven* driven_ = nullptr;  ///< joint_ when it is a driven element (resolved once in setup)
 };
 
 void read_joint_regularization(parser::CardReader& in, BuildContext& ctx, unsigned label) {

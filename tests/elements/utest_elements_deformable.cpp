@@ -59,6 +59,14 @@ std::pair<StructNode*, StructNode*> two_static_nodes(Model& model, const Vec3& x
   return {n1, n2};
 }
 
+/// Finite-difference Jacobian check of a deformable joint between two offset, rotated attachments.
+test_support::JacobianCheck check_deformable(DeformableJoint::Kind kind, bool invariant, DeformableJoint::Law law) {
+  Fixture f;
+  f.model.add_element(
+      std::make_unique<DeformableJoint>(1, kind, invariant, f.att(f.n1, 1), f.att(f.n2, 2), std::move(law)));
+  return f.check();
+}
+
 }  // namespace
 
 TEST(DeformableJacobians, Rod) {
@@ -80,55 +88,30 @@ TEST(DeformableJacobians, RodWithOffset) {
 
 TEST(DeformableJacobians, Hinge) {
   for (bool invariant : {false, true}) {
-    Fixture f;
-    DeformableJoint::Law law;
-    law.law3 = viscoelastic<3>(20.0, 1.5);
-    f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Hinge, invariant, f.att(f.n1, 1),
-                                                          f.att(f.n2, 2), std::move(law)));
-    const auto r = f.check();
+    const auto r = check_deformable(DeformableJoint::Kind::Hinge, invariant, {.law3 = viscoelastic<3>(20.0, 1.5)});
     EXPECT_LT(r.max_error, 1e-6) << "invariant=" << invariant << " " << r.str();
   }
 }
 
 TEST(DeformableJacobians, HingeNonlinearLaw) {
-  Fixture f;
-  DeformableJoint::Law law;
-  law.law3 = cubic3();
-  f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Hinge, false, f.att(f.n1, 1),
-                                                        f.att(f.n2, 2), std::move(law)));
-  const auto r = f.check();
+  const auto r = check_deformable(DeformableJoint::Kind::Hinge, false, {.law3 = cubic3()});
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
 
 TEST(DeformableJacobians, DisplacementJoint) {
   for (double c : {0.0, 1.5}) {
-    Fixture f;
-    DeformableJoint::Law law;
-    law.law3 = viscoelastic<3>(20.0, c);
-    f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Displacement, false,
-                                                          f.att(f.n1, 1), f.att(f.n2, 2), std::move(law)));
-    const auto r = f.check();
+    const auto r = check_deformable(DeformableJoint::Kind::Displacement, false, {.law3 = viscoelastic<3>(20.0, c)});
     EXPECT_LT(r.max_error, 1e-6) << "c=" << c << " " << r.str();
   }
 }
 
 TEST(DeformableJacobians, DeformableJoint6D) {
-  Fixture f;
-  DeformableJoint::Law law;
-  law.law6 = viscoelastic<6>(20.0, 1.5);
-  f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Full, false, f.att(f.n1, 1),
-                                                        f.att(f.n2, 2), std::move(law)));
-  const auto r = f.check();
+  const auto r = check_deformable(DeformableJoint::Kind::Full, false, {.law6 = viscoelastic<6>(20.0, 1.5)});
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
 
 TEST(DeformableJacobians, AxialJoint) {
-  Fixture f;
-  DeformableJoint::Law law;
-  law.law1 = viscoelastic<1>(20.0, 1.5);
-  f.model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Axial, false, f.att(f.n1, 1),
-                                                        f.att(f.n2, 2), std::move(law)));
-  const auto r = f.check();
+  const auto r = check_deformable(DeformableJoint::Kind::Axial, false, {.law1 = viscoelastic<1>(20.0, 1.5)});
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
 

@@ -49,6 +49,15 @@ std::unique_ptr<TotalJoint> total_joint(ElementFixture& f) {
   return std::make_unique<TotalJoint>(1, std::move(p));
 }
 
+/// The residual of `model` (dofs numbered) at its initial state `y`, `yp`, updated to time t.
+Vector residual_at_initial_state(Model& model, double t, Vector& y, Vector& yp) {
+  Vector r;
+  model.initial_state(y, yp);
+  model.update(t, y, yp);
+  model.residual(t, 1.0, r, nullptr);
+  return r;
+}
+
 /// Runs `deck` (text) with the program; returns the exit code, output prefix in `prefix`.
 int run_deck(const std::string& name, const std::string& deck, std::string& prefix) {
   namespace fs = std::filesystem;
@@ -137,10 +146,8 @@ TEST(DrivenElement, SwitchesAtTheFirstResidualOfAStepAndAppliesHints) {
       Driven::InitialState::FromDrive)));
   f.model.setup_elements();
   f.model.number_dofs();
-  Vector y, yp, r;
-  f.model.initial_state(y, yp);
-  f.model.update(0.0, y, yp);
-  f.model.residual(0.0, 1.0, r, nullptr);
+  Vector y, yp;
+  Vector r = residual_at_initial_state(f.model, 0.0, y, yp);
   EXPECT_FALSE(d.active());
   // Still inactive within the same time point even if the drive changed.
   f.model.residual(0.7, 1.0, r, nullptr);
@@ -192,10 +199,8 @@ TEST(DisplacementForce, AppliesTheForceToBothNodesWithoutMoment) {
       1, *f.n1, f.n2, [](double t) { return Vec3(1.0, -2.0 * t, 3.0); }));
   const auto chk = f.check();
   EXPECT_LT(chk.max_error, 1e-9) << chk.str();
-  Vector y, yp, r;
-  f.model.initial_state(y, yp);
-  f.model.update(0.5, y, yp);
-  f.model.residual(0.5, 1.0, r, nullptr);
+  Vector y, yp;
+  const Vector r = residual_at_initial_state(f.model, 0.5, y, yp);
   EXPECT_TRUE(r.segment<3>(f.n1->eq_index()).isApprox(Vec3(1.0, -1.0, 3.0)));
   EXPECT_TRUE(r.segment<3>(f.n2->eq_index()).isApprox(Vec3(-1.0, 1.0, -3.0)));
   EXPECT_TRUE(r.segment<3>(f.n1->eq_index() + 3).isZero());
@@ -239,10 +244,8 @@ TEST(VariableMassBody, MassLossTermAndItsJacobian) {
   f.model.add_element(std::make_unique<VariableMassBody>(1, *f.n1, vm_params(linear(2.0, -0.5), Vec3::Zero(), Mat3::Identity())));
   const auto chk = f.check();
   EXPECT_LT(chk.max_error, 1e-6) << chk.str();
-  Vector y, yp, r;
-  f.model.initial_state(y, yp);
-  f.model.update(0.4, y, yp);
-  f.model.residual(0.4, 1.0, r, nullptr);
+  Vector y, yp;
+  const Vector r = residual_at_initial_state(f.model, 0.4, y, yp);
   // The node's own residual contributes -beta_dot = 0 here (yp of the momenta is zero).
   EXPECT_TRUE(r.segment<3>(f.n1->eq_index()).isApprox(-0.5 * f.n1->v_W())) << r.segment<3>(f.n1->eq_index()).transpose();
   EXPECT_TRUE(r.segment<3>(f.n1->momentum_eq_index()).isApprox(Vec3(1.8 * f.n1->v_W() - y.segment<3>(f.n1->momentum_dof_index()))));
