@@ -50,7 +50,8 @@ class Element : public parser::PrivateDataOwner {
   // ---- regular phases --------------------------------------------------------------------------
   virtual void residual(ResidualSink& r, const StepContext& c) = 0;
   /// Called once every element has added its residual (state an element keeps from one residual
-  /// assembly to the next, e.g. MBDyn's uniform gravity).
+  /// assembly to the next, e.g. MBDyn's uniform gravity); only for elements that asked for it
+  /// with Model::call_after_residual() in setup().
   virtual void after_residual(const StepContext& c) {}
   virtual void jacobian(JacobianSink& J, const StepContext& c) = 0;
   /// Called after each converged time point (internal states, reactions for output).
