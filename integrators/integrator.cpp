@@ -72,13 +72,17 @@ StepResult ImplicitStepIntegrator::advance(Problem& problem, double t, double dt
 std::vector<ImplicitStepIntegrator::Point> ImplicitStepIntegrator::rebased(
     Problem& problem, const std::vector<const Point*>& pts) const {
   std::vector<Vector> ys, yps;
+  ys.reserve(pts.size());
+  yps.reserve(pts.size());
   for (const Point* p : pts) {
     ys.push_back(p->y);
     yps.push_back(p->yp);
   }
   problem.rebase_history(std::span<Vector>(ys), std::span<Vector>(yps));
   std::vector<Point> out;
-  for (std::size_t j = 0; j < pts.size(); ++j) out.push_back({pts[j]->t, ys[j], yps[j]});
+  out.reserve(pts.size());
+  for (std::size_t j = 0; j < pts.size(); ++j)
+    out.push_back({pts[j]->t, std::move(ys[j]), std::move(yps[j])});
   return out;
 }
 
