@@ -246,13 +246,16 @@ StepResult StageNIntegrator<S>::step(Problem& problem, double t, double dt, Newt
   const coef::Tableau& tab = cached_;
   if (tab.stages() != S) return invalid(fmt::format("{}: tableau with {} stages", name(), tab.stages()));
   const double t0 = t - dt;
-  std::vector<Point> stages{history_[0]};
+  // Stage 1 is the last converged step; the solved stages 2..S follow it (no copy of stage 1).
+  std::vector<Point> solved;
+  solved.reserve(S - 1);
+  auto stage = [&](int j) -> const Point& { return j == 0 ? history_[0] : solved[j - 1]; };
   int iterations = 0;
   NewtonResult nr;
   for (int i = 1; i < S; ++i) {
     const double ti = i == S - 1 ? t : t0 + tab.c[i] * dt;
     std::vector<const Point*> ptrs;  // previous stages, most recent first
-    for (int j = i - 1; j >= 0; --j) ptrs.push_back(&stages[j]);
+    for (int j = i - 1; j >= 0; --j) ptrs.push_back(&stage(j));
     const std::vector<Point> pts = rebased(problem, ptrs);
     Vector C = X(pts[i - 1]);  // stage 1 = t_{k-1}
     for (int j = 0; j < i; ++j) C += (dt * tab.A(i, j)) * XP(pts[i - 1 - j]);
@@ -269,9 +272,9 @@ StepResult StageNIntegrator<S>::step(Problem& problem, double t, double dt, Newt
       r.message = fmt::format("{} (stage {} of {})", r.message, i + 1, S);
       return r;
     }
-    stages.push_back(std::move(p));
+    solved.push_back(std::move(p));
   }
-  out = std::move(stages.back());
+  out = std::move(solved.back());
   return from_newton(nr, iterations);
 }
 
