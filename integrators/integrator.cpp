@@ -100,7 +100,6 @@ NewtonResult ImplicitStepIntegrator::solve_point(Problem& problem, double t, con
   if (res.converged) {
     problem.after_convergence(t, y, yp);
     out = Point{t, std::move(y), std::move(yp)};
-    last_dcoef_ = D;
   }
   return res;
 }

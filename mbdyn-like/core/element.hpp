@@ -16,8 +16,9 @@ namespace mbl {
 class Model;
 
 /// Initial assembly (technical manual §6.1): a static problem over node positions,
-/// orientations, velocities and angular velocities (12 unknowns per structural node, at
-/// StructNode::ia_index()), plus each participating element's own unknowns.
+/// orientations, velocities and angular velocities, plus each participating element's own
+/// unknowns. Unused so far: the initial assembly phase (phases/initial_assembly.hpp) evaluates
+/// the regular residual()/jacobian(); only Driven forwards these hooks.
 struct AssemblyContext {
   double t = 0.0;
   const Vector* y = nullptr;  ///< the assembly unknowns
