@@ -134,6 +134,7 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
   const int avail = static_cast<int>(history_.size());
   const double h_prev = avail >= 2 ? history_[0].t - history_[1].t : dt;
   coef::Lms fd, fa;
+  bool alg_same = true;  // algebraic unknowns use the differential formula (same radius)
   if (avail < 2 && N > 1) {
     fd = fa = coef::trapezoidal(dt);  // first step, seed eq. (3)
   } else {
@@ -142,7 +143,8 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
       const double rho = rho_ ? rho_(t) : 0.0;
       const double rho_alg = rho_alg_ ? rho_alg_(t) : rho;
       fd = formula_(rho, dt, h_prev, steps() + 1, r_avail);
-      fa = rho_alg == rho ? fd : formula_(rho_alg, dt, h_prev, steps() + 1, r_avail);
+      alg_same = rho_alg == rho;
+      fa = alg_same ? fd : formula_(rho_alg, dt, h_prev, steps() + 1, r_avail);
     } catch (const std::invalid_argument& e) {
       return invalid(e.what());
     }
@@ -153,13 +155,13 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
   std::vector<const Point*> ptrs;
   for (int j = 0; j < npts; ++j) ptrs.push_back(&history_[j]);
   const std::vector<Point> pts = rebased(problem, ptrs);
-  Vector Cd = Vector::Zero(n_), Ca = Vector::Zero(n_);
+  Vector Cd = Vector::Zero(n_), Ca = Vector::Zero(alg_same ? 0 : n_);
   for (int j = 1; j <= r; ++j) {
     const Vector Xj = X(pts[j - 1]), XPj = XP(pts[j - 1]);
     Cd += fd.a[j - 1] * Xj + fd.b[j] * XPj;
-    Ca += fa.a[j - 1] * Xj + fa.b[j] * XPj;
+    if (!alg_same) Ca += fa.a[j - 1] * Xj + fa.b[j] * XPj;
   }
-  const Vector C = alg_.select(Ca.array(), Cd.array()).matrix();
+  const Vector C = alg_same ? std::move(Cd) : Vector(alg_.select(Ca.array(), Cd.array()).matrix());
   const Vector XP_pred = predict(t, pts, n_pred);
   const NewtonResult nr = solve_point(problem, t, C, XP_pred, fd.b[0], fa.b[0], newton, out);
   return from_newton(nr, nr.iterations);
