@@ -72,13 +72,17 @@ StepResult ImplicitStepIntegrator::advance(Problem& problem, double t, double dt
 std::vector<ImplicitStepIntegrator::Point> ImplicitStepIntegrator::rebased(
     Problem& problem, const std::vector<const Point*>& pts) const {
   std::vector<Vector> ys, yps;
+  ys.reserve(pts.size());
+  yps.reserve(pts.size());
   for (const Point* p : pts) {
     ys.push_back(p->y);
     yps.push_back(p->yp);
   }
   problem.rebase_history(std::span<Vector>(ys), std::span<Vector>(yps));
   std::vector<Point> out;
-  for (std::size_t j = 0; j < pts.size(); ++j) out.push_back({pts[j]->t, ys[j], yps[j]});
+  out.reserve(pts.size());
+  for (std::size_t j = 0; j < pts.size(); ++j)
+    out.push_back({pts[j]->t, std::move(ys[j]), std::move(yps[j])});
   return out;
 }
 
@@ -96,7 +100,6 @@ NewtonResult ImplicitStepIntegrator::solve_point(Problem& problem, double t, con
   if (res.converged) {
     problem.after_convergence(t, y, yp);
     out = Point{t, std::move(y), std::move(yp)};
-    last_dcoef_ = D;
   }
   return res;
 }
@@ -131,6 +134,7 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
   const int avail = static_cast<int>(history_.size());
   const double h_prev = avail >= 2 ? history_[0].t - history_[1].t : dt;
   coef::Lms fd, fa;
+  bool alg_same = true;  // algebraic unknowns use the differential formula (same radius)
   if (avail < 2 && N > 1) {
     fd = fa = coef::trapezoidal(dt);  // first step, seed eq. (3)
   } else {
@@ -139,7 +143,8 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
       const double rho = rho_ ? rho_(t) : 0.0;
       const double rho_alg = rho_alg_ ? rho_alg_(t) : rho;
       fd = formula_(rho, dt, h_prev, steps() + 1, r_avail);
-      fa = rho_alg == rho ? fd : formula_(rho_alg, dt, h_prev, steps() + 1, r_avail);
+      alg_same = rho_alg == rho;
+      fa = alg_same ? fd : formula_(rho_alg, dt, h_prev, steps() + 1, r_avail);
     } catch (const std::invalid_argument& e) {
       return invalid(e.what());
     }
@@ -150,13 +155,13 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
   std::vector<const Point*> ptrs;
   for (int j = 0; j < npts; ++j) ptrs.push_back(&history_[j]);
   const std::vector<Point> pts = rebased(problem, ptrs);
-  Vector Cd = Vector::Zero(n_), Ca = Vector::Zero(n_);
+  Vector Cd = Vector::Zero(n_), Ca = Vector::Zero(alg_same ? 0 : n_);
   for (int j = 1; j <= r; ++j) {
     const Vector Xj = X(pts[j - 1]), XPj = XP(pts[j - 1]);
     Cd += fd.a[j - 1] * Xj + fd.b[j] * XPj;
-    Ca += fa.a[j - 1] * Xj + fa.b[j] * XPj;
+    if (!alg_same) Ca += fa.a[j - 1] * Xj + fa.b[j] * XPj;
   }
-  const Vector C = alg_.select(Ca.array(), Cd.array()).matrix();
+  const Vector C = alg_same ? std::move(Cd) : Vector(alg_.select(Ca.array(), Cd.array()).matrix());
   const Vector XP_pred = predict(t, pts, n_pred);
   const NewtonResult nr = solve_point(problem, t, C, XP_pred, fd.b[0], fa.b[0], newton, out);
   return from_newton(nr, nr.iterations);
@@ -242,13 +247,16 @@ StepResult StageNIntegrator<S>::step(Problem& problem, double t, double dt, Newt
   const coef::Tableau& tab = cached_;
   if (tab.stages() != S) return invalid(fmt::format("{}: tableau with {} stages", name(), tab.stages()));
   const double t0 = t - dt;
-  std::vector<Point> stages{history_[0]};
+  // Stage 1 is the last converged step; the solved stages 2..S follow it (no copy of stage 1).
+  std::vector<Point> solved;
+  solved.reserve(S - 1);
+  auto stage = [&](int j) -> const Point& { return j == 0 ? history_[0] : solved[j - 1]; };
   int iterations = 0;
   NewtonResult nr;
   for (int i = 1; i < S; ++i) {
     const double ti = i == S - 1 ? t : t0 + tab.c[i] * dt;
     std::vector<const Point*> ptrs;  // previous stages, most recent first
-    for (int j = i - 1; j >= 0; --j) ptrs.push_back(&stages[j]);
+    for (int j = i - 1; j >= 0; --j) ptrs.push_back(&stage(j));
     const std::vector<Point> pts = rebased(problem, ptrs);
     Vector C = X(pts[i - 1]);  // stage 1 = t_{k-1}
     for (int j = 0; j < i; ++j) C += (dt * tab.A(i, j)) * XP(pts[i - 1 - j]);
@@ -265,9 +273,9 @@ StepResult StageNIntegrator<S>::step(Problem& problem, double t, double dt, Newt
       r.message = fmt::format("{} (stage {} of {})", r.message, i + 1, S);
       return r;
     }
-    stages.push_back(std::move(p));
+    solved.push_back(std::move(p));
   }
-  out = std::move(stages.back());
+  out = std::move(solved.back());
   return from_newton(nr, iterations);
 }
 

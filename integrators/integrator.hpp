@@ -48,8 +48,6 @@ class ImplicitStepIntegrator {
   const std::string& name() const { return name_; }
   /// Implicit solves per step (1 for multistep/single-step, s-1 for an s-stage ESDIRK).
   virtual int implicit_stages() const { return 1; }
-  /// Steps performed with the trapezoidal rule before the method has its history.
-  virtual int startup_steps() const { return 0; }
 
   /// Initial state at t0 (after the derivatives phase). Calls problem.after_convergence() once
   /// and keeps the canonical vectors.
@@ -63,8 +61,6 @@ class ImplicitStepIntegrator {
   const Vector& y() const { return history_.front().y; }
   const Vector& yp() const { return history_.front().yp; }
   int steps() const { return steps_; }
-  /// dCoef (dy/dy') of the last solved point, for the differential unknowns.
-  double last_dcoef() const { return last_dcoef_; }
 
  protected:
   explicit ImplicitStepIntegrator(std::string name, int history_size)
@@ -99,7 +95,6 @@ class ImplicitStepIntegrator {
   std::string name_;
   int history_size_;
   int steps_ = 0;
-  double last_dcoef_ = 0.0;
 };
 
 /// Multistep family (seed §2.1): `crank nicolson`, `implicit euler`, `bdf`, `ms`/`ms2`, `ms3`,
@@ -116,7 +111,6 @@ class StepNIntegrator : public ImplicitStepIntegrator {
       std::function<coef::Lms(double rho, double h, double h_prev, int step, int available)>;
   StepNIntegrator(std::string name, Formula f, RhoFunction rho, RhoFunction rho_alg,
                   bool extrapolate = N > 1);
-  int startup_steps() const override { return N - 1; }
 
  protected:
   StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,

@@ -12,6 +12,13 @@
 
 namespace mbl::integrators {
 
+namespace {
+/// The failure both back-ends report for a zero pivot at 0-based unknown `col`.
+FactorStatus zero_pivot(int col) {
+  return {false, col, fmt::format("singular matrix: zero pivot for unknown {}", col + 1)};
+}
+}  // namespace
+
 // ---- KLU ---------------------------------------------------------------------------------------
 
 struct KluSolver::Impl {
@@ -81,9 +88,7 @@ FactorStatus KluSolver::factor(SparseMatrix& J) {
     int col = k.common.singular_col;
     if (col < 0 || col >= n) col = -1;
     k.free_numeric();
-    return {false, col,
-            col >= 0 ? fmt::format("singular matrix: zero pivot for unknown {}", col + 1)
-                     : std::string("singular matrix")};
+    return col >= 0 ? zero_pivot(col) : FactorStatus{false, -1, "singular matrix"};
   };
   bool done = false;
   if (k.numeric && !new_pattern) {
@@ -137,21 +142,18 @@ FactorStatus DenseSolver::factor(SparseMatrix& J) {
   const int n = J.size();
   ++n_symbolic_;  // a dense "analysis" is trivial but counted for symmetry with KLU
   const double scale = n > 0 ? A.cwiseAbs().maxCoeff() : 0.0;
-  if (n > 0 && !(scale > 0.0)) return {false, 0, "singular matrix: zero pivot for unknown 1"};
+  if (n > 0 && !(scale > 0.0)) return zero_pivot(0);
   if (impl_->pivoting == Pivoting::Full) {
     impl_->full.compute(A);
     impl_->full.setThreshold(1e-14);
     if (n > 0 && !impl_->full.isInvertible()) {
-      const int col = impl_->full.permutationQ().indices()[impl_->full.rank()];
-      return {false, col, fmt::format("singular matrix: zero pivot for unknown {}", col + 1)};
+      return zero_pivot(impl_->full.permutationQ().indices()[impl_->full.rank()]);
     }
   } else {
     impl_->partial.compute(A);
     const auto& lu = impl_->partial.matrixLU();
     for (int k = 0; k < n; ++k) {
-      if (!(std::abs(lu(k, k)) > 1e-14 * scale)) {
-        return {false, k, fmt::format("singular matrix: zero pivot for unknown {}", k + 1)};
-      }
+      if (!(std::abs(lu(k, k)) > 1e-14 * scale)) return zero_pivot(k);
     }
   }
   ++n_numeric_;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <map>
+#include <vector>
 
 namespace mbl::integrators {
 
@@ -38,20 +38,31 @@ double convergence_error(ConvergenceTest test, const Vector& r, const Vector* ab
     case ConvergenceTest::SepNorm: {
       if (!abs_r) return r.norm();
       // One relnorm per physical dimension; inactive sets are skipped (technical manual §3.6,
-      // eps1 = 1e-1, eps2 = 1e-5); the worst remaining set is returned.
-      std::map<int, std::pair<double, double>> sets;  // dimension -> (|f|^2, |f~|^2)
+      // eps1 = 1e-1, eps2 = 1e-5); the worst remaining set is returned. Few dimensions, usually
+      // in runs: a linear search from the last one found (no map per Newton iteration).
+      struct DimensionSums {
+        int dimension;
+        double f2, a2;  // |f|^2, |f~|^2
+      };
+      std::vector<DimensionSums> sets;
+      std::size_t last = 0;
       for (int i = 0; i < r.size(); ++i) {
-        auto& s = sets[problem ? problem->equation_dimension(i) : 0];
-        s.first += r[i] * r[i];
-        s.second += (*abs_r)[i] * (*abs_r)[i];
+        const int dim = problem ? problem->equation_dimension(i) : 0;
+        if (last >= sets.size() || sets[last].dimension != dim) {
+          last = 0;
+          while (last < sets.size() && sets[last].dimension != dim) ++last;
+          if (last == sets.size()) sets.push_back({dim, 0.0, 0.0});
+        }
+        sets[last].f2 += r[i] * r[i];
+        sets[last].a2 += (*abs_r)[i] * (*abs_r)[i];
       }
       double max_abs = 0.0;
-      for (auto& [k, s] : sets) max_abs = std::max(max_abs, std::sqrt(s.second));
+      for (const DimensionSums& s : sets) max_abs = std::max(max_abs, std::sqrt(s.a2));
       double worst = 0.0;
-      for (auto& [k, s] : sets) {
-        const double a = std::sqrt(s.second);
+      for (const DimensionSums& s : sets) {
+        const double a = std::sqrt(s.a2);
         if (a == 0.0) continue;
-        const double e = relative(s.first, s.second);
+        const double e = relative(s.f2, s.a2);
         if (e > 1e-1 && a < 1e-5 * max_abs) continue;
         worst = std::max(worst, e);
       }
@@ -68,7 +79,7 @@ NewtonSolver::NewtonSolver(NewtonOptions options, std::unique_ptr<LinearSolver> 
 }
 
 void NewtonSolver::apply(const Problem& p, const Vector& d, double scale, double dCoef,
-                         double dCoef_alg, UpdateMode mode, Vector& y, Vector& yp) const {
+                         double dCoef_alg, Vector& y, Vector& yp) const {
   const int n = static_cast<int>(d.size());
   for (int i = 0; i < n; ++i) {
     const double di = scale * d[i];
@@ -95,7 +106,12 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
                              opt_.residual_test != ConvergenceTest::None;
   const bool test_solution = opt_.solution_tolerance > 0.0 &&
                              opt_.solution_test != ConvergenceTest::None;
-  Vector r(n), abs_r(need_abs ? n : 0), d(n);
+  // Work vectors kept between calls (one solve per time point: no allocation per step).
+  Vector& r = r_;
+  Vector& abs_r = abs_r_;
+  Vector& d = d_;
+  r.resize(n);
+  abs_r.resize(need_abs ? n : 0);
   NewtonResult res;
 
   // A Jacobian kept from the previous point is only valid for the same dCoef.
@@ -159,7 +175,7 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
     if (!d.allFinite()) return fail(FailureReason::NotANumber, "solution is not a number");
 
     if (!opt_.line_search.enabled) {
-      apply(problem, d, 1.0, dCoef, dCoef_alg, mode, y, yp);
+      apply(problem, d, 1.0, dCoef, dCoef_alg, y, yp);
       if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
       problem.update(t, y, yp);
       if (!eval_residual()) return fail(FailureReason::NotANumber, "residual is not a number");
@@ -167,7 +183,10 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
       // Backtracking along the Newton direction (input manual §4.1.1 "Line search"):
       // minimise f = 1/2 F.F, accept when f <= f_prev + alpha * lambda * slope.
       const auto& ls = opt_.line_search;
-      const Vector y0 = y, yp0 = yp;
+      Vector& y0 = y0_;
+      Vector& yp0 = yp0_;
+      y0 = y;
+      yp0 = yp;
       const double f_prev = 0.5 * r.squaredNorm();
       const double slope = -r.squaredNorm();
       double gamma = 1.0;
@@ -190,7 +209,7 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
       for (int k = 0; k < ls.max_iterations; ++k) {
         y = y0;
         yp = yp0;
-        apply(problem, d, gamma * lambda, dCoef, dCoef_alg, mode, y, yp);
+        apply(problem, d, gamma * lambda, dCoef, dCoef_alg, y, yp);
         if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
         problem.update(t, y, yp);
         const bool finite = eval_residual();

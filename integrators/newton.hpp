@@ -105,7 +105,7 @@ class NewtonSolver {
 
  private:
   void apply(const Problem& p, const Vector& d, double scale, double dCoef, double dCoef_alg,
-             UpdateMode mode, Vector& y, Vector& yp) const;
+             Vector& y, Vector& yp) const;
   NewtonOptions opt_;
   std::unique_ptr<LinearSolver> ls_;
   SparseMatrix J_;
@@ -113,6 +113,7 @@ class NewtonSolver {
   double jacobian_dcoef_ = std::numeric_limits<double>::quiet_NaN();
   int since_jacobian_ = 0;
   std::uint64_t n_jacobians_ = 0;
+  Vector r_, abs_r_, d_, y0_, yp0_;  ///< solve()'s work vectors (residual, correction, line search)
 };
 
 }  // namespace mbl::integrators

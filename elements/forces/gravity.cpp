@@ -9,7 +9,10 @@ Gravity::Gravity(std::function<Vec3(double)> acceleration_W)
 
 Gravity::Gravity(const Vec3& x0_W, double GM) : Element(0), central_(true), x0_W_(x0_W), GM_(GM) {}
 
-void Gravity::setup(Model& m) { m.set_gravity(this); }
+void Gravity::setup(Model& m) {
+  m.set_gravity(this);
+  if (!central_) m.call_after_residual(*this);
+}
 
 void Gravity::after_residual(const StepContext& c) {
   if (!central_) uniform_seen_W_ = uniform_(c.t);

@@ -1,9 +1,8 @@
 #include "mbdyn-like/core/card_registry.hpp"
 
+#include "parser/deck/card_lexer.hpp"
 #include "parser/errors.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <fmt/format.h>
 #include <memory>
 
@@ -17,13 +16,8 @@ CardRegistry& CardRegistry::family(std::string_view name) {
   return *slot;
 }
 
-std::string CardRegistry::normalise(std::string_view keyword) {
-  std::string out;
-  for (char c : keyword)
-    if (!std::isspace(static_cast<unsigned char>(c)))
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+// The deck reader's own keyword rule, so registry keys match what CardReader::keyword() returns.
+std::string CardRegistry::normalise(std::string_view keyword) { return parser::deck::normalize_keyword(keyword); }
 
 bool CardRegistry::add(std::string_view keyword, CardReaderFn fn) {
   readers_[normalise(keyword)] = std::move(fn);

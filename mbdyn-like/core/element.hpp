@@ -16,8 +16,9 @@ namespace mbl {
 class Model;
 
 /// Initial assembly (technical manual §6.1): a static problem over node positions,
-/// orientations, velocities and angular velocities (12 unknowns per structural node, at
-/// StructNode::ia_index()), plus each participating element's own unknowns.
+/// orientations, velocities and angular velocities, plus each participating element's own
+/// unknowns. Unused so far: the initial assembly phase (phases/initial_assembly.hpp) evaluates
+/// the regular residual()/jacobian(); only Driven forwards these hooks.
 struct AssemblyContext {
   double t = 0.0;
   const Vector* y = nullptr;  ///< the assembly unknowns
@@ -50,7 +51,8 @@ class Element : public parser::PrivateDataOwner {
   // ---- regular phases --------------------------------------------------------------------------
   virtual void residual(ResidualSink& r, const StepContext& c) = 0;
   /// Called once every element has added its residual (state an element keeps from one residual
-  /// assembly to the next, e.g. MBDyn's uniform gravity).
+  /// assembly to the next, e.g. MBDyn's uniform gravity); only for elements that asked for it
+  /// with Model::call_after_residual() in setup().
   virtual void after_residual(const StepContext& c) {}
   virtual void jacobian(JacobianSink& J, const StepContext& c) = 0;
   /// Called after each converged time point (internal states, reactions for output).

@@ -54,6 +54,7 @@ parser::PrivateDataOwner* Model::find_entity(std::string_view kind, unsigned lab
 }
 
 void Model::setup_elements() {
+  after_residual_.clear();
   for (auto& e : elements_) e->setup(*this);
 }
 
@@ -100,7 +101,7 @@ void Model::residual(double t, double dCoef, Vector& r, Vector* abs_r) {
   const StepContext c{t, dCoef, y_, yp_};
   for (auto& n : nodes_) n->residual(sink, c);
   for (auto& e : elements_) e->residual(sink, c);
-  for (auto& e : elements_) e->after_residual(c);
+  for (Element* e : after_residual_) e->after_residual(c);
 }
 
 void Model::jacobian(double t, double dCoef, integrators::SparseMatrix& J) {

@@ -41,6 +41,9 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   void set_gravity(const GravityField* g) { gravity_ = g; }
   /// Calls Element::setup on every element (after reading, before numbering).
   void setup_elements();
+  /// An element whose after_residual() must run after every residual assembly registers here
+  /// in its setup() (most elements keep no state between assemblies: no call for them).
+  void call_after_residual(Element& e) { after_residual_.push_back(&e); }
 
   math::MathParser& math() { return math_; }
   DriveEnvironment& drive_env() { return drive_env_; }
@@ -83,6 +86,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::map<std::pair<std::string, unsigned>, Element*> element_index_;
   std::vector<DriveCallerPtr> stateful_drives_;
   std::vector<StructNode*> dummy_nodes_;  ///< filled by number_dofs()
+  std::vector<Element*> after_residual_;  ///< filled by setup_elements()
   const GravityField* gravity_ = nullptr;
   std::map<std::string, double> current_values_;
   void install_model_functions();

@@ -45,9 +45,6 @@ class StructNode : public Node {
   int eq_index() const { return first_index() + (is_dynamic() ? 6 : 0); }
   int momentum_dof_index() const { return first_index() + 6; }
   int momentum_eq_index() const { return first_index(); }
-  /// Initial assembly: x, g, v, omega at ia_index()+0..11 (equations in the same rows).
-  int ia_index() const { return ia_index_; }
-  void set_ia_index(int i) { ia_index_ = i; }
 
   // ---- current kinematics (the last update()), measured and expressed in W -------------------
   const Vec3& x_W() const { return x_W_; }
@@ -133,7 +130,6 @@ class StructNode : public Node {
 
  private:
   Type type_;
-  int ia_index_ = -1;
   InitialConditions ic_;
   Vec3 x_W_, v_W_, w_W_;
   Mat3 R_WN_;

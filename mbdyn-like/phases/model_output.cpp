@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "elements/bodies/body.hpp"
 #include "mbdyn-like/core/rotations.hpp"
@@ -65,11 +66,9 @@ std::string node_description(const Vec3& x, const Mat3& R, StructNode::Orientati
 
 }  // namespace
 
-NodalInertia nodal_inertia(const Model& model, const StructNode& node) {
+NodalInertia nodal_inertia(std::span<const elements::Body* const> bodies, const StructNode& node) {
   NodalInertia in;
-  for (const auto& e : model.elements()) {
-    const auto* body = dynamic_cast<const elements::Body*>(e.get());
-    if (!body || &body->node() != &node) continue;
+  for (const elements::Body* body : bodies) {
     const auto& p = body->params();
     const Mat3& R = node.R_WN();
     const Vec3 b_W = R * p.b_N;
@@ -120,6 +119,12 @@ void ModelOutput::setup(Model& model) {
       }
     }
   }
+  std::unordered_map<const StructNode*, AutoStruct*> autostruct_of;
+  for (auto& a : autostruct_) autostruct_of[a.node] = &a;
+  for (const auto& e : model.elements())
+    if (const auto* body = dynamic_cast<const elements::Body*>(e.get()))
+      if (auto it = autostruct_of.find(&body->node()); it != autostruct_of.end())
+        it->second->bodies.push_back(body);
   output_order_.clear();
   for (const auto& e : model.elements()) output_order_.push_back(e.get());
   std::stable_sort(output_order_.begin(), output_order_.end(), [](Element* a, Element* b) {
@@ -209,12 +214,11 @@ void ModelOutput::write_log(Model& model) {
   if (dt) math.set_variable("TimeStep", dt_saved);
 }
 
-void ModelOutput::update_accelerations(Model& model) {
+void ModelOutput::update_accelerations() {
   for (auto& a : autostruct_) {
     if (!a.node->compute_accelerations) continue;
-    a.inertia = nodal_inertia(model, *a.node);
     Vec3 xpp, wp;
-    node_accelerations(*a.node, a.inertia, xpp, wp);
+    node_accelerations(*a.node, nodal_inertia(a.bodies, *a.node), xpp, wp);
     a.node->set_accelerations(xpp, wp);
   }
 }
@@ -278,7 +282,7 @@ void ModelOutput::dummy_steps(Model& model, double t_derivatives, int derivative
 }
 
 void ModelOutput::initial_output(Model& model, double t, double dt, int iterations, double residual_error) {
-  update_accelerations(model);
+  update_accelerations();
   const bool out = manager_.begin_step(0, t, dt, true);
   if (out) {
     write_entities(model);
@@ -301,7 +305,7 @@ void ModelOutput::step(Model& model, long step, double t, double dt, const integ
     manager_.flush();
     return;
   }
-  update_accelerations(model);
+  update_accelerations();
   const bool out = manager_.begin_step(step, t, dt);
   if (out) {
     write_entities(model);

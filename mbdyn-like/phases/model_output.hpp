@@ -10,12 +10,17 @@
 // - drive callers defined with `output, yes` (.drv);
 // - the .log lines that describe the numbering and the symbol table (appendix E.3).
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "mbdyn-like/output/output_manager.hpp"
 #include "mbdyn-like/phases/run_output.hpp"
 
 namespace mbl {
+
+namespace elements {
+class Body;
+}
 
 /// Mass m, static moment s_W = m R b and inertia J_W about the node (global frame) of the bodies
 /// on a structural node: the mass matrix [m I, s x^T; s x, J] of technical manual eq. 8.10.
@@ -24,8 +29,8 @@ struct NodalInertia {
   Vec3 s_W = Vec3::Zero();
   Mat3 J_W = Mat3::Zero();
 };
-/// Sum of the inertia of the bodies attached to `node`.
-NodalInertia nodal_inertia(const Model& model, const StructNode& node);
+/// Sum of the inertia of `bodies` (those attached to `node`) about `node`.
+NodalInertia nodal_inertia(std::span<const elements::Body* const> bodies, const StructNode& node);
 /// Linear and angular accelerations of a dynamic node from beta', gamma' (technical manual §8.1.1
 /// eqs. 8.6-8.9): M [xpp; wp] = [beta' - w x w x s; gamma' - (w x s) x v - w x J w].
 /// Returns false (and zeros) when the mass matrix is singular.
@@ -47,12 +52,13 @@ class ModelOutput final : public RunOutput {
   /// The automatic structural element of a dynamic node.
   struct AutoStruct {
     StructNode* node;
-    NodalInertia inertia;  ///< refreshed when accelerations are needed
+    /// The bodies on the node, in input order (listed once in setup(), used for accelerations).
+    std::vector<const elements::Body*> bodies;
     int nc_B = -1, nc_G = -1, nc_BP = -1, nc_GP = -1;
   };
   void write_entities(Model& model);
   void write_log(Model& model);
-  void update_accelerations(Model& model);
+  void update_accelerations();
   /// The "Step 0" output after the derivatives or the dummy steps.
   void initial_output(Model& model, double t, double dt, int iterations, double residual_error);
   void write_autostruct();

@@ -9,13 +9,23 @@
 
 namespace mbl::integrators::testing {
 
+/// Base of the small problems: keeps the state of the last update() in y_, yp_; they hold no
+/// rotations, so the history hooks have nothing to do.
+class PlainProblem : public Problem {
+ public:
+  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
+  void after_convergence(double, Vector&, Vector&) override {}
+  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
+  void after_predict(double, Vector&, Vector&) override {}
+  Vector y_, yp_;
+};
+
 /// Undamped oscillator in first-order form: f = [x' - v, v' + w^2 x] (both differential).
-class Oscillator : public Problem {
+class Oscillator : public PlainProblem {
  public:
   explicit Oscillator(double omega) : w2_(omega * omega) {}
   int size() const override { return 2; }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
-  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
   void residual(double, double, Vector& r, Vector* abs_r) override {
     r[0] = -(yp_[0] - y_[1]);
     r[1] = -(yp_[1] + w2_ * y_[0]);
@@ -30,19 +40,14 @@ class Oscillator : public Problem {
     J.add(1, 1, 1.0);
     J.add(1, 0, dCoef * w2_);
   }
-  void after_convergence(double, Vector&, Vector&) override {}
-  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
-  void after_predict(double, Vector&, Vector&) override {}
   double w2_;
-  Vector y_, yp_;
 };
 
 /// Nonlinear pendulum: f = [th' - om, om' + sin th] (both differential).
-class Pendulum : public Problem {
+class Pendulum : public PlainProblem {
  public:
   int size() const override { return 2; }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
-  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
   void residual(double, double, Vector& r, Vector*) override {
     r[0] = -(yp_[0] - y_[1]);
     r[1] = -(yp_[1] + std::sin(y_[0]));
@@ -53,10 +58,6 @@ class Pendulum : public Problem {
     J.add(1, 1, 1.0);
     J.add(1, 0, dCoef * std::cos(y_[0]));
   }
-  void after_convergence(double, Vector&, Vector&) override {}
-  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
-  void after_predict(double, Vector&, Vector&) override {}
-  Vector y_, yp_;
 };
 
 /// Pendulum that records the hook calls ("C" after_convergence, "R<n>" rebase with n points,

@@ -30,11 +30,10 @@ namespace mbl::integrators {
 namespace {
 
 /// y = [x, v, z]; x, v differential, z algebraic (its y' slot holds its time integral).
-class ForcedDuffing : public Problem {
+class ForcedDuffing : public testing::PlainProblem {
  public:
   int size() const override { return 3; }
   DofOrder dof_order(int i) const override { return i == 2 ? DofOrder::Algebraic : DofOrder::Differential; }
-  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
   void residual(double t, double, Vector& r, Vector*) override {
     const double x = y_[0], v = y_[1], z = y_[2];
     r[0] = -(yp_[0] - v);
@@ -52,23 +51,16 @@ class ForcedDuffing : public Problem {
     J.add(2, 0, -2.0 * x * dCoef);
     J.add(2, 2, 1.0);
   }
-  void after_convergence(double, Vector&, Vector&) override {}
-  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
-  void after_predict(double, Vector&, Vector&) override {}
-
- private:
-  Vector y_, yp_;
 };
 
 /// Pendulum th'' = -sin th with the angle held as MBDyn holds rotations (seed 000 §3.1), in the
 /// plane: y = [g, w], th = th_ref + 2 atan(g / 2) (planar CGR parameter), g' = (1 + g^2/4) w.
 /// Every converged point (ESDIRK stages included) becomes the reference, g = 0, and the older
 /// points are re-based on it, so each stage is solved in its own chart.
-class ReBasedPendulum : public Problem {
+class ReBasedPendulum : public testing::PlainProblem {
  public:
   int size() const override { return 2; }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
-  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
   double theta(double g) const { return theta_ref_ + 2.0 * std::atan(0.5 * g); }
   void residual(double, double, Vector& r, Vector*) override {
     const double g = y_[0], w = y_[1];
@@ -95,12 +87,10 @@ class ReBasedPendulum : public Problem {
       yp[j][0] = (1.0 + 0.25 * g * g) * y[j][1];
     }
   }
-  void after_predict(double, Vector&, Vector&) override {}
   double theta_ref_ = 0.0;
 
  private:
   std::vector<double> converged_;  ///< angles of the converged points, most recent first
-  Vector y_, yp_;
 };
 
 constexpr double kFinalTime = 4.0;

@@ -7,6 +7,7 @@
 #include "integrators/linear_solver.hpp"
 #include "integrators/newton.hpp"
 #include "integrators/step_controller.hpp"
+#include "test_problems.hpp"
 
 namespace mbl::integrators {
 namespace {
@@ -82,11 +83,10 @@ TEST(IntegratorLinearSolver, FactoryMapsMbdynNames) {
 }
 
 // f(x) = [x0^2 + x1 - 3, x0 - x1^3 + 1] written as an algebraic problem (y += d).
-class Algebraic : public Problem {
+class Algebraic : public testing::PlainProblem {
  public:
   int size() const override { return 2; }
   DofOrder dof_order(int) const override { return DofOrder::Algebraic; }
-  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
   void residual(double, double, Vector& r, Vector* abs_r) override {
     r[0] = -(y_[0] * y_[0] + y_[1] - 3.0 + shift);
     r[1] = -(y_[0] - std::pow(y_[1], 3) + 1.0);
@@ -104,10 +104,6 @@ class Algebraic : public Problem {
     if (singular) J.add(0, 1, 0.0);
   }
   int equation_dimension(int i) const override { return i; }
-  void after_convergence(double, Vector&, Vector&) override {}
-  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
-  void after_predict(double, Vector&, Vector&) override {}
-  Vector y_, yp_;
   double shift = 0.0;
   bool singular = false;
   int residuals = 0;
@@ -168,20 +164,15 @@ TEST(IntegratorNewton, ModifiedNewtonRefreshesEveryN) {
 }
 
 // y' = -y + 1 as differential: f = y' + y - 1.
-class Decay : public Problem {
+class Decay : public testing::PlainProblem {
  public:
   int size() const override { return 1; }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
-  void update(double, const Vector& y, const Vector& yp) override { y_ = y, yp_ = yp; }
   void residual(double, double, Vector& r, Vector*) override {
     r[0] = -(yp_[0] + y_[0] - 1.0);
     if (make_nan) r[0] = std::nan("");
   }
   void jacobian(double, double dCoef, SparseMatrix& J) override { J.add(0, 0, 1.0 + dCoef); }
-  void after_convergence(double, Vector&, Vector&) override {}
-  void rebase_history(std::span<Vector>, std::span<Vector>) override {}
-  void after_predict(double, Vector&, Vector&) override {}
-  Vector y_, yp_;
   bool make_nan = false;
 };
 
