@@ -18,12 +18,6 @@ using parser::CardReader;
 /// `control data` and `initial value` cards: description -> reader into RunSettings.
 using SettingsCard = std::function<void(CardReader&, RunSettings&, BuildContext&)>;
 
-bool yes_no(CardReader& in) {
-  if (in.keyword_is("yes")) return true;
-  if (in.keyword_is("no")) return false;
-  return in.boolean();
-}
-
 integrators::ConvergenceTest read_test(CardReader& in) {
   using T = integrators::ConvergenceTest;
   if (in.keyword_is("none")) return T::None;
@@ -174,7 +168,7 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
          s.assembly_position_stiffness = in.real();
          s.assembly_velocity_stiffness = in.at_end() ? s.assembly_position_stiffness : in.real();
        }},
-      {"omegarotates", [](CardReader& in, RunSettings& s, BuildContext&) { s.omega_rotates = yes_no(in); }},
+      {"omegarotates", [](CardReader& in, RunSettings& s, BuildContext&) { s.omega_rotates = in.boolean(); }},
       {"tolerance", [](CardReader& in, RunSettings& s, BuildContext&) { s.assembly_tolerance = in.real(); }},
       {"maxiterations",
        [](CardReader& in, RunSettings& s, BuildContext&) {
