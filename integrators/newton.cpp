@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <vector>
 
 namespace mbl::integrators {
@@ -97,6 +98,11 @@ void NewtonSolver::apply(const Problem& p, const Vector& d, double scale, double
   }
 }
 
+// Convergence as MBDyn 2024 decides it (nr.cc, linesearch.cc): a point has converged when the
+// residual test and the solution test both pass; the solution test (on the last correction)
+// counts as passed while no solution tolerance is given. Newton-Raphson tests the residual with
+// the full tolerance from the first iteration, and also accepts right after an update whose
+// starting residual had passed; the line search wants 1e-2 of the tolerance at the prediction.
 NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, double dCoef_alg,
                                  Vector& y, Vector& yp, UpdateMode mode) {
   const int n = problem.size();
@@ -106,6 +112,7 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
                              opt_.residual_test != ConvergenceTest::None;
   const bool test_solution = opt_.solution_tolerance > 0.0 &&
                              opt_.solution_test != ConvergenceTest::None;
+  const auto& ls = opt_.line_search;
   // Work vectors kept between calls (one solve per time point: no allocation per step).
   Vector& r = r_;
   Vector& abs_r = abs_r_;
@@ -123,23 +130,38 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
     problem.residual(t, dCoef, r, need_abs ? &abs_r : nullptr);
     return r.allFinite();
   };
+  auto residual_error = [&]() {
+    return convergence_error(opt_.residual_test, r, need_abs ? &abs_r : nullptr, &problem);
+  };
   auto fail = [&](FailureReason why, std::string msg) {
     res.converged = false;
     res.failure = why;
     res.message = std::move(msg);
     return res;
   };
+  auto update_state = [&](const Vector& step, double scale) {
+    apply(problem, step, scale, dCoef, dCoef_alg, y, yp);
+    if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
+    problem.update(t, y, yp);
+  };
+  // Largest Newton step of the line search (input manual eq. 4.7), from the predicted state.
+  max_step_ = ls.enabled && ls.scale_newton_step
+                              ? ls.max_step * std::max(std::sqrt(y.squaredNorm() + yp.squaredNorm()),
+                                                       static_cast<double>(n))
+                              : std::numeric_limits<double>::infinity();
 
   if (!eval_residual()) return fail(FailureReason::NotANumber, "residual is not a number");
+  bool solution_ok = !test_solution;
   double first_error = 0.0;
   for (int iter = 0;; ++iter) {
-    res.residual_error = convergence_error(opt_.residual_test, r, need_abs ? &abs_r : nullptr,
-                                           &problem);
+    res.residual_error = residual_error();
     if (iter == 0) first_error = res.residual_error;
     if (opt_.trace) *opt_.trace << "\tIteration(" << iter << ") " << res.residual_error << '\n';
     if (!std::isfinite(res.residual_error))
       return fail(FailureReason::NotANumber, "residual error is not a number");
-    if (test_residual && res.residual_error <= opt_.residual_tolerance) {
+    const double tolerance = ls.enabled && iter == 0 ? 1e-2 * opt_.residual_tolerance : opt_.residual_tolerance;
+    const bool residual_ok = !test_residual || res.residual_error <= tolerance;
+    if (residual_ok && solution_ok) {
       res.converged = true;
       return res;
     }
@@ -168,109 +190,156 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
       jacobian_dcoef_ = dCoef;
       since_jacobian_ = 0;
     }
+    if (ls.enabled) J_.multiply_transposed(r, g_);  // -gradient of f = 1/2 r.r, before r changes
     d = r;
     ls_->solve(d);
     ++since_jacobian_;
     ++res.iterations;
     if (!d.allFinite()) return fail(FailureReason::NotANumber, "solution is not a number");
 
-    if (!opt_.line_search.enabled) {
-      apply(problem, d, 1.0, dCoef, dCoef_alg, y, yp);
-      if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
-      problem.update(t, y, yp);
-      if (!eval_residual()) return fail(FailureReason::NotANumber, "residual is not a number");
-    } else {
-      // Backtracking along the Newton direction (input manual §4.1.1 "Line search"):
-      // minimise f = 1/2 F.F, accept when f <= f_prev + alpha * lambda * slope.
-      const auto& ls = opt_.line_search;
-      Vector& y0 = y0_;
-      Vector& yp0 = yp0_;
-      y0 = y;
-      yp0 = yp;
-      const double f_prev = 0.5 * r.squaredNorm();
-      const double slope = -r.squaredNorm();
-      double gamma = 1.0;
-      if (ls.scale_newton_step) {
-        const double p = ls.max_step * std::max(std::sqrt(y.squaredNorm() + yp.squaredNorm()),
-                                                static_cast<double>(n));
-        const double dn = d.norm();
-        if (dn > 0.0) gamma = std::max(ls.min_scale, std::min(p / dn, 1.0));
+    if (!ls.enabled) {
+      if (test_solution) {
+        res.solution_error = convergence_error(opt_.solution_test, d, nullptr, &problem);
+        if (!std::isfinite(res.solution_error))
+          return fail(FailureReason::NotANumber, "solution error is not a number");
+        solution_ok = res.solution_error <= opt_.solution_tolerance;
       }
-      double lambda_lo = ls.lambda_min;
-      if (ls.lambda_min_relative) {
-        double t_lambda = 0.0;
-        for (int i = 0; i < n; ++i)
-          t_lambda = std::max(t_lambda, std::abs(gamma * d[i]) /
-                                            std::max({std::abs(y[i]), std::abs(yp[i]), 1.0}));
-        if (t_lambda > 0.0) lambda_lo = std::max(ls.lambda_min, std::min(ls.tolerance_x / t_lambda, 1.0));
-      }
-      double lambda = 1.0, lambda_prev = 1.0, f_lambda_prev = 0.0;
-      bool accepted = false;
-      for (int k = 0; k < ls.max_iterations; ++k) {
-        y = y0;
-        yp = yp0;
-        apply(problem, d, gamma * lambda, dCoef, dCoef_alg, y, yp);
-        if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
-        problem.update(t, y, yp);
-        const bool finite = eval_residual();
-        const double f = finite ? 0.5 * r.squaredNorm() : std::numeric_limits<double>::infinity();
-        if (finite && f <= f_prev + ls.alpha * lambda * slope) {
-          accepted = true;
-          break;
-        }
-        if (lambda <= lambda_lo) {
-          if (!finite) return fail(FailureReason::NotANumber, "residual is not a number");
-          if (ls.abort_at_lambda_min)
-            return fail(FailureReason::LineSearchFailed,
-                        fmt::format("line search: lambda reached its minimum {}", lambda_lo));
-          accepted = true;  // keep the smallest step and go on
-          break;
-        }
-        double next;
-        if (!ls.cubic || !finite) {
-          next = lambda * ls.lambda_factor_min;
-        } else if (k == 0) {
-          next = -slope / (2.0 * (f - f_prev - slope));
-        } else {
-          // Cubic through f(0), f'(0), f(lambda), f(lambda_prev) (Numerical Recipes lnsrch).
-          const double r1 = f - f_prev - lambda * slope;
-          const double r2 = f_lambda_prev - f_prev - lambda_prev * slope;
-          const double a = (r1 / (lambda * lambda) - r2 / (lambda_prev * lambda_prev)) /
-                           (lambda - lambda_prev);
-          const double b = (-lambda_prev * r1 / (lambda * lambda) +
-                            lambda * r2 / (lambda_prev * lambda_prev)) /
-                           (lambda - lambda_prev);
-          if (a == 0.0) {
-            next = -slope / (2.0 * b);
-          } else {
-            const double disc = b * b - 3.0 * a * slope;
-            next = disc < 0.0 ? 0.5 * lambda
-                   : b <= 0.0 ? (-b + std::sqrt(disc)) / (3.0 * a)
-                              : -slope / (b + std::sqrt(disc));
-          }
-          next = std::min(next, 0.5 * lambda);
-        }
-        lambda_prev = lambda;
-        f_lambda_prev = f;
-        lambda = std::max({next, ls.lambda_factor_min * lambda, lambda_lo});
-      }
-      if (!accepted)
-        return fail(FailureReason::LineSearchFailed, "line search: too many iterations");
-      d *= gamma * lambda;
-    }
-
-    if (test_solution) {
-      res.solution_error = convergence_error(opt_.solution_test, d, nullptr, &problem);
-      if (!std::isfinite(res.solution_error))
-        return fail(FailureReason::NotANumber, "solution error is not a number");
-      if (res.solution_error <= opt_.solution_tolerance) {
-        res.residual_error = convergence_error(opt_.residual_test, r,
-                                               need_abs ? &abs_r : nullptr, &problem);
+      update_state(d, 1.0);
+      if (residual_ok && solution_ok) {  // the residual before this update had passed
         res.converged = true;
         return res;
       }
+      if (!eval_residual()) return fail(FailureReason::NotANumber, "residual is not a number");
+      continue;
     }
+
+    // ---- line search (input manual §4.1.1) ----
+    const LineSearchOutcome step = line_search(problem, t, dCoef, dCoef_alg, y, yp, mode);
+    if (step.failure != FailureReason::None) return fail(step.failure, step.message);
+    res.residual_error = residual_error();
+    if (!std::isfinite(res.residual_error))
+      return fail(FailureReason::NotANumber, "residual error is not a number");
+    if (test_solution) {
+      res.solution_error = std::abs(step.last_scale) * convergence_error(opt_.solution_test, d, nullptr, &problem);
+      solution_ok = res.solution_error <= opt_.solution_tolerance;
+    }
+    if ((!test_residual || res.residual_error <= opt_.residual_tolerance) && solution_ok) {
+      if (opt_.trace) *opt_.trace << "\tIteration(" << iter + 1 << ") " << res.residual_error << '\n';
+      res.converged = true;
+      return res;
+    }
+    if (step.at_lambda_min) {
+      // Lambda reached its minimum without a sufficient decrease: a zero gradient means a
+      // local minimum of f (input manual "Local minimum").
+      double test = 0.0;
+      const double den = std::max(0.5 * r.squaredNorm(), 0.5 * n);
+      for (int i = 0; i < n; ++i)
+        test = std::max(test, std::abs(g_[i]) * std::max({std::abs(y[i]), std::abs(yp[i]), 1.0}) / den);
+      if (test < ls.tolerance_min) {
+        if (!ls.zero_gradient_continue)
+          return fail(FailureReason::LineSearchFailed, "line search: zero gradient (spurious convergence)");
+      } else if (ls.abort_at_lambda_min) {
+        return fail(FailureReason::LineSearchFailed,
+                    "line search: lambda reached its minimum but the gradient is not zero");
+      }
+    }
+    if (ls.divergence_check && first_error > 0.0 && res.residual_error / first_error > ls.divergence_factor)
+      return fail(FailureReason::LineSearchFailed,
+                  fmt::format("line search: the residual could not be decreased ({:g} after {:g})",
+                              res.residual_error, first_error));
   }
+}
+
+// Backtracking along the Newton direction p = gamma d (input manual eqs. 4.3-4.7): minimise
+// f = 1/2 r.r, accept lambda when f <= f_prev + alpha lambda slope with slope = g.p,
+// g = -J^T r. Leaves the state at the last lambda tried and r evaluated there.
+NewtonSolver::LineSearchOutcome NewtonSolver::line_search(Problem& problem, double t, double dCoef,
+                                                           double dCoef_alg, Vector& y, Vector& yp,
+                                                           UpdateMode mode) {
+  const auto& ls = opt_.line_search;
+  const int n = problem.size();
+  Vector& d = d_;
+  Vector& r = r_;
+  LineSearchOutcome out;
+  // Newton step scaling (eq. 4.7), with the largest step from the predicted state.
+  if (ls.scale_newton_step) {
+    const double dn = d.norm();
+    if (dn > max_step_) d *= std::max(ls.min_scale, max_step_ / dn);
+  }
+  y0_ = y;
+  yp0_ = yp;
+  const double f_prev = 0.5 * r.squaredNorm();
+  double slope = -g_.dot(d);
+  double lambda_lo = ls.lambda_min;
+  if (slope >= 0.0 && f_prev > 0.0) {
+    if (!ls.non_negative_slope_continue) {
+      out.failure = FailureReason::LineSearchFailed;
+      out.message = fmt::format("line search: slope {:g} is not negative", slope);
+      return out;
+    }
+    slope = 0.0;  // round-off: plain Newton step
+    lambda_lo = 1.0;
+  } else if (ls.lambda_min_relative) {
+    // Eq. 4.6: no step much below tolerance_x relative to the unknowns (y for algebraic
+    // unknowns, y' for differential ones).
+    double t_lambda = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const double x = problem.dof_order(i) == DofOrder::Algebraic ? y[i] : yp[i];
+      t_lambda = std::max(t_lambda, std::abs(d[i]) / std::max(std::abs(x), 1.0));
+    }
+    lambda_lo = std::max(ls.lambda_min, t_lambda > 0.0 ? std::min(ls.tolerance_x / t_lambda, 1.0) : 1.0);
+  }
+  double lambda = 1.0, lambda_prev = 0.0, lambda2 = 0.0, f2 = 0.0;
+  for (int k = 0; k < ls.max_iterations; ++k) {
+    y = y0_;
+    yp = yp0_;
+    apply(problem, d, lambda, dCoef, dCoef_alg, y, yp);
+    if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
+    problem.update(t, y, yp);
+    r.setZero();
+    if (abs_r_.size()) abs_r_.setZero();
+    problem.residual(t, dCoef, r, abs_r_.size() ? &abs_r_ : nullptr);
+    const bool finite = r.allFinite();
+    const double f = finite ? 0.5 * r.squaredNorm() : std::numeric_limits<double>::infinity();
+    out.last_scale = lambda - lambda_prev;
+    if (finite) {
+      if (f <= f_prev + ls.alpha * lambda * slope) return out;
+      if (lambda <= lambda_lo) {
+        out.at_lambda_min = true;
+        return out;
+      }
+    }
+    double next;
+    if (!ls.cubic || !finite) {
+      next = lambda * ls.lambda_factor_min;
+    } else {
+      if (lambda == 1.0) {
+        next = -slope / (2.0 * (f - f_prev - slope));
+      } else {
+        // Cubic through f(0), f'(0), f(lambda), f(lambda2) (Numerical Recipes lnsrch).
+        const double r1 = f - f_prev - lambda * slope;
+        const double r2 = f2 - f_prev - lambda2 * slope;
+        const double a = (r1 / (lambda * lambda) - r2 / (lambda2 * lambda2)) / (lambda - lambda2);
+        const double b = (-lambda2 * r1 / (lambda * lambda) + lambda * r2 / (lambda2 * lambda2)) /
+                         (lambda - lambda2);
+        if (a == 0.0) {
+          next = -slope / (2.0 * b);
+        } else {
+          const double disc = b * b - 3.0 * a * slope;
+          next = disc < 0.0 ? 0.5 * lambda : b <= 0.0 ? (-b + std::sqrt(disc)) / (3.0 * a) : -slope / (b + std::sqrt(disc));
+          next = std::min(next, 0.5 * lambda);
+        }
+      }
+      lambda2 = lambda;
+      f2 = f;
+      next = std::max(next, ls.lambda_factor_min * lambda);
+    }
+    lambda_prev = lambda;
+    lambda = next;
+  }
+  out.failure = FailureReason::LineSearchFailed;
+  out.message = fmt::format("line search: maximum number of iterations {} exceeded", ls.max_iterations);
+  return out;
 }
 
 }  // namespace mbl::integrators

@@ -50,7 +50,8 @@ struct NewtonOptions {
   // `nonlinear solver: newton raphson [, true | modified, N [, keep jacobian matrix]]`
   int jacobian_every = 1;  ///< 1: full Newton; N > 1: modified Newton, refresh every N iterations
   bool keep_jacobian = false;  ///< keep the factorised Jacobian across time points
-  // `nonlinear solver: line search, ...` (input manual §4.1.1 defaults)
+  // `nonlinear solver: line search, ...` (input manual §4.1.1 defaults; `default solver options,
+  // moderate | heavy nonlinear` presets in model_builder).
   struct LineSearch {
     bool enabled = false;
     double tolerance_x = 1e-7;
@@ -68,6 +69,7 @@ struct NewtonOptions {
     bool scale_newton_step = true;
     double min_scale = 1e-3;
     bool abort_at_lambda_min = true;
+    bool non_negative_slope_continue = false;
   } line_search;
 };
 
@@ -106,6 +108,15 @@ class NewtonSolver {
  private:
   void apply(const Problem& p, const Vector& d, double scale, double dCoef, double dCoef_alg,
              Vector& y, Vector& yp) const;
+  struct LineSearchOutcome {
+    FailureReason failure = FailureReason::None;
+    std::string message;
+    bool at_lambda_min = false;  ///< stopped at lambda's minimum without a sufficient decrease
+    double last_scale = 1.0;     ///< last correction applied, as a multiple of the (scaled) step d
+  };
+  LineSearchOutcome line_search(Problem& problem, double t, double dCoef, double dCoef_alg, Vector& y,
+                                Vector& yp, UpdateMode mode);
+  double max_step_ = 0.0;
   NewtonOptions opt_;
   std::unique_ptr<LinearSolver> ls_;
   SparseMatrix J_;
@@ -113,7 +124,7 @@ class NewtonSolver {
   double jacobian_dcoef_ = std::numeric_limits<double>::quiet_NaN();
   int since_jacobian_ = 0;
   std::uint64_t n_jacobians_ = 0;
-  Vector r_, abs_r_, d_, y0_, yp0_;  ///< solve()'s work vectors (residual, correction, line search)
+  Vector r_, abs_r_, d_, y0_, yp0_, g_;  ///< solve()'s work vectors (residual, correction, line search)
 };
 
 }  // namespace mbl::integrators

@@ -97,4 +97,11 @@ Eigen::VectorXd SparseMatrix::multiply(const Eigen::VectorXd& x) const {
   return y;
 }
 
+void SparseMatrix::multiply_transposed(const Eigen::VectorXd& x, Eigen::VectorXd& out) const {
+  out.setZero(n_);
+  for (int c = 0; c < n_; ++c)
+    for (int k = col_ptr_[c]; k < col_ptr_[c + 1]; ++k) out[c] += values_[k] * x[row_idx_[k]];
+  for (const auto& p : pending_) out[p.col] += p.v * x[p.row];
+}
+
 }  // namespace mbl::integrators

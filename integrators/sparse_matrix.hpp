@@ -40,6 +40,8 @@ class SparseMatrix {
   double coeff(int row, int col) const;  ///< 0 when absent (tests, debugging)
   Eigen::MatrixXd to_dense() const;
   Eigen::VectorXd multiply(const Eigen::VectorXd& x) const;
+  /// J^T x into `out` (the line search's gradient of 1/2 |r|^2 is -J^T r).
+  void multiply_transposed(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
 
  private:
   void compress();

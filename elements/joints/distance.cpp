@@ -8,52 +8,108 @@ Distance::Distance(unsigned label, const Attachment& a, const Attachment& b, Dri
     : Joint(label), a_(a), b_(b), length_(std::move(length)),
       offsets_(!a.offset_N.isZero() || !b.offset_N.isZero()) {}
 
+namespace {
+
+/// Position of an attachment point in the initial configuration (after the initial assembly).
+Vec3 initial_x_W(const Attachment& att) {
+  if (att.grounded()) return att.offset_N;
+  const StructNode::InitialConditions& ic = att.node->initial();
+  return ic.x_W + ic.R_WN * att.offset_N;
+}
+
+/// The two sides of the joint: the force on a side is s alpha v, and d = x_b - x_a depends on
+/// the side's position with sign -s.
+struct Side {
+  const Attachment* att;
+  double s;
+};
+
+}  // namespace
+
+void Distance::initial_state(Vector& y, Vector&) const {
+  const Vec3 d0 = initial_x_W(b_) - initial_x_W(a_);
+  y.segment<3>(first_index() + kDirection) = d0.normalized();
+}
+
+void Distance::add_forces(ResidualSink& r, double alpha, const Vec3& v) const {
+  for (const Side& side : {Side{&a_, 1.0}, Side{&b_, -1.0}}) {
+    if (side.att->grounded()) continue;
+    const Vec3 F = side.s * alpha * v;
+    r.add(side.att->node->eq_index(), F);
+    r.add(side.att->node->eq_index() + 3, Vec3(side.att->b_W().cross(F)));
+  }
+}
+
 void Distance::residual(ResidualSink& r, const StepContext& c) {
+  l_ = length_->value(c.t);
+  if (c.initial_assembly) return assembly_residual(r, c);
+  const Vec3 d = b_.x_W() - a_.x_W();
+  const double alpha = lambda(c, kAlpha);
+  const Vec3 v = lambda3(c, kDirection);
+  add_forces(r, alpha, v);
+  r.add(first_index() + kAlpha, 0.5 * (1.0 - v.squaredNorm()));
+  r.add(first_index() + kDirection, Vec3(v - d / l_));
+}
+
+// J = -dr/dq; node position and rotation columns carry dCoef (dx = dCoef dx').
+// Moments: with db = th x b, d(b x F) = (th x b) x F = [F x][b x] th.
+void Distance::jacobian(JacobianSink& J, const StepContext& c) {
+  if (c.initial_assembly) return assembly_jacobian(J, c);
+  const double alpha = lambda(c, kAlpha);
+  const Vec3 v = lambda3(c, kDirection);
+  const double l = length_->value(c.t);
+  const int i_alpha = first_index() + kAlpha, i_v = first_index() + kDirection;
+  for (const Side& side : {Side{&a_, 1.0}, Side{&b_, -1.0}}) {
+    if (side.att->grounded()) continue;
+    const StructNode& n = *side.att->node;
+    const double s = side.s;
+    const Mat3 b_x = skew(side.att->b_W());
+    J.add(n.eq_index(), i_alpha, Vec3(-s * v));
+    J.add(n.eq_index(), i_v, Mat3(-s * alpha * Mat3::Identity()));
+    J.add(n.eq_index() + 3, i_alpha, Vec3(-s * b_x * v));
+    J.add(n.eq_index() + 3, i_v, Mat3(-s * alpha * b_x));
+    J.add(n.eq_index() + 3, n.dof_index() + 3, Mat3(-c.dCoef * s * alpha * skew(v) * b_x));
+    // Direction rows v - d/l: d grows with side b's position (sign -s), dd = dx - b x th.
+    const double k = -s * c.dCoef / l;
+    J.add(i_v, n.dof_index(), Mat3(k * Mat3::Identity()));
+    J.add(i_v, n.dof_index() + 3, Mat3(-k * b_x));
+  }
+  J.add(i_v, i_v, Mat3(-Mat3::Identity()));
+  J.add(i_alpha, i_v, Eigen::RowVector3d(v.transpose()));
+}
+
+// Initial assembly (technical manual §6.1): the scalar constraint (|d| - l)/dCoef = 0 with
+// multiplier alpha along u = d/|d|; the direction rows are left as identities.
+void Distance::assembly_residual(ResidualSink& r, const StepContext& c) const {
   const Vec3 d = b_.x_W() - a_.x_W();
   const double dn = d.norm();
-  const Vec3 u = d / dn;
-  const double alpha = lambda(c, 0);
-  l_ = length_->value(c.t);
-  r.add(first_index(), -(dn - l_) / c.dCoef);
-  const Vec3 F1 = alpha * u;
-  if (!a_.grounded()) {
-    r.add(a_.node->eq_index(), F1);
-    r.add(a_.node->eq_index() + 3, Vec3(a_.b_W().cross(F1)));
-  }
-  if (!b_.grounded()) {
-    r.add(b_.node->eq_index(), Vec3(-F1));
-    r.add(b_.node->eq_index() + 3, Vec3(-b_.b_W().cross(F1)));
-  }
+  r.add(first_index() + kAlpha, -(dn - l_) / c.dCoef);
+  add_forces(r, lambda(c, kAlpha), d / dn);
 }
 
 // f = -r: f_x1 = -alpha u, f_th1 = -alpha b1 x u, f_x2 = alpha u, f_th2 = alpha b2 x u,
 // f_c = (|d| - l)/dCoef; du = P dd with P = (I - u u^T)/|d|, dd = dx2 - b2 x th2 - dx1 + b1 x th1.
-void Distance::jacobian(JacobianSink& J, const StepContext& c) {
+void Distance::assembly_jacobian(JacobianSink& J, const StepContext& c) const {
   const Vec3 d = b_.x_W() - a_.x_W();
   const double dn = d.norm();
   const Vec3 u = d / dn;
-  const double alpha = lambda(c, 0);
+  const double alpha = lambda(c, kAlpha);
   const Mat3 P = (Mat3::Identity() - u * u.transpose()) / dn;
-  const int row_c = first_index();
-  struct Side {
-    const Attachment* att;
-    double sign;  // d depends on side b with +, on side a with -
-  };
+  const int row_c = first_index() + kAlpha;
+  // Here the sign is that of d's dependence on the side: + for b, - for a.
   const Side sides[2] = {{&a_, -1.0}, {&b_, 1.0}};
   for (const Side& eq_side : sides) {
     if (eq_side.att->grounded()) continue;
     const StructNode& ne = *eq_side.att->node;
     const Mat3 bex = skew(eq_side.att->b_W());
-    // Force on this side: f_x = s alpha u, f_th = s alpha b x u, with s = sign of the side.
-    const double s = eq_side.sign;
+    const double s = eq_side.s;
     J.add(ne.eq_index(), row_c, Vec3(s * u));
     J.add(ne.eq_index() + 3, row_c, Vec3(s * bex * u));
-    // Rotation of b in f_th: d(b x u)/dth = u x b x  (db = th x b).
     J.add(ne.eq_index() + 3, ne.dof_index() + 3, Mat3(c.dCoef * s * alpha * skew(u) * bex));
     for (const Side& col_side : sides) {
       if (col_side.att->grounded()) continue;
       const StructNode& nc = *col_side.att->node;
-      const double t = col_side.sign;
+      const double t = col_side.s;
       const Mat3 bcx = skew(col_side.att->b_W());
       const Mat3 dd_dx = t * Mat3::Identity(), dd_dth = -t * bcx;
       J.add(ne.eq_index(), nc.dof_index(), Mat3(c.dCoef * s * alpha * P * dd_dx));
@@ -61,21 +117,21 @@ void Distance::jacobian(JacobianSink& J, const StepContext& c) {
       J.add(ne.eq_index() + 3, nc.dof_index(), Mat3(c.dCoef * s * alpha * bex * P * dd_dx));
       J.add(ne.eq_index() + 3, nc.dof_index() + 3, Mat3(c.dCoef * s * alpha * bex * P * dd_dth));
     }
-    // Constraint row: d|d| = u . dd.
     J.add(row_c, ne.dof_index(), Eigen::RowVector3d(s * u.transpose()));
     J.add(row_c, ne.dof_index() + 3, Eigen::RowVector3d(-s * u.transpose() * bex));
   }
+  J.add(first_index() + kDirection, first_index() + kDirection, Mat3(Mat3::Identity()));
 }
 
 void Distance::after_convergence(const StepContext& c) {
-  const Vec3 d = b_.x_W() - a_.x_W();
-  const Vec3 u = d.normalized();
-  F_W_ = lambda(c, 0) * u;
-  R_WJ_ = frame_along(u);  // local force (alpha, 0, 0)
+  alpha_ = lambda(c, kAlpha);
+  v_W_ = lambda3(c, kDirection);
+  F_W_ = alpha_ * v_W_;
+  R_WJ_ = frame_along(v_W_.normalized());
 }
 
 // MBDyn writes the direction scaled by 1/l (.jnt columns 14-16, NetCDF "V").
-Vec3 Distance::direction_output() const { return (b_.x_W() - a_.x_W()) / (l_ * l_); }
+Vec3 Distance::direction_output() const { return v_W_ / l_; }
 
 void Distance::output_extra(OutputSink& out, std::ostream& os) const {
   out.write(os, direction_output());

@@ -53,6 +53,9 @@ struct StepContext {
   double dCoef = 1.0;
   const Vector* y = nullptr;
   const Vector* yp = nullptr;
+  /// The initial assembly's position/velocity problems (elements with internal unknowns may write
+  /// their constraints on the nodes only).
+  bool initial_assembly = false;
 };
 
 }  // namespace mbl

@@ -26,6 +26,7 @@ integrators::ConvergenceTest read_test(CardReader& in) {
   if (in.keyword_is("relnorm")) return T::RelNorm;
   if (in.keyword_is("sepnorm")) return T::SepNorm;
   in.fail_expected("a test (none, norm, minmax, relnorm, sepnorm)");
+  __builtin_unreachable();  // fail_expected throws (a virtual [[noreturn]] GCC cannot see through)
 }
 
 /// `tolerance: {null | r} [, test, t [, scale]] [, {null | s} [, test, t [, scale]]];`
@@ -409,12 +410,90 @@ class Builder {
       in.skip_rest();
       return;
     }
-    if (in.keyword_is("line search")) {
-      o.line_search.enabled = true;
-      in.skip_rest();
-      return;
-    }
+    if (in.keyword_is("line search")) return read_line_search(in, o);
     in.not_implemented("nonlinear solver \"" + std::string(in.peek_text()) + "\"");
+  }
+
+  /// `nonlinear solver: line search [, true] [, <option> ...]` (input manual §4.1.1); options
+  /// apply in order. `default solver options, {moderate | heavy} nonlinear` is MBDyn's preset:
+  /// no abort at lambda min, no Newton step scaling, continue on zero gradient or non-negative
+  /// slope, divergence check; lambda min 0.1 / 1e-4, divergence factor 10 / 1.5.
+  static void read_line_search(CardReader& in, integrators::NewtonOptions& o) {
+    auto& ls = o.line_search;
+    ls.enabled = true;
+    if (in.keyword_is("modified")) return in.not_implemented("nonlinear solver: line search, modified");
+    in.keyword_is("true");
+    auto positive = [&](std::string_view what) {
+      const auto where = in.location();
+      const double v = in.real();
+      if (!(v >= 0.0)) throw parser::InputError(where, fmt::format("expected {} >= 0, found {}", what, v));
+      return v;
+    };
+    while (!in.at_end()) {
+      if (in.keyword_is("default solver options")) {
+        ls.abort_at_lambda_min = false;
+        ls.scale_newton_step = false;
+        ls.non_negative_slope_continue = true;
+        ls.zero_gradient_continue = true;
+        ls.divergence_check = true;
+        if (in.keyword_is("moderate nonlinear")) {
+          ls.lambda_min = 0.1;
+          ls.divergence_factor = 10.0;
+        } else if (in.keyword_is("heavy nonlinear")) {
+          ls.lambda_min = 1e-4;
+          ls.divergence_factor = 1.5;
+        } else {
+          in.fail_expected("moderate nonlinear or heavy nonlinear");
+        }
+      } else if (in.keyword_is("tolerance x")) {
+        ls.tolerance_x = positive("tolerance x");
+      } else if (in.keyword_is("tolerance min")) {
+        ls.tolerance_min = positive("tolerance min");
+      } else if (in.keyword_is("max iterations")) {
+        ls.max_iterations = static_cast<int>(in.integer());
+      } else if (in.keyword_is("alpha full") || in.keyword_is("alpha")) {
+        ls.alpha = positive("alpha");
+      } else if (in.keyword_is("alpha modified")) {
+        positive("alpha modified");  // modified line search only
+      } else if (in.keyword_is("lambda min")) {
+        ls.lambda_min = positive("lambda min");
+        if (in.keyword_is("relative")) ls.lambda_min_relative = in.boolean();
+      } else if (in.keyword_is("lambda factor min")) {
+        const auto where = in.location();
+        ls.lambda_factor_min = in.real();
+        if (!(ls.lambda_factor_min > 0.0 && ls.lambda_factor_min < 1.0))
+          throw parser::InputError(where, fmt::format("expected 0 < lambda factor min < 1, found {}", ls.lambda_factor_min));
+      } else if (in.keyword_is("max step")) {
+        ls.max_step = positive("max step");
+      } else if (in.keyword_is("zero gradient")) {
+        if (!in.keyword_is("continue")) in.fail_expected("continue");
+        ls.zero_gradient_continue = in.boolean();
+      } else if (in.keyword_is("divergence check")) {
+        ls.divergence_check = in.boolean();
+        if (in.keyword_is("factor")) ls.divergence_factor = positive("divergence check factor");
+      } else if (in.keyword_is("algorithm")) {
+        if (in.keyword_is("cubic")) ls.cubic = true;
+        else if (in.keyword_is("factor")) ls.cubic = false;
+        else in.fail_expected("cubic or factor");
+      } else if (in.keyword_is("scale newton step")) {
+        ls.scale_newton_step = in.boolean();
+        if (in.keyword_is("min scale")) ls.min_scale = positive("min scale");
+      } else if (in.keyword_is("abort at lambda min")) {
+        ls.abort_at_lambda_min = in.boolean();
+      } else if (in.keyword_is("non negative slope continue")) {
+        ls.non_negative_slope_continue = in.boolean();
+      } else if (in.keyword_is("print convergence info") || in.keyword_is("verbose")) {
+        in.boolean();  // diagnostics of MBDyn's own solver
+      } else if (in.keyword_is("time step tolerance") || in.keyword_is("update ratio") ||
+                 in.keyword_is("mcp tolerance") || in.keyword_is("mcp sigma") || in.keyword_is("mcp rho") ||
+                 in.keyword_is("mcp p")) {
+        in.real();  // modified line search and mcp solvers only
+      } else {
+        in.fail_expected("a line search option (default solver options, tolerance x, tolerance min, "
+                         "max iterations, alpha, lambda min, lambda factor min, max step, zero gradient, "
+                         "divergence check, algorithm, scale newton step, abort at lambda min, ...)");
+      }
+    }
   }
 
   /// `output: <kind>, {<label> [, ...] | range, <first>, <last>};` in the nodes or elements

@@ -26,13 +26,17 @@ void participants_residual(const std::vector<Element*>& parts, const StepContext
   r.setZero(n);
   if (abs_r) abs_r->setZero(n);
   ResidualSink sink(r, abs_r);
-  for (Element* e : parts) e->residual(sink, c);
+  StepContext ca = c;
+  ca.initial_assembly = true;
+  for (Element* e : parts) e->residual(sink, ca);
 }
 
 void participants_jacobian(const std::vector<Element*>& parts, const StepContext& c, SparseMatrix& J) {
   J.zero();
   JacobianSink sink(J);
-  for (Element* e : parts) e->jacobian(sink, c);
+  StepContext ca = c;
+  ca.initial_assembly = true;
+  for (Element* e : parts) e->jacobian(sink, ca);
 }
 
 template <class F>

@@ -289,6 +289,81 @@ TEST(IntegratorNewton, LineSearchFromFarAway) {
   EXPECT_NEAR(y[0] * y[0] + y[1], 3.0, 1e-9);
 }
 
+// MBDyn 2024's rule (nr.cc, linesearch.cc): with a solution tolerance the point has converged
+// only when the residual test and the solution test both pass.
+TEST(IntegratorNewton, ResidualAndSolutionTestsMustBothPass) {
+  auto solve = [](double res_tol, double sol_tol, bool line_search) {
+    Algebraic p;
+    NewtonOptions o;
+    o.residual_tolerance = res_tol;
+    o.solution_tolerance = sol_tol;
+    o.max_iterations = 50;
+    o.line_search.enabled = line_search;
+    NewtonSolver nw(o, std::make_unique<DenseSolver>());
+    Vector y(2), yp = Vector::Zero(2);
+    y << 1.2, 1.8;
+    p.update(0, y, yp);
+    return nw.solve(p, 0.0, 0.1, 0.1, y, yp);
+  };
+  for (bool line_search : {false, true}) {
+    const NewtonResult loose = solve(1e-2, 0.0, line_search);
+    const NewtonResult both = solve(1e-2, 1e-12, line_search);
+    ASSERT_TRUE(loose.converged && both.converged) << line_search;
+    EXPECT_LE(both.solution_error, 1e-12) << line_search;
+    EXPECT_LE(both.residual_error, 1e-2) << line_search;
+    // The solution test alone keeps iterating after the residual has passed.
+    EXPECT_GE(both.iterations, loose.iterations + 2) << line_search;
+  }
+}
+
+// The line search tests its first residual (the prediction) against 1e-2 of the tolerance;
+// plain Newton-Raphson against the tolerance itself.
+TEST(IntegratorNewton, LineSearchIsStricterAtThePrediction) {
+  for (bool line_search : {false, true}) {
+    Algebraic p;
+    NewtonOptions o;
+    o.residual_tolerance = 1e-6;
+    o.line_search.enabled = line_search;
+    NewtonSolver nw(o, std::make_unique<DenseSolver>());
+    Vector y(2), yp = Vector::Zero(2);
+    y << 1.2, 1.8;
+    p.update(0, y, yp);
+    ASSERT_TRUE(nw.solve(p, 0.0, 0.1, 0.1, y, yp).converged);
+    p.shift = 5e-7;  // residual 5e-7: below the tolerance, above 1e-2 of it
+    p.update(0, y, yp);
+    const NewtonResult r = nw.solve(p, 0.0, 0.1, 0.1, y, yp);
+    ASSERT_TRUE(r.converged);
+    EXPECT_EQ(r.iterations, line_search ? 1 : 0);
+  }
+}
+
+// Lambda at its minimum without a sufficient decrease: with `abort at lambda min, no` the step
+// is kept and the iteration goes on; by default the solver stops with a message.
+TEST(IntegratorNewton, LineSearchAtLambdaMin) {
+  Algebraic p;
+  NewtonOptions o;
+  o.residual_tolerance = 1e-10;
+  o.max_iterations = 100;
+  o.line_search.enabled = true;
+  o.line_search.lambda_min = 1.0;  // no backtracking at all
+  o.line_search.divergence_check = false;
+  Vector y(2), yp = Vector::Zero(2);
+  y << 8.0, -5.0;
+  p.update(0, y, yp);
+  NewtonSolver aborting(o, std::make_unique<DenseSolver>());
+  const NewtonResult r = aborting.solve(p, 0.0, 0.1, 0.1, y, yp);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.failure, FailureReason::LineSearchFailed);
+  EXPECT_NE(r.message.find("lambda"), std::string::npos) << r.message;
+  o.line_search.abort_at_lambda_min = false;
+  NewtonSolver going_on(o, std::make_unique<DenseSolver>());
+  y << 8.0, -5.0;
+  p.update(0, y, yp);
+  const NewtonResult r2 = going_on.solve(p, 0.0, 0.1, 0.1, y, yp);
+  ASSERT_TRUE(r2.converged) << r2.message;
+  EXPECT_NEAR(y[0] * y[0] + y[1], 3.0, 1e-9);
+}
+
 TEST(IntegratorStepController, FactorStrategy) {
   StepStrategy s;
   s.kind = StepStrategy::Kind::Factor;
