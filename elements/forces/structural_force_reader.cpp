@@ -55,7 +55,7 @@ void read_family(parser::CardReader& in, BuildContext& ctx, unsigned label, K ki
   // Force types defined in other files (displacement, abstract, ...) register here.
   if (const CardReaderFn* f = CardRegistry::family(kind == K::Force ? "force type" : "couple type").match_keyword(in))
     return (*f)(in, ctx, label);
-  F frame;
+  F frame = F::Absolute;  // set below or the card fails
   if (in.keyword_is("absolute")) frame = F::Absolute;
   else if (in.keyword_is("follower")) frame = F::Follower;
   else if (in.keyword_is("absolute internal")) return read_structural(in, ctx, label, kind, F::Absolute, true);

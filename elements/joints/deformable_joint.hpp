@@ -24,9 +24,9 @@ class DeformableJoint final : public Joint {
 
   /// The law of `kind`: law3 for Hinge/Displacement, law6 for Full, law1 for Axial.
   struct Law {
-    std::unique_ptr<ConstitutiveLaw1D> law1;
-    std::unique_ptr<ConstitutiveLaw3D> law3;
-    std::unique_ptr<ConstitutiveLaw6D> law6;
+    std::unique_ptr<ConstitutiveLaw1D> law1 = nullptr;
+    std::unique_ptr<ConstitutiveLaw3D> law3 = nullptr;
+    std::unique_ptr<ConstitutiveLaw6D> law6 = nullptr;
   };
 
   DeformableJoint(unsigned label, Kind kind, bool invariant, const Attachment& a, const Attachment& b, Law law);

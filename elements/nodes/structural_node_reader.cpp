@@ -49,7 +49,7 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
     throw parser::InputError(where, fmt::format("structural node {} is already defined", label));
   const std::string name;  // `name, "..."` is consumed by the model builder
   using T = StructNode::Type;
-  T type;
+  T type = T::Static;  // set below or the card fails
   if (in.keyword_is("static")) type = T::Static;
   // `model: static;` (§5.3.16) treats every dynamic node as static.
   else if (in.keyword_is("dynamic")) type = ctx.static_model() ? T::Static : T::Dynamic;
