@@ -105,10 +105,24 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
        }},
       {"derivativescoefficient",
        [](CardReader& in, RunSettings& s, BuildContext&) {
-         if (!in.peek_keyword_is("auto")) s.derivatives_coefficient = in.real();
+         if (!in.peek_keyword_is("auto")) {
+           const double c = in.real();
+           if (c > 0.0) s.derivatives_coefficient = c;  // MBDyn keeps its default for c <= 0
+         }
          if (in.keyword_is("auto")) {
-           if (in.keyword_is("max iterations")) in.integer();
-           if (in.keyword_is("factor")) in.real();
+           s.derivatives_auto_iterations = 6;
+           if (in.keyword_is("max iterations")) {
+             const auto where = in.location();
+             s.derivatives_auto_iterations = static_cast<int>(in.integer());
+             if (s.derivatives_auto_iterations < 0)
+               throw parser::InputError(where, fmt::format("expected max iterations >= 0, found {}", s.derivatives_auto_iterations));
+           }
+           if (in.keyword_is("factor")) {
+             const auto where = in.location();
+             s.derivatives_auto_factor = in.real();
+             if (!(s.derivatives_auto_factor > 1.0))
+               throw parser::InputError(where, fmt::format("expected factor > 1, found {}", s.derivatives_auto_factor));
+           }
          }
        }},
       {"dummystepsnumber",

@@ -30,7 +30,13 @@ struct RunSettings {
   double derivatives_tolerance = 1e-6;
   int derivatives_max_iterations = 1;
   double derivatives_coefficient = 1e-6;
-  double derivatives_solution_tolerance = 0.0;
+  /// `derivatives coefficient: [c,] auto [, max iterations, n] [, factor, f]`: on failure, retry
+  /// with c f, c f^2, ... c f^n, then c / f ... c / f^n, then the best one with a tolerance
+  /// relaxed to its error (n = 0: one attempt).
+  int derivatives_auto_iterations = 0;
+  double derivatives_auto_factor = 10.0;
+  /// Read for completeness; the derivatives phase tests the residual only (simulation.cpp).
+  double derivatives_solution_tolerance = -1.0;
   int dummy_steps = 0;
   double dummy_steps_tolerance = 1e-6;
   int dummy_steps_max_iterations = 1;
