@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "mbdyn-like/core/nc_catalog.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 
 #include "elements/joints/deformable_kinematics.hpp"
 #include "mbdyn-like/core/rotations.hpp"
@@ -215,44 +216,51 @@ void DeformableJoint::after_convergence(const StepContext& c) {
   M_W_ = k.Rm * F6_.tail<3>();
 }
 
+// Appendix C "Deformable hinge / displacement joint / joint / axial joint": the strains of the
+// kind, the rotation in the `orientation description` format. The relative velocities are
+// written whatever the law (MBDyn writes zeros for a law without viscosity).
 void DeformableJoint::output_setup_extra(OutputSink& out, const std::string& base) {
-  if (kind_ != Kind::Full) return;
-  nc_d_ = output::nc_declare(out, base, output::nc::joint_d);
-  nc_dP_ = output::nc_declare(out, base, output::nc::joint_dPrime);
-  nc_D_ = output::nc_declare(out, base, output::nc::joint_D);
-  nc_DP_ = output::nc_declare(out, base, output::nc::joint_DPrime);
-  nc_E_ = output::nc_declare(out, base, output::nc::joint_E_relative);
-  nc_W_ = output::nc_declare(out, base, output::nc::joint_Omega);
+  namespace nc = output::nc;
+  if (kind_ == Kind::Axial) {
+    nc_E_ = output::nc_declare(out, base, nc::joint_axial_Theta);
+    nc_W_ = output::nc_declare(out, base, nc::joint_axial_Omega);
+    return;
+  }
+  if (kind_ != Kind::Hinge) {
+    nc_d_ = output::nc_declare(out, base, nc::joint_d);
+    nc_dP_ = output::nc_declare(out, base, nc::joint_dPrime);
+    nc_D_ = output::nc_declare(out, base, nc::joint_D);
+    nc_DP_ = output::nc_declare(out, base, nc::joint_DPrime);
+  }
+  if (kind_ != Kind::Displacement) {
+    nc_E_ = declare_orientation(out, base, orientation_output, "relative orientation, in joint reference frame");
+    nc_W_ = output::nc_declare(out, base, nc::joint_Omega);
+  }
 }
 
 void DeformableJoint::output_netcdf_extra(OutputSink& out) const {
-  if (nc_d_ < 0) return;
-  const Vec3 d = e_.head<3>(), d_dot = e_dot_.head<3>();
-  out.put(nc_d_, d);
-  out.put(nc_dP_, d_dot);
-  out.put(nc_D_, Vec3(R_WJ_ * d));
-  out.put(nc_DP_, Vec3(R_WJ_ * d_dot));
-  out.put(nc_E_, Vec3(rot::R_to_euler123(rot::rotvec_to_R(e_.tail<3>())) * (180.0 / M_PI)));
-  out.put(nc_W_, Vec3(e_dot_.tail<3>()));
+  if (kind_ == Kind::Axial) {
+    out.put(nc_E_, e_[5]);
+    out.put(nc_W_, e_dot_[5]);
+    return;
+  }
+  if (nc_d_ >= 0) {
+    const Vec3 d = e_.head<3>(), d_dot = e_dot_.head<3>();
+    out.put(nc_d_, d);
+    out.put(nc_dP_, d_dot);
+    out.put(nc_D_, Vec3(R_WJ_ * d));
+    out.put(nc_DP_, Vec3(R_WJ_ * d_dot));
+  }
+  if (nc_E_ >= 0) {
+    put_orientation(out, nc_E_, rot::rotvec_to_R(e_.tail<3>()), orientation_output);
+    out.put(nc_W_, Vec3(e_dot_.tail<3>()));
+  }
 }
 
 void DeformableJoint::output_extra(OutputSink& out, std::ostream& os) const {
   const bool visc = viscous();
   const Vec3 theta = e_.tail<3>();
-  auto write_rotation = [&]() {
-    using OO = StructNode::OrientationOutput;
-    const Mat3 R = rot::rotvec_to_R(theta);
-    constexpr double kDeg = 180.0 / M_PI;
-    switch (orientation_output) {
-      case OO::Euler123: out.write(os, Vec3(rot::R_to_euler123(R) * kDeg)); break;
-      case OO::Euler313: out.write(os, Vec3(rot::R_to_euler313(R) * kDeg)); break;
-      case OO::Euler321: out.write(os, Vec3(rot::R_to_euler321(R) * kDeg)); break;
-      case OO::OrientationVector: out.write(os, theta); break;
-      case OO::Matrix:
-        for (int i = 0; i < 3; ++i) out.write(os, Vec3(R.row(i).transpose()));
-        break;
-    }
-  };
+  auto write_rotation = [&]() { write_orientation(out, os, rot::rotvec_to_R(theta), orientation_output); };
   switch (kind_) {
     case Kind::Hinge:
       write_rotation();

@@ -50,7 +50,8 @@ class DeformableJoint final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
-  /// NetCDF d, d', D, D', E, Omega of the 6D deformable joint (none for the other kinds).
+  /// NetCDF variables of the kind (appendix C): d, d', D, D' (displacement), E/Phi/R, Omega
+  /// (rotation), Theta, Omega (axial).
   void output_setup_extra(OutputSink& out, const std::string& base) override;
   void output_netcdf_extra(OutputSink& out) const override;
 

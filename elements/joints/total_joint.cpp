@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 
 namespace mbl::elements {
@@ -48,16 +47,6 @@ std::string_view TotalJoint::type_name() const {
     case Flavor::DriveHinge: return "Drive hinge joint";
     case Flavor::AxialRotation: return "Axial rotation";
     default: return "Total joint";
-  }
-}
-
-bool TotalJoint::total_output() const {
-  switch (p_.flavor) {
-    case Flavor::Total:
-    case Flavor::TotalPin:
-    case Flavor::ImposedDisplacement:
-    case Flavor::ImposedDisplacementPin: return true;
-    default: return false;
   }
 }
 
@@ -235,15 +224,14 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
   switch (p_.flavor) {
     case Flavor::DriveDisplacement:
     case Flavor::DriveDisplacementPin:
-      // The relative position, in the global frame.
-      out.write(os, Vec3(k_.R_ah * k_.X));
+      out.write(os, d_W());
       return;
     case Flavor::DriveHinge:
-      out.write(os, Vec3(rot::R_to_euler123(k_.R_rel) * (180.0 / M_PI)));
+      out.write(os, E_rel_deg());
       out.write(os, k_.theta);
       return;
     case Flavor::AxialRotation:
-      out.write(os, Vec3(rot::R_to_euler123(k_.R_rel) * (180.0 / M_PI)));
+      out.write(os, E_rel_deg());
       out.write(os, theta0_[2]);
       out.write(os, k_.Omega);
       return;
@@ -255,20 +243,34 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
   }
 }
 
+// Appendix C: X, Phi, V, Omega of the total-joint flavours; d (drive displacement), Theta (drive
+// hinge, MBDyn's name for the appendix's Phi), E and Omega (axial rotation), as their .jnt columns.
 void TotalJoint::output_setup_extra(OutputSink& out, const std::string& base) {
-  if (!total_output()) return;
-  nc_X_ = output::nc_declare(out, base, output::nc::joint_X);
-  nc_Phi_ = output::nc_declare(out, base, output::nc::joint_Phi);
-  nc_V_ = output::nc_declare(out, base, output::nc::joint_V);
-  nc_Omega_ = output::nc_declare(out, base, output::nc::joint_Omega);
+  namespace nc = output::nc;
+  switch (p_.flavor) {
+    case Flavor::DriveDisplacement:
+    case Flavor::DriveDisplacementPin: nc_X_ = output::nc_declare(out, base, nc::joint_drive_d); return;
+    case Flavor::DriveHinge: nc_Phi_ = output::nc_declare(out, base, nc::joint_drive_Theta); return;
+    case Flavor::AxialRotation:
+      nc_E_ = output::nc_declare(out, base, nc::joint_E_global);
+      nc_Omega_ = output::nc_declare(out, base, nc::joint_Omega);
+      return;
+    default:
+      nc_X_ = output::nc_declare(out, base, nc::joint_X);
+      nc_Phi_ = output::nc_declare(out, base, nc::joint_Phi);
+      nc_V_ = output::nc_declare(out, base, nc::joint_V);
+      nc_Omega_ = output::nc_declare(out, base, nc::joint_Omega);
+  }
 }
 
 void TotalJoint::output_netcdf_extra(OutputSink& out) const {
-  if (nc_X_ < 0) return;
-  out.put(nc_X_, k_.X);
-  out.put(nc_Phi_, k_.theta);
-  out.put(nc_V_, k_.V);
-  out.put(nc_Omega_, k_.Omega);
+  const bool drive_displacement =
+      p_.flavor == Flavor::DriveDisplacement || p_.flavor == Flavor::DriveDisplacementPin;
+  if (nc_X_ >= 0) out.put(nc_X_, drive_displacement ? d_W() : k_.X);
+  if (nc_Phi_ >= 0) out.put(nc_Phi_, k_.theta);
+  if (nc_E_ >= 0) out.put(nc_E_, E_rel_deg());
+  if (nc_V_ >= 0) out.put(nc_V_, k_.V);
+  if (nc_Omega_ >= 0) out.put(nc_Omega_, k_.Omega);
 }
 
 std::string TotalJoint::log_line() const {

@@ -21,6 +21,7 @@
 
 #include "elements/drives/template_drive.hpp"
 #include "elements/joints/joint.hpp"
+#include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
 
@@ -98,7 +99,7 @@ class TotalJoint final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
-  /// NetCDF X, Phi, V, Omega (the .jnt extra columns of the total-joint flavours only).
+  /// NetCDF variables of each flavour (appendix C), the values of its .jnt extra columns.
   void output_setup_extra(OutputSink& out, const std::string& base) override;
   void output_netcdf_extra(OutputSink& out) const override;
   const Mat3& moment_frame() const override { return R_WJm_; }
@@ -112,7 +113,10 @@ class TotalJoint final : public Joint {
   /// Sign of the reported reactions: +1 reports what the joint applies to node 1 (total
   /// family), -1 what it applies to node 2 (revolute family: axial rotation).
   double report_sign() const { return p_.flavor == Flavor::AxialRotation ? -1.0 : 1.0; }
-  bool total_output() const;
+  /// Relative position in W (drive displacement output).
+  Vec3 d_W() const { return k_.R_ah * k_.X; }
+  /// Relative orientation, Euler 123 in degrees (drive hinge, axial rotation output).
+  Vec3 E_rel_deg() const { return rot::R_to_euler123(k_.R_rel) * (180.0 / M_PI); }
 
   Params p_;
   std::array<int, 3> pos_dof_{-1, -1, -1};  ///< multiplier index of each component, -1 inactive
@@ -123,7 +127,7 @@ class TotalJoint final : public Joint {
   Vec3 theta_converged_ = Vec3::Zero();  ///< relative rotation vector, counting turns
   Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
   Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();
-  OutputSink::VarId nc_X_ = -1, nc_Phi_ = -1, nc_V_ = -1, nc_Omega_ = -1;
+  OutputSink::VarId nc_X_ = -1, nc_Phi_ = -1, nc_E_ = -1, nc_V_ = -1, nc_Omega_ = -1;
 };
 
 }  // namespace mbl::elements

@@ -3,6 +3,7 @@
 #include "elements/input/drive_input.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements {
@@ -46,7 +47,28 @@ void VelocityJoint::jacobian(JacobianSink& J, const StepContext& c) {
 
 void VelocityJoint::after_convergence(const StepContext& c) {
   imposed_ = drive_->value(c.t);
-  (kind_ == Kind::Linear ? F_W_ : M_W_) = lambda(c, 0) * e_W();
+  e_W_converged_ = e_W();
+  (kind_ == Kind::Linear ? F_W_ : M_W_) = lambda(c, 0) * e_W_converged_;
+  // Local axis 1 along e: f (or m) = (lambda, 0, 0).
+  R_WJ_ = frame_along(e_W_converged_);
+}
+
+void VelocityJoint::output_extra(OutputSink& out, std::ostream& os) const {
+  out.write(os, e_W_converged_);
+  out.write(os, imposed_);
+}
+
+// Appendix C "Angular velocity" (w, dOmega) / "Linear velocity" (v; MBDyn adds dv, the direction).
+void VelocityJoint::output_setup_extra(OutputSink& out, const std::string& base) {
+  namespace nc = output::nc;
+  const bool linear = kind_ == Kind::Linear;
+  nc_value_ = output::nc_declare(out, base, linear ? nc::joint_velocity_v : nc::joint_dOmega);
+  nc_dir_ = output::nc_declare(out, base, linear ? nc::joint_dv : nc::joint_w);
+}
+
+void VelocityJoint::output_netcdf_extra(OutputSink& out) const {
+  out.put(nc_dir_, e_W_converged_);
+  out.put(nc_value_, imposed_);
 }
 
 unsigned VelocityJoint::private_data_index(std::string_view name) const {

@@ -3,7 +3,9 @@
 // absolute velocity of a node along a fixed global direction e, or its angular velocity about a
 // direction e_N that rotates with the node. One multiplier lambda, non-holonomic constraint
 //   Psi = e . xdot - v(t)   or   Psi = (R_N e_N) . omega - w(t)   (not scaled by 1/dCoef);
-// the node receives the force (or couple) -lambda e, reported as F = lambda e (M = lambda e_W).
+// the node receives the force (or couple) -lambda e, reported as F = lambda e (M = lambda e_W),
+// locally f = (lambda, 0, 0) (m = (lambda, 0, 0)) as MBDyn's .jnt. Extra output: the direction
+// in W and the imposed value (.jnt columns 14-17; NetCDF dv, v or w, dOmega).
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
 
@@ -29,6 +31,11 @@ class VelocityJoint final : public Joint {
   unsigned private_data_count() const override { return 1; }
   double private_data(unsigned i) const override { return i == 1 ? imposed_ : 0.0; }
 
+ protected:
+  void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
+
  private:
   Vec3 e_W() const { return kind_ == Kind::Linear ? e_ : Vec3(node_.R_WN() * e_); }
   Kind kind_;
@@ -37,6 +44,8 @@ class VelocityJoint final : public Joint {
   Vec3 direction_input_;  ///< as given (not normalised), for the .log
   DriveCallerPtr drive_;
   double imposed_ = 0.0;
+  Vec3 e_W_converged_ = Vec3::UnitX();
+  OutputSink::VarId nc_dir_ = -1, nc_value_ = -1;
 };
 
 }  // namespace mbl::elements

@@ -96,6 +96,25 @@ inline constexpr NcVarSpec joint_l{"l", S::Scalar, "Length", "length of the elem
 inline constexpr NcVarSpec joint_lP{"lP", S::Scalar, "Velocity",
                                     "lengthening velocity of the element"};
 inline constexpr NcVarSpec joint_v{"v", S::Vec3, "Dimensionless", "direction unit vector"};
+// angular velocity, linear velocity (no reference .nc: MBDyn's names and attributes; MBDyn
+// declares the linear velocity's dv as a scalar but writes the direction vector in it)
+inline constexpr NcVarSpec joint_dOmega{"dOmega", S::Scalar, "Angular velocity",
+                                        "magnitude imposed angular velocity"};
+inline constexpr NcVarSpec joint_w{"w", S::Vec3, "Dimensionless",
+                                   "direction of imposed angular velocity"};
+inline constexpr NcVarSpec joint_dv{"dv", S::Vec3, "Dimensionless", "direction of imposed velocity"};
+inline constexpr NcVarSpec joint_velocity_v{"v", S::Scalar, "Velocity",
+                                            "magnitude of imposed velocity"};
+// drive displacement (+pin), drive hinge (unverified; the drive hinge's is "Theta", not the
+// appendix's "Phi", in MBDyn's sources)
+inline constexpr NcVarSpec joint_drive_d{"d", S::Vec3, "Length",
+                                         "imposed relative displacement, global frame (x, y, z)"};
+inline constexpr NcVarSpec joint_drive_Theta{"Theta", S::Vec3, "rad", "Relative orientation"};
+// deformable axial joint (unverified)
+inline constexpr NcVarSpec joint_axial_Theta{"Theta", S::Scalar, "rad",
+                                             "relative rotation about axis 3"};
+inline constexpr NcVarSpec joint_axial_Omega{"Omega", S::Scalar, "Angular velocity",
+                                             "relative angular velocity about axis 3"};
 // driven elements: elem.driven.<L>.activation
 inline constexpr NcVarSpec driven_activation{"activation", S::IntScalar, "Boolean",
                                              "activation flag (1: active, 0: inactive)"};

@@ -48,17 +48,26 @@ inline void write_orientation(OutputSink& out, std::ostream& os, const Mat3& R, 
     for (int c = 0; c < 3; ++c) out.write(os, R(r, c));
 }
 
-/// Declares `<entity>.E|Phi|R` with the attributes MBDyn gives a "global" rotation variable.
+/// Declares `<entity>.E|Phi|R` as MBDyn names a rotation variable: the description is `prefix`
+/// followed by the format ("global" for nodes and hinges, "relative orientation, in joint
+/// reference frame" for deformable joints).
 inline OutputSink::VarId declare_orientation(OutputSink& out, const std::string& entity,
-                                             OrientationOutput kind) {
+                                             OrientationOutput kind,
+                                             const std::string& prefix = "global") {
   namespace nc = output::nc;
+  const output::NcVarSpec* spec = &nc::node_E123;
   switch (kind) {
-    case OrientationOutput::Euler313: return output::nc_declare(out, entity, nc::node_E313);
-    case OrientationOutput::Euler321: return output::nc_declare(out, entity, nc::node_E321);
-    case OrientationOutput::OrientationVector: return output::nc_declare(out, entity, nc::node_Phi);
-    case OrientationOutput::Matrix: return output::nc_declare(out, entity, nc::node_R);
-    default: return output::nc_declare(out, entity, nc::node_E123);
+    case OrientationOutput::Euler313: spec = &nc::node_E313; break;
+    case OrientationOutput::Euler321: spec = &nc::node_E321; break;
+    case OrientationOutput::OrientationVector: spec = &nc::node_Phi; break;
+    case OrientationOutput::Matrix: spec = &nc::node_R; break;
+    default: break;
   }
+  // The catalog's descriptions all start with "global".
+  std::string description(spec->description);
+  description.replace(0, std::string_view("global").size(), prefix);
+  return out.declare(entity + "." + std::string(spec->suffix), spec->shape, std::string(spec->units),
+                     description);
 }
 
 inline void put_orientation(OutputSink& out, OutputSink::VarId var, const Mat3& R, OrientationOutput kind) {

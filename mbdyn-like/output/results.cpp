@@ -303,6 +303,11 @@ const Layout* joint_extras(const std::string& keyword) {
       {"sphericalhinge", {{"E", 3}}},
       {"revolutehinge", {{"E", 3}, {"Omega", 3}}},
       {"deformablejoint", {{"extra", 3}, {"E", 3}}},
+      {"drivedisplacement", {{"d", 3}}},
+      {"drivedisplacementpin", {{"d", 3}}},
+      {"axialrotation", {{"E", 3}, {"extra", 1}, {"Omega", 3}}},
+      {"angularvelocity", {{"w", 3}, {"dOmega", 1}}},
+      {"linearvelocity", {{"dv", 3}, {"v", 1}}},
   };
   auto it = extras.find(keyword);
   return it == extras.end() ? nullptr : &it->second;
