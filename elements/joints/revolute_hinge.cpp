@@ -15,8 +15,13 @@ const std::vector<AxisPair> kRevoluteAxes{{2, 1, 1.0}, {2, 0, 1.0}};
 
 RevoluteHinge::RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b)
     : Joint(label), variant_(v), a_(a), b_(b), position_(v != Variant::Rotation) {
-  R_WJ_ = a_.R_WH();
+  R_WJ_ = reaction_frame();
 }
+
+// MBDyn writes the local reactions of the hinge and the rotation in node 2's hinge frame (the
+// real .jnt files of web.pendulum, web.planemech, t.joints.drvhinge.drv, ...: the local force
+// turns with node 2); the pin's only node is its side a.
+Mat3 RevoluteHinge::reaction_frame() const { return variant_ == Variant::Pin ? a_.R_WH() : b_.R_WH(); }
 
 std::string_view RevoluteHinge::type_name() const {
   switch (variant_) {
@@ -53,7 +58,7 @@ void RevoluteHinge::after_convergence(const StepContext& c) {
   const int k = position_ ? 3 : 0;
   F_W_ = position_ ? lambda3(c, 0) : Vec3::Zero();
   M_W_ = axis_pairs_moment(a_, b_, kRevoluteAxes, lambdas(c, k));
-  R_WJ_ = a_.R_WH();
+  R_WJ_ = reaction_frame();
   rz_converged_ = rz();
 }
 

@@ -31,6 +31,7 @@ class RevoluteHinge final : public Joint {
   void output_netcdf_extra(OutputSink& out) const override;
 
  private:
+  Mat3 reaction_frame() const;  ///< frame of the local reaction columns
   Mat3 R_rel() const;    ///< relative orientation as MBDyn reports it (node 2 w.r.t. node 1)
   Vec3 w_rel_J() const;         ///< relative angular velocity (node 2 - node 1) in the joint frame
   Vec3 E_rel_deg() const;       ///< Euler angles 123 of R_rel(), degrees (.jnt and NetCDF "E")

@@ -24,7 +24,7 @@ struct DeckCase {
   const char* id;    ///< folder in ../shared/decks
   const char* main;  ///< main deck file
   double tol;        ///< decks/INDEX.md tol
-  /// Also compare joint reactions (normalised by their range) when they agree.
+  /// Also compare joint reactions, global and local (normalised by their range), when they agree.
   bool reactions = false;
   /// Node variables and normalisation of the main comparison (decks whose nodes do not move
   /// compare orientations or velocities by their range instead).
@@ -127,7 +127,7 @@ TEST_P(DeckAgreement, NodePositionsAgreeWithMBDyn) {
   EXPECT_EQ(compare_outputs(out, ref, c.node_vars, c.norm, c.tol, dir / "compare.log"), 0)
       << read_file(dir / "compare.log");
   if (c.reactions) {
-    EXPECT_EQ(compare_outputs(out, ref, "elem.joint.*.F,elem.joint.*.M", "range", c.tol,
+    EXPECT_EQ(compare_outputs(out, ref, "elem.joint.*.F,elem.joint.*.M,elem.joint.*.f,elem.joint.*.m", "range", c.tol,
                               dir / "compare_jnt.log", c.reaction_floor),
               0)
         << read_file(dir / "compare_jnt.log");
