@@ -122,6 +122,18 @@ Results read_netcdf(const std::string& path) {
         std::swap(m[5], m[7]);
       }
     }
+    // Records MBDyn never wrote hold the fill value (e.g. variables of joints whose law has no
+    // such item): they are absent, not 9.97e36.
+    double fill = type == NC_FLOAT ? double(NC_FILL_FLOAT) : NC_FILL_DOUBLE;
+    if (nc_get_att_double(f.id, v, "_FillValue", &fill) != NC_NOERR)
+      fill = type == NC_FLOAT ? double(NC_FILL_FLOAT) : NC_FILL_DOUBLE;
+    for (std::size_t t = 0; t < nrec && ncomp > 0; ++t) {
+      const double* rec = data.data() + t * ncomp;
+      if (std::all_of(rec, rec + ncomp, [&](double x) { return x == fill; })) {
+        if (s.present.empty()) s.present.assign(nrec, 1);
+        s.present[t] = 0;
+      }
+    }
     s.values = std::move(data);
     r.vars.emplace(sname, std::move(s));
   }

@@ -180,3 +180,26 @@ TEST(OutputCompare, FloorBoundsTheRangeNormalisation) {
   EXPECT_NEAR(e.normalised, 4e-12 / 1e-3, 1e-18);
   EXPECT_TRUE(e.within);
 }
+
+// MBDyn leaves some NetCDF variables at the fill value (t.forces.force.force: the d, dPrime,
+// Omega, ... of its deformable joints); those records are absent, not 9.97e36.
+TEST(OutputCompare, NetcdfFillValuesAreAbsentRecords) {
+  const Results ref = read_results(kShared + "/decks/t.forces.force.force/mbdyn/force.nc");
+  const auto it = ref.vars.find("elem.joint.2.d");
+  ASSERT_NE(it, ref.vars.end());
+  ASSERT_FALSE(it->second.present.empty());
+  for (std::size_t t = 0; t < it->second.times(); ++t) EXPECT_FALSE(it->second.has(t)) << t;
+  // Written variables stay present.
+  const Series& F = ref.vars.at("elem.joint.2.F");
+  EXPECT_TRUE(F.present.empty());
+  // Against anything, an absent reference record adds no error.
+  Results other = ref;
+  Series& d_run = other.vars.at("elem.joint.2.d");
+  d_run.present.clear();  // our run writes every record
+  for (double& v : d_run.values) v = 1.0;
+  CompareOptions o;
+  o.tol = 0.0;
+  const CompareReport rep = compare_results(other, ref, o);
+  for (const auto& v : rep.vars)
+    if (v.name == "elem.joint.2.d") EXPECT_EQ(v.max_abs, 0.0);
+}
