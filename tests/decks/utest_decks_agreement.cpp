@@ -101,6 +101,7 @@ const DeckCase kDecks[] = {
     {"t.beam.b", "b", 1e-4},
     {"t.stiff.Swing", "Swing", 1e-6, true},
     {"t.joints.drvhinge.drv", "drv", 1e-4, true},
+    {"web.pid", "pid", 1e-4},
 };
 
 // gtest prints the deck id instead of the struct's bytes.
