@@ -102,6 +102,7 @@ const DeckCase kDecks[] = {
     {"t.stiff.Swing", "Swing", 1e-6, true},
     {"t.joints.drvhinge.drv", "drv", 1e-4, true},
     {"web.pid", "pid", 1e-4},
+    {"t.joints.screw.screw_forced", "screw_forced", 1e-4, true},
 };
 
 // gtest prints the deck id instead of the struct's bytes.
