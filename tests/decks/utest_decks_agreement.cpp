@@ -103,6 +103,7 @@ const DeckCase kDecks[] = {
     {"t.joints.drvhinge.drv", "drv", 1e-4, true},
     {"web.pid", "pid", 1e-4},
     {"t.joints.screw.screw_forced", "screw_forced", 1e-4, true},
+    {"t.invdyn.eqreac.twomasses2", "twomasses2.mbd", 1e-4, true},
 };
 
 // gtest prints the deck id instead of the struct's bytes.
