@@ -104,6 +104,7 @@ const DeckCase kDecks[] = {
     {"web.pid", "pid", 1e-4},
     {"t.joints.screw.screw_forced", "screw_forced", 1e-4, true},
     {"t.invdyn.eqreac.twomasses2", "twomasses2.mbd", 1e-4, true},
+    {"t.beam.bb_legacy", "bb_legacy", 1e-4, true},
 };
 
 // gtest prints the deck id instead of the struct's bytes.
