@@ -157,19 +157,16 @@ void TotalJoint::setup(Model& m) {
   equation_ = eq;
 }
 
-std::array<int, 3> TotalJoint::position_columns() const {
-  if (!equation_) return multiplier_columns(pos_dof_);
+std::array<int, 3> TotalJoint::columns(bool rotation) const {
+  const std::array<int, 3>& dofs = rotation ? rot_dof_ : pos_dof_;
   std::array<int, 3> cols{-1, -1, -1};
-  for (int i = 0; i < 3; ++i)
-    if (p_.position[i] != Status::Inactive) cols[i] = equation_->position_multiplier(i);
-  return cols;
-}
-
-std::array<int, 3> TotalJoint::rotation_columns() const {
-  if (!equation_) return multiplier_columns(rot_dof_);
-  std::array<int, 3> cols{-1, -1, -1};
-  for (int i = 0; i < 3; ++i)
-    if (p_.rotation[i] != Status::Inactive) cols[i] = equation_->rotation_multiplier(i);
+  for (int i = 0; i < 3; ++i) {
+    if (!equation_) {
+      if (dofs[i] >= 0) cols[i] = first_index() + dofs[i];
+    } else if ((rotation ? p_.rotation : p_.position)[i] != Status::Inactive) {
+      cols[i] = rotation ? equation_->rotation_multiplier(i) : equation_->position_multiplier(i);
+    }
+  }
   return cols;
 }
 

@@ -131,15 +131,11 @@ class TotalJoint final : public Joint {
   /// Multipliers as full 3-vectors (zero where inactive).
   Vec3 lambda_position(const StepContext& c) const;
   Vec3 lambda_rotation(const StepContext& c) const;
-  /// Unknowns of the multipliers applied to the nodes (the total equation's for a reaction).
-  std::array<int, 3> position_columns() const;
-  std::array<int, 3> rotation_columns() const;
-  std::array<int, 3> multiplier_columns(const std::array<int, 3>& dofs) const {
-    std::array<int, 3> cols{-1, -1, -1};
-    for (int i = 0; i < 3; ++i)
-      if (dofs[i] >= 0) cols[i] = first_index() + dofs[i];
-    return cols;
-  }
+  /// Unknowns of the multipliers applied to the nodes, per component (-1 inactive): the
+  /// joint's own, or its total equation's for a total internal reaction.
+  std::array<int, 3> columns(bool rotation) const;
+  std::array<int, 3> position_columns() const { return columns(false); }
+  std::array<int, 3> rotation_columns() const { return columns(true); }
   /// Sign of the reported reactions: +1 reports what the joint applies to node 1 (total
   /// family), -1 what it applies to node 2 (revolute family: axial rotation).
   double report_sign() const { return p_.flavor == Flavor::AxialRotation ? -1.0 : 1.0; }

@@ -9,24 +9,6 @@
 
 using namespace mbl;
 
-namespace {
-
-/// Last line of `path` starting with `label`, as numbers (label left out).
-std::vector<double> last_record(const std::string& path, unsigned label) {
-  std::ifstream f(path);
-  std::vector<double> out;
-  for (std::string line; std::getline(f, line);) {
-    std::istringstream is(line);
-    double l;
-    if (!(is >> l) || l != label) continue;
-    out.clear();
-    for (double v; is >> v;) out.push_back(v);
-  }
-  return out;
-}
-
-}  // namespace
-
 TEST(ConservativeForce, IsAnAbsoluteForceInTheLegacyForm) {
   // Mass 2 under 5 along z (legacy form: direction, arm, amplitude): z = 5/2 t^2/2 at t = 1;
   // couple 3 about x on inertia 1.5: angular velocity 2 at t = 1.
@@ -44,7 +26,7 @@ end: elements;
   const auto dir = test::fresh_temp_dir("conservative");
   std::ofstream(dir / "deck") << deck;
   ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
-  const auto mov = last_record((dir / "run.mov").string(), 1);
+  const auto mov = test::last_record(dir / "run.mov", 1);
   ASSERT_GE(mov.size(), 12u);
   EXPECT_NEAR(mov[2], 1.25, 1e-6);
   EXPECT_NEAR(mov[8], 2.5, 1e-6);  // v_z

@@ -13,24 +13,6 @@
 using namespace mbl;
 using namespace mbl::elements;
 
-namespace {
-
-/// Last line of `path` starting with `label`, as numbers (label left out).
-std::vector<double> last_record(const std::string& path, unsigned label) {
-  std::ifstream f(path);
-  std::vector<double> out;
-  for (std::string line; std::getline(f, line);) {
-    std::istringstream is(line);
-    double l;
-    if (!(is >> l) || l != label) continue;
-    out.clear();
-    for (double v; is >> v;) out.push_back(v);
-  }
-  return out;
-}
-
-}  // namespace
-
 TEST(ScrewJoint, JacobianAgainstFiniteDifferences) {
   // Generic node states (finite relative rotation), offsets on both sides, a tilted axis.
   for (double pitch : {0.3, -1.7}) {
@@ -70,11 +52,11 @@ end: elements;
   std::ofstream(dir / "deck") << deck;
   ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
   const double k = 0.25 / (2.0 * M_PI), theta = 5.0 / (2.0 * (2.0 + 3.0 * k * k));
-  const auto jnt = last_record((dir / "run.jnt").string(), 3);
+  const auto jnt = test::last_record(dir / "run.jnt", 3);
   ASSERT_EQ(jnt.size(), 20u);
   EXPECT_NEAR(jnt[12] * M_PI / 180.0, theta, 1e-5);  // unwrapped angle, degrees
   EXPECT_NEAR(jnt[13], k * theta, 1e-6);  // e . d, d from node 1 to the offset point of node 2
-  const auto mov = last_record((dir / "run.mov").string(), 2);
+  const auto mov = test::last_record(dir / "run.mov", 2);
   ASSERT_GE(mov.size(), 6u);
   EXPECT_NEAR(mov[2], 0.5 + k * theta, 1e-6);
   // Axial force: the node's axial acceleration times its mass, m k theta''.

@@ -15,24 +15,6 @@
 using namespace mbl;
 using namespace mbl::elements;
 
-namespace {
-
-/// Last line of `path` starting with `label`, as numbers (label left out).
-std::vector<double> last_record(const std::string& path, unsigned label) {
-  std::ifstream f(path);
-  std::vector<double> out;
-  for (std::string line; std::getline(f, line);) {
-    std::istringstream is(line);
-    double l;
-    if (!(is >> l) || l != label) continue;
-    out.clear();
-    for (double v; is >> v;) out.push_back(v);
-  }
-  return out;
-}
-
-}  // namespace
-
 TEST(StateSpaceGenel, JacobianAgainstFiniteDifferences) {
   // Two states, descriptor form, inputs from a structural node velocity, a differential abstract
   // node's value and a drive; outputs to an algebraic and a differential abstract node.
@@ -76,8 +58,8 @@ end: elements;
   const auto dir = test::fresh_temp_dir("state_space");
   std::ofstream(dir / "deck") << deck;
   ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
-  const auto y1 = last_record((dir / "run.abs").string(), 1);
-  const auto y2 = last_record((dir / "run.abs").string(), 2);
+  const auto y1 = test::last_record(dir / "run.abs", 1);
+  const auto y2 = test::last_record(dir / "run.abs", 2);
   ASSERT_EQ(y1.size(), 1u);
   ASSERT_EQ(y2.size(), 1u);
   const double x = 1.0 - std::exp(-2.0);

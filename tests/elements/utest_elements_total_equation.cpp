@@ -18,20 +18,6 @@ namespace {
 
 using Status = TotalJoint::Status;
 
-/// Last line of `path` starting with `label`, as numbers (label left out).
-std::vector<double> last_record(const std::string& path, unsigned label) {
-  std::ifstream f(path);
-  std::vector<double> out;
-  for (std::string line; std::getline(f, line);) {
-    std::istringstream is(line);
-    double l;
-    if (!(is >> l) || l != label) continue;
-    out.clear();
-    for (double v; is >> v;) out.push_back(v);
-  }
-  return out;
-}
-
 TotalSide side(StructNode* n, int k) {
   return {n, Vec3(0.1 * k, -0.2, 0.15 * k), rot::euler123_to_R(Vec3(0.1 * k, -0.2, 0.3 * k)),
           rot::euler123_to_R(Vec3(-0.2, 0.1 * k, 0.25))};
@@ -91,14 +77,14 @@ end: elements;
   const auto dir = test::fresh_temp_dir("total_equation");
   std::ofstream(dir / "deck") << deck;
   ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
-  const auto mov = last_record((dir / "run.mov").string(), 2);
+  const auto mov = test::last_record(dir / "run.mov", 2);
   ASSERT_GE(mov.size(), 3u);
   EXPECT_NEAR(mov[0], 2.0, 1e-9);
-  const auto jnt = last_record((dir / "run.jnt").string(), 8);
+  const auto jnt = test::last_record(dir / "run.jnt", 8);
   ASSERT_GE(jnt.size(), 12u);
   EXPECT_NEAR(jnt[6], -10.0, 1e-6);
   EXPECT_NEAR(jnt[7], 0.0, 1e-9);
-  const auto eq = last_record((dir / "run.jnt").string(), 7);
+  const auto eq = test::last_record(dir / "run.jnt", 7);
   ASSERT_GE(eq.size(), 13u);
   EXPECT_DOUBLE_EQ(eq[6], 0.0);     // the equation applies no force itself
   EXPECT_NEAR(eq[12], 2.0, 1e-9);  // relative position x
