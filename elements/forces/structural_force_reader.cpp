@@ -56,14 +56,16 @@ void read_family(parser::CardReader& in, BuildContext& ctx, unsigned label, K ki
   if (const CardReaderFn* f = CardRegistry::family(kind == K::Force ? "force type" : "couple type").match_keyword(in))
     return (*f)(in, ctx, label);
   F frame = F::Absolute;  // set below or the card fails
-  if (in.keyword_is("absolute")) frame = F::Absolute;
+  // `conservative` is MBDyn's former name of `absolute` (its .log calls the element "structural
+  // absolute force"; deck t.beam.bb_legacy).
+  if (in.keyword_is("absolute") || in.keyword_is("conservative")) frame = F::Absolute;
   else if (in.keyword_is("follower")) frame = F::Follower;
-  else if (in.keyword_is("absolute internal")) return read_structural(in, ctx, label, kind, F::Absolute, true);
+  else if (in.keyword_is("absolute internal") || in.keyword_is("conservative internal"))
+    return read_structural(in, ctx, label, kind, F::Absolute, true);
   else if (in.keyword_is("follower internal")) return read_structural(in, ctx, label, kind, F::Follower, true);
   else if (in.peek_keyword_is("total") || in.peek_keyword_is("total internal") ||
            in.peek_keyword_is("external structural") || in.peek_keyword_is("modal") ||
-           in.peek_keyword_is("abstract reaction") || in.peek_keyword_is("conservative") ||
-           in.peek_keyword_is("conservative internal") || in.peek_keyword_is("external structural mapping") ||
+           in.peek_keyword_is("abstract reaction") || in.peek_keyword_is("external structural mapping") ||
            in.peek_keyword_is("external modal") || in.peek_keyword_is("external modal mapping") ||
            in.peek_keyword_is("modal internal")) {
     in.not_implemented(std::string(kind == K::Force ? "force" : "couple") + " type \"" + in.keyword() + "\"");

@@ -7,6 +7,7 @@
 #include "elements/joints/in_line.hpp"
 #include "elements/joints/joint_input.hpp"
 #include "elements/joints/prismatic.hpp"
+#include "elements/joints/screw.hpp"
 #include "elements/joints/viscous_body.hpp"
 #include "elements/laws/law_reader.hpp"
 #include "parser/errors.hpp"
@@ -41,6 +42,17 @@ void read_in_line(CardReader& in, BuildContext& ctx, unsigned label) {
   const Attachment b = read_offset_side(in, ctx);
   if (read_unimplemented_friction(in, ctx, "in line", FrictionRadius::None)) return;
   add_joint(in, ctx, std::make_unique<PointOnSubspace>(label, PointOnSubspace::Kind::InLine, a, b));
+}
+
+// §8.12.44: node_1, [position, f_1,] [orientation, R_1h,] node_2, [offset, f_2,] pitch, p
+// [, friction, ...]
+void read_screw(CardReader& in, BuildContext& ctx, unsigned label) {
+  const Attachment a = read_attachment(in, ctx, false);
+  const Attachment b = read_offset_side(in, ctx);
+  if (!in.keyword_is("pitch")) in.fail_expected("\"pitch\"");
+  const double pitch = in.real();
+  if (read_unimplemented_friction(in, ctx, "screw", FrictionRadius::None)) return;
+  add_joint(in, ctx, std::make_unique<ScrewJoint>(label, a, b, pitch));
 }
 
 // §8.12.26: node_1, [position,] p, n, node_2 [, offset, q]
@@ -120,7 +132,7 @@ using V = Cardano::Variant;
 CardRegistry& joints = CardRegistry::family("joint");
 const bool registered =
     joints.add("in line", read_in_line) && joints.add("in plane", read_in_plane) &&
-    joints.add("prismatic", read_prismatic) && joints.add("cardano hinge", cardano(V::Hinge)) &&
+    joints.add("prismatic", read_prismatic) && joints.add("screw", read_screw) && joints.add("cardano hinge", cardano(V::Hinge)) &&
     joints.add("cardano pin", cardano(V::Pin)) && joints.add("cardano rotation", cardano(V::Rotation)) &&
     joints.add("universal hinge", cardano(V::Hinge)) && joints.add("universal pin", cardano(V::Pin)) &&
     joints.add("universal rotation", cardano(V::Rotation)) &&

@@ -4,7 +4,9 @@
 
 #include <cmath>
 
+#include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
+#include "parser/errors.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -25,10 +27,77 @@ Mat3 rotvec_Gamma_inverse(const Vec3& th) {
   return Mat3::Identity() - 0.5 * S + c * S * S;
 }
 
-
 }  // namespace
 
+void add_total_reaction_residual(ResidualSink& r, const TotalSide& a, const TotalSide& b, const Vec3& lx,
+                                 const Vec3& lt) {
+  if (a.node) {
+    const Vec3 b1 = b.point_W() - a.x_W();
+    r.add(a.node->eq_index(), lx);
+    r.add(a.node->eq_index() + 3, Vec3(b1.cross(lx) + lt));
+  }
+  if (b.node) {
+    r.add(b.node->eq_index(), Vec3(-lx));
+    r.add(b.node->eq_index() + 3, Vec3(-b.f_W().cross(lx) - lt));
+  }
+}
+
+void add_total_reaction_jacobian(JacobianSink& J, double dC, const TotalSide& a, const TotalSide& b,
+                                 const Mat3& R_ah, const Mat3& R_ahr, const std::array<int, 3>& pos_cols,
+                                 const std::array<int, 3>& rot_cols, const Vec3& lx, const Vec3& lt) {
+  StructNode* na = a.node;
+  StructNode* nb = b.node;
+  const Vec3 b1 = b.point_W() - a.x_W(), fb_W = b.f_W();
+  const Mat3 Lx = skew(lx), Lt = skew(lt), B1 = skew(b1), Fb = skew(fb_W);
+  // Columns of the multipliers.
+  for (int i = 0; i < 3; ++i) {
+    if (pos_cols[i] >= 0) {
+      const int col = pos_cols[i];
+      const Vec3 e = R_ah.col(i);
+      if (na) {
+        J.add(na->eq_index(), col, Vec3(-e));
+        J.add(na->eq_index() + 3, col, Vec3(-b1.cross(e)));
+      }
+      if (nb) {
+        J.add(nb->eq_index(), col, e);
+        J.add(nb->eq_index() + 3, col, Vec3(fb_W.cross(e)));
+      }
+    }
+    if (rot_cols[i] >= 0) {
+      const int col = rot_cols[i];
+      const Vec3 e = R_ahr.col(i);
+      if (na) J.add(na->eq_index() + 3, col, Vec3(-e));
+      if (nb) J.add(nb->eq_index() + 3, col, e);
+    }
+  }
+  // Geometric stiffness: the frames and arms rotate with their nodes.
+  if (na) {
+    const int pa = na->eq_index(), ra = pa + 3, xa = na->dof_index(), ga = xa + 3;
+    J.add(pa, ga, Mat3(dC * Lx));
+    J.add(ra, xa, Mat3(-dC * Lx));
+    J.add(ra, ga, Mat3(dC * (B1 * Lx + Lt)));
+    if (nb) {
+      J.add(ra, nb->dof_index(), Mat3(dC * Lx));
+      J.add(ra, nb->dof_index() + 3, Mat3(-dC * Lx * Fb));
+    }
+  }
+  if (nb) {
+    const int pb = nb->eq_index(), rb = pb + 3, gb = nb->dof_index() + 3;
+    J.add(rb, gb, Mat3(dC * Lx * Fb));
+    if (na) {
+      J.add(pb, na->dof_index() + 3, Mat3(-dC * Lx));
+      J.add(rb, na->dof_index() + 3, Mat3(-dC * (Fb * Lx + Lt)));
+    }
+  }
+}
+
 TotalJoint::TotalJoint(unsigned label, Params p) : Joint(label), p_(std::move(p)) {
+  if (p_.flavor == Flavor::Reaction) {
+    R_WJ_ = p_.a.R_h_W();
+    R_WJm_ = p_.a.R_hr_W();
+    k_ = kinematics();
+    return;
+  }
   for (int i = 0; i < 3; ++i)
     if (p_.position[i] != Status::Inactive) pos_dof_[i] = n_dofs_++;
   for (int i = 0; i < 3; ++i)
@@ -45,6 +114,8 @@ std::string_view TotalJoint::type_name() const {
     case Flavor::DriveDisplacement: return "Drive displacement joint";
     case Flavor::DriveDisplacementPin: return "Drive displacement pin joint";
     case Flavor::DriveHinge: return "Drive hinge joint";
+    case Flavor::Equation: return "Total equation";
+    case Flavor::Reaction: return "Total reaction";
     case Flavor::AxialRotation: return "Axial rotation";
     default: return "Total joint";
   }
@@ -67,31 +138,58 @@ TotalJoint::Kinematics TotalJoint::kinematics() const {
   return k;
 }
 
+void TotalJoint::setup(Model& m) {
+  if (p_.flavor != Flavor::Reaction) return;
+  const auto* eq = dynamic_cast<const TotalJoint*>(m.find_element("joint", p_.equation_label));
+  if (!eq || !eq->is_equation())
+    throw parser::InputError(where, fmt::format("total internal reaction {}: expected a total equation, found no "
+                                                "total equation {}",
+                                                label(), p_.equation_label));
+  for (int i = 0; i < 3; ++i) {
+    const bool pos_ok = p_.position[i] == Status::Inactive || eq->pos_dof_[i] >= 0;
+    const bool rot_ok = p_.rotation[i] == Status::Inactive || eq->rot_dof_[i] >= 0;
+    if (!pos_ok || !rot_ok)
+      throw parser::InputError(where, fmt::format("total internal reaction {}: expected the {} component {} active "
+                                                  "in total equation {}, found it inactive",
+                                                  label(), pos_ok ? "orientation" : "position", i + 1,
+                                                  p_.equation_label));
+  }
+  equation_ = eq;
+}
+
+std::array<int, 3> TotalJoint::columns(bool rotation) const {
+  const std::array<int, 3>& dofs = rotation ? rot_dof_ : pos_dof_;
+  std::array<int, 3> cols{-1, -1, -1};
+  for (int i = 0; i < 3; ++i) {
+    if (!equation_) {
+      if (dofs[i] >= 0) cols[i] = first_index() + dofs[i];
+    } else if ((rotation ? p_.rotation : p_.position)[i] != Status::Inactive) {
+      cols[i] = rotation ? equation_->rotation_multiplier(i) : equation_->position_multiplier(i);
+    }
+  }
+  return cols;
+}
+
 Vec3 TotalJoint::lambda_position(const StepContext& c) const {
+  const std::array<int, 3> cols = position_columns();
   Vec3 l = Vec3::Zero();
   for (int i = 0; i < 3; ++i)
-    if (pos_dof_[i] >= 0) l[i] = lambda(c, pos_dof_[i]);
+    if (cols[i] >= 0) l[i] = (*c.y)[cols[i]];
   return l;
 }
 
 Vec3 TotalJoint::lambda_rotation(const StepContext& c) const {
+  const std::array<int, 3> cols = rotation_columns();
   Vec3 l = Vec3::Zero();
   for (int i = 0; i < 3; ++i)
-    if (rot_dof_[i] >= 0) l[i] = lambda(c, rot_dof_[i]);
+    if (cols[i] >= 0) l[i] = (*c.y)[cols[i]];
   return l;
 }
 
 void TotalJoint::residual(ResidualSink& r, const StepContext& c) {
   const Kinematics k = kinematics();
-  const Vec3 lx = k.R_ah * lambda_position(c), lt = k.R_ahr * lambda_rotation(c);
-  if (!p_.a.grounded()) {
-    r.add(p_.a.node->eq_index(), lx);
-    r.add(p_.a.node->eq_index() + 3, Vec3(k.b1.cross(lx) + lt));
-  }
-  if (!p_.b.grounded()) {
-    r.add(p_.b.node->eq_index(), Vec3(-lx));
-    r.add(p_.b.node->eq_index() + 3, Vec3(-k.fb_W.cross(lx) - lt));
-  }
+  if (p_.flavor != Flavor::Equation)
+    add_total_reaction_residual(r, p_.a, p_.b, k.R_ah * lambda_position(c), k.R_ahr * lambda_rotation(c));
   const Vec3 x0 = imposed_x(c.t), th0 = imposed_theta(c.t);
   const Vec3 theta_d = rot::R_to_rotvec(k.R_rel * rot::rotvec_to_R(th0).transpose());
   for (int i = 0; i < 3; ++i) {
@@ -106,52 +204,15 @@ void TotalJoint::residual(ResidualSink& r, const StepContext& c) {
 
 void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
   const Kinematics k = kinematics();
-  const Vec3 lx = k.R_ah * lambda_position(c), lt = k.R_ahr * lambda_rotation(c);
   const Mat3 I = Mat3::Identity();
   const double dC = c.dCoef;
   StructNode* na = p_.a.node;
   StructNode* nb = p_.b.node;
-  const Mat3 Lx = skew(lx), Lt = skew(lt), B1 = skew(k.b1), Fb = skew(k.fb_W);
-
-  // Reactions on the nodes: columns of the multipliers and geometric stiffness.
-  for (int i = 0; i < 3; ++i) {
-    if (pos_dof_[i] >= 0) {
-      const int col = first_index() + pos_dof_[i];
-      const Vec3 e = k.R_ah.col(i);
-      if (na) {
-        J.add(na->eq_index(), col, Vec3(-e));
-        J.add(na->eq_index() + 3, col, Vec3(-k.b1.cross(e)));
-      }
-      if (nb) {
-        J.add(nb->eq_index(), col, e);
-        J.add(nb->eq_index() + 3, col, Vec3(k.fb_W.cross(e)));
-      }
-    }
-    if (rot_dof_[i] >= 0) {
-      const int col = first_index() + rot_dof_[i];
-      const Vec3 e = k.R_ahr.col(i);
-      if (na) J.add(na->eq_index() + 3, col, Vec3(-e));
-      if (nb) J.add(nb->eq_index() + 3, col, e);
-    }
-  }
-  if (na) {
-    const int pa = na->eq_index(), ra = pa + 3, xa = na->dof_index(), ga = xa + 3;
-    J.add(pa, ga, Mat3(dC * Lx));
-    J.add(ra, xa, Mat3(-dC * Lx));
-    J.add(ra, ga, Mat3(dC * (B1 * Lx + Lt)));
-    if (nb) {
-      J.add(ra, nb->dof_index(), Mat3(dC * Lx));
-      J.add(ra, nb->dof_index() + 3, Mat3(-dC * Lx * Fb));
-    }
-  }
-  if (nb) {
-    const int pb = nb->eq_index(), rb = pb + 3, gb = nb->dof_index() + 3;
-    J.add(rb, gb, Mat3(dC * Lx * Fb));
-    if (na) {
-      J.add(pb, na->dof_index() + 3, Mat3(-dC * Lx));
-      J.add(rb, na->dof_index() + 3, Mat3(-dC * (Fb * Lx + Lt)));
-    }
-  }
+  const Mat3 B1 = skew(k.b1), Fb = skew(k.fb_W);
+  if (p_.flavor != Flavor::Equation)
+    add_total_reaction_jacobian(J, dC, p_.a, p_.b, k.R_ah, k.R_ahr, position_columns(), rotation_columns(),
+                                k.R_ah * lambda_position(c),
+                                k.R_ahr * lambda_rotation(c));
 
   // Constraint rows.
   const Mat3 RahT = k.R_ah.transpose(), RahrT = k.R_ahr.transpose();
@@ -214,8 +275,10 @@ void TotalJoint::after_convergence(const StepContext& c) {
   theta_converged_ = k_.theta;
   x0_ = imposed_x(c.t);
   theta0_ = imposed_theta(c.t);
-  F_W_ = report_sign() * (k_.R_ah * lambda_position(c));
-  M_W_ = report_sign() * (k_.R_ahr * lambda_rotation(c));
+  // A total equation applies no force itself (its total reaction does).
+  const double sign = p_.flavor == Flavor::Equation ? 0.0 : report_sign();
+  F_W_ = sign * (k_.R_ah * lambda_position(c));
+  M_W_ = sign * (k_.R_ahr * lambda_rotation(c));
   R_WJ_ = k_.R_ah;
   R_WJm_ = k_.R_ahr;
 }
@@ -302,6 +365,11 @@ std::string TotalJoint::log_line() const {
       // Appendix E.2.15 (no reference file): node, offset, then the ground position.
       return fmt::format("drivedisplacementpin: {} {} {} {}", label(), b.node->label(), log_text(b.f),
                          log_text(a.f));
+    case Flavor::Equation:
+      return fmt::format("totalequation: {} {} {} {} {}", label(), a.node->label(), side(a), b.node->label(), side(b));
+    case Flavor::Reaction:
+      return fmt::format("totalreaction: {} {} {} {} {} {}", label(), a.node->label(), side(a), b.node->label(),
+                         side(b), p_.equation_label);
     case Flavor::AxialRotation:
       return fmt::format("axialrotation: {} {} {} {} {} {} {}", label(), a.node->label(), log_text(a.f),
                          log_text(a.R_hr), b.node->label(), log_text(b.f), log_text(b.R_hr));

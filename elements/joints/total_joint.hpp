@@ -43,6 +43,15 @@ struct TotalSide {
   Vec3 w_W() const { return node ? node->w_W() : Vec3::Zero(); }
 };
 
+/// The reactions of a total joint on its two sides: node a gets the force lx (in W) and the
+/// couple b1 x lx + lt, node b the opposite (force -lx at its point). `pos_cols`, `rot_cols`:
+/// unknowns of the multipliers of each component in the frames R_ah, R_ahr (-1 inactive).
+void add_total_reaction_residual(ResidualSink& r, const TotalSide& a, const TotalSide& b, const Vec3& lx,
+                                 const Vec3& lt);
+void add_total_reaction_jacobian(JacobianSink& J, double dCoef, const TotalSide& a, const TotalSide& b,
+                                 const Mat3& R_ah, const Mat3& R_ahr, const std::array<int, 3>& pos_cols,
+                                 const std::array<int, 3>& rot_cols, const Vec3& lx, const Vec3& lt);
+
 class TotalJoint final : public Joint {
  public:
   /// What a constrained component imposes.
@@ -56,7 +65,13 @@ class TotalJoint final : public Joint {
     ImposedDisplacement,
     ImposedDisplacementPin,
     DriveHinge,
-    AxialRotation
+    AxialRotation,
+    /// `total equation`: the constraint equations only; the multipliers are applied to the
+    /// nodes by `total internal reaction` joints (TotalReaction).
+    Equation,
+    /// `total internal reaction`: no equations of its own; applies the multipliers of the total
+    /// equation `equation_label` (component by component, in its own frames) to its nodes.
+    Reaction
   };
 
   struct Params {
@@ -67,6 +82,7 @@ class TotalJoint final : public Joint {
     drives::TplDriveCallerPtr<Vec3> x0;      ///< imposed position (or velocity), R_ah frame
     drives::TplDriveCallerPtr<Vec3> theta0;  ///< imposed rotation (or angular velocity), R_ahr frame
     Vec3 direction = Vec3::UnitX();          ///< imposed displacement: the unit direction
+    unsigned equation_label = 0;             ///< total internal reaction: its total equation
   };
 
   TotalJoint(unsigned label, Params p);
@@ -76,7 +92,12 @@ class TotalJoint final : public Joint {
   void set_orientation_drive(drives::TplDriveCallerPtr<Vec3> d) { p_.theta0 = std::move(d); }
 
   std::string_view type_name() const override;
+  bool is_equation() const { return p_.flavor == Flavor::Equation; }
+  /// Unknown of the multiplier of position / rotation component i, -1 when inactive.
+  int position_multiplier(int i) const { return pos_dof_[i] < 0 ? -1 : first_index() + pos_dof_[i]; }
+  int rotation_multiplier(int i) const { return rot_dof_[i] < 0 ? -1 : first_index() + rot_dof_[i]; }
   int dof_count() const override { return n_dofs_; }
+  void setup(Model& m) override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
@@ -110,6 +131,11 @@ class TotalJoint final : public Joint {
   /// Multipliers as full 3-vectors (zero where inactive).
   Vec3 lambda_position(const StepContext& c) const;
   Vec3 lambda_rotation(const StepContext& c) const;
+  /// Unknowns of the multipliers applied to the nodes, per component (-1 inactive): the
+  /// joint's own, or its total equation's for a total internal reaction.
+  std::array<int, 3> columns(bool rotation) const;
+  std::array<int, 3> position_columns() const { return columns(false); }
+  std::array<int, 3> rotation_columns() const { return columns(true); }
   /// Sign of the reported reactions: +1 reports what the joint applies to node 1 (total
   /// family), -1 what it applies to node 2 (revolute family: axial rotation).
   double report_sign() const { return p_.flavor == Flavor::AxialRotation ? -1.0 : 1.0; }
@@ -119,6 +145,7 @@ class TotalJoint final : public Joint {
   Vec3 E_rel_deg() const { return rot::R_to_euler123(k_.R_rel) * (180.0 / M_PI); }
 
   Params p_;
+  const TotalJoint* equation_ = nullptr;     ///< total internal reaction: its total equation
   std::array<int, 3> pos_dof_{-1, -1, -1};  ///< multiplier index of each component, -1 inactive
   std::array<int, 3> rot_dof_{-1, -1, -1};
   int n_dofs_ = 0;

@@ -57,14 +57,26 @@ void read_constraints(CardReader& in, BuildContext& ctx, TotalJoint::Params& p) 
   }
 }
 
-void read_total(CardReader& in, BuildContext& ctx, unsigned label) {
+void read_total(CardReader& in, BuildContext& ctx, unsigned label, Flavor flavor) {
   TotalJoint::Params p;
+  p.flavor = flavor;
   StructNode& n1 = ctx.struct_node(in);
   p.a = read_total_side(in, &n1, n1.frame(), nullptr);
   StructNode& n2 = ctx.struct_node(in);
   const RigidFrame f1 = n1.frame();
   p.b = read_total_side(in, &n2, n2.frame(), &f1);
-  read_constraints(in, ctx, p);
+  if (flavor == Flavor::Reaction) {
+    // `[position constraint, <status> x 3] [, orientation constraint, <status> x 3],
+    // total equation, <label>`: the statuses only select which multipliers are applied.
+    if (in.keyword_is("position constraint"))
+      for (auto& s : p.position) s = read_status(in, false) == Status::Inactive ? Status::Inactive : Status::Position;
+    if (in.keyword_is("orientation constraint"))
+      for (auto& s : p.rotation) s = read_status(in, true) == Status::Inactive ? Status::Inactive : Status::Position;
+    if (!in.keyword_is("total equation")) in.fail_expected("\"total equation\"");
+    p.equation_label = in.label();
+  } else {
+    read_constraints(in, ctx, p);
+  }
   add_total_joint(in, ctx, label, std::move(p));
 }
 
@@ -172,7 +184,14 @@ void read_axial_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
 }
 
 const bool registered =
-    CardRegistry::family("joint").add("total joint", read_total) &&
+    CardRegistry::family("joint").add(
+        "total joint", [](CardReader& in, BuildContext& c, unsigned l) { read_total(in, c, l, Flavor::Total); }) &&
+    CardRegistry::family("joint").add(
+        "total equation",
+        [](CardReader& in, BuildContext& c, unsigned l) { read_total(in, c, l, Flavor::Equation); }) &&
+    CardRegistry::family("joint").add(
+        "total internal reaction",
+        [](CardReader& in, BuildContext& c, unsigned l) { read_total(in, c, l, Flavor::Reaction); }) &&
     CardRegistry::family("joint").add("total pin joint", read_total_pin) &&
     CardRegistry::family("joint").add("drive displacement", read_drive_displacement) &&
     CardRegistry::family("joint").add("drive displacement pin", read_drive_displacement_pin) &&

@@ -101,6 +101,10 @@ const DeckCase kDecks[] = {
     {"t.beam.b", "b", 1e-4},
     {"t.stiff.Swing", "Swing", 1e-6, true},
     {"t.joints.drvhinge.drv", "drv", 1e-4, true},
+    {"web.pid", "pid", 1e-4},
+    {"t.joints.screw.screw_forced", "screw_forced", 1e-4, true},
+    {"t.invdyn.eqreac.twomasses2", "twomasses2.mbd", 1e-4, true},
+    {"t.beam.bb_legacy", "bb_legacy", 1e-4, true},
 };
 
 // gtest prints the deck id instead of the struct's bytes.

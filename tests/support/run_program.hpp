@@ -63,6 +63,21 @@ inline int compare_outputs(const std::filesystem::path& ours, const std::filesys
 }
 #endif
 
+/// Numbers of the last line of a text output (.mov, .jnt, .abs, ...) whose first field is
+/// `label`, without the label; empty when there is none.
+inline std::vector<double> last_record(const std::filesystem::path& path, unsigned label) {
+  std::ifstream f(path);
+  std::vector<double> out;
+  for (std::string line; std::getline(f, line);) {
+    std::istringstream is(line);
+    double l;
+    if (!(is >> l) || l != label) continue;
+    out.clear();
+    for (double v; is >> v;) out.push_back(v);
+  }
+  return out;
+}
+
 /// What the "Step" lines of a .out file say (step 0, the derivatives phase, left out).
 struct OutSteps {
   long last_step = 0;  ///< number of the last converged step

@@ -1,0 +1,152 @@
+#include "elements/genels/state_space.hpp"
+
+#include <fmt/format.h>
+
+#include "elements/input/drive_input.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::elements {
+
+StateSpaceGenel::StateSpaceGenel(unsigned label, StateSpaceParams p, bool siso)
+    : Element(label), p_(std::move(p)), siso_(siso) {}
+
+void StateSpaceGenel::initial_state(Vector& y, Vector& yp) const {
+  const int n = dof_count();
+  if (p_.x0.size()) y.segment(first_index(), n) = p_.x0;
+  if (p_.xp0.size()) yp.segment(first_index(), n) = p_.xp0;
+}
+
+Vector StateSpaceGenel::inputs(const StepContext& c) const {
+  Vector u(p_.inputs.size());
+  for (std::size_t j = 0; j < p_.inputs.size(); ++j) u[j] = p_.inputs[j].value(c);
+  return u;
+}
+
+// State rows: r_x = A x + B u - E x'; output rows: r_y = C x + D u - y.
+void StateSpaceGenel::residual(ResidualSink& r, const StepContext& c) {
+  const int n = dof_count();
+  const Vector x = c.y->segment(first_index(), n), xp = c.yp->segment(first_index(), n);
+  const Vector u = inputs(c);
+  Vector r_x = p_.A * x + p_.B * u;
+  r_x -= p_.E.size() ? Vector(p_.E * xp) : xp;
+  r.add(first_index(), r_x);
+  Vector y_model = p_.C * x;
+  if (p_.D.size()) y_model += p_.D * u;
+  for (std::size_t i = 0; i < p_.outputs.size(); ++i)
+    r.add(p_.outputs[i].equation(), y_model[i] - p_.outputs[i].value(c));
+}
+
+// J = -(dr/dy' + dCoef dr/dy); inputs from drives contribute nothing.
+void StateSpaceGenel::jacobian(JacobianSink& J, const StepContext& c) {
+  const int n = dof_count(), i0 = first_index();
+  Matrix J_xx = -c.dCoef * p_.A;
+  if (p_.E.size()) J_xx += p_.E;
+  else J_xx.diagonal().array() += 1.0;
+  J.add(i0, i0, J_xx);
+  for (std::size_t j = 0; j < p_.inputs.size(); ++j) {
+    if (!p_.inputs[j].dof) continue;
+    const NodeDof& u = *p_.inputs[j].dof;
+    const double cu = node_dof_coef(u, c.dCoef);
+    for (int k = 0; k < n; ++k) J.add(i0 + k, u.unknown(), -p_.B(k, j) * cu);
+    if (p_.D.size())
+      for (std::size_t i = 0; i < p_.outputs.size(); ++i)
+        J.add(p_.outputs[i].equation(), u.unknown(), -p_.D(i, j) * cu);
+  }
+  for (std::size_t i = 0; i < p_.outputs.size(); ++i) {
+    const NodeDof& y = p_.outputs[i];
+    for (int k = 0; k < n; ++k) J.add(y.equation(), i0 + k, -c.dCoef * p_.C(i, k));
+    J.add(y.equation(), y.unknown(), node_dof_coef(y, c.dCoef));
+  }
+}
+
+namespace {
+
+using parser::CardReader;
+
+GenelInput read_genel_input(CardReader& in, BuildContext& ctx) {
+  GenelInput u;
+  if (in.keyword_is("drive")) {
+    u.drive = read_drive(in, ctx);
+  } else {
+    in.keyword_is("node dof");
+    u.dof = read_node_dof(in, ctx);
+  }
+  return u;
+}
+
+Matrix read_matrix(CardReader& in, std::string_view name, Eigen::Index rows, Eigen::Index cols) {
+  if (!in.keyword_is(name)) in.fail_expected(fmt::format("\"{}\"", name));
+  Matrix m(rows, cols);
+  for (Eigen::Index i = 0; i < rows; ++i)
+    for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = in.real();
+  return m;
+}
+
+Vector read_vector(CardReader& in, Eigen::Index n) {
+  Vector v(n);
+  for (Eigen::Index i = 0; i < n; ++i) v[i] = in.real();
+  return v;
+}
+
+int read_count(CardReader& in, std::string_view what) {
+  const parser::SourceLocation at = in.location();
+  const auto n = in.integer();
+  if (n < 1) throw parser::InputError(at, fmt::format("expected a positive {}, found {}", what, n));
+  return static_cast<int>(n);
+}
+
+// Common tail of both cards, from <state_order> on.
+void read_state_space_matrices(CardReader& in, StateSpaceParams& p) {
+  const Eigen::Index n = read_count(in, "state order");
+  const Eigen::Index m = p.inputs.size(), q = p.outputs.size();
+  if (in.peek_keyword_is("matrix E")) p.E = read_matrix(in, "matrix E", n, n);
+  p.A = read_matrix(in, "matrix A", n, n);
+  p.B = read_matrix(in, "matrix B", n, m);
+  p.C = read_matrix(in, "matrix C", q, n);
+  if (in.peek_keyword_is("matrix D")) p.D = read_matrix(in, "matrix D", q, m);
+  if (in.keyword_is("gain")) {
+    const double gain = in.real();
+    p.C *= gain;
+    p.D *= gain;
+  }
+  // Balancing (LAPACK dgebal/dggbal) is a similarity transformation of the state: it does not
+  // change the input/output behaviour, so the keyword is accepted and the state kept as given.
+  if (in.keyword_is("balance")) {
+    if (!in.keyword_is("yes") && !in.keyword_is("no")) in.fail_expected("\"yes\" or \"no\"");
+  }
+  if (in.keyword_is("value")) {
+    p.x0 = read_vector(in, n);
+    if (in.keyword_is("derivative")) p.xp0 = read_vector(in, n);
+  }
+}
+
+void add_state_space(CardReader& in, BuildContext& ctx, unsigned label, StateSpaceParams p, bool siso) {
+  auto e = std::make_unique<StateSpaceGenel>(label, std::move(p), siso);
+  e->where = in.card_location();
+  ctx.read_output_flag(in, *e, "genels");
+  ctx.model().add_element(std::move(e));
+}
+
+void read_siso(CardReader& in, BuildContext& ctx, unsigned label) {
+  StateSpaceParams p;
+  p.outputs.push_back(read_node_dof(in, ctx));
+  p.inputs.push_back(read_genel_input(in, ctx));
+  read_state_space_matrices(in, p);
+  add_state_space(in, ctx, label, std::move(p), true);
+}
+
+void read_mimo(CardReader& in, BuildContext& ctx, unsigned label) {
+  StateSpaceParams p;
+  const int q = read_count(in, "number of outputs");
+  for (int i = 0; i < q; ++i) p.outputs.push_back(read_node_dof(in, ctx));
+  const int m = read_count(in, "number of inputs");
+  for (int j = 0; j < m; ++j) p.inputs.push_back(read_genel_input(in, ctx));
+  read_state_space_matrices(in, p);
+  add_state_space(in, ctx, label, std::move(p), false);
+}
+
+const bool registered = CardRegistry::family("genel").add("state space SISO", read_siso) &&
+                        CardRegistry::family("genel").add("state space MIMO", read_mimo);
+
+}  // namespace
+}  // namespace mbl::elements

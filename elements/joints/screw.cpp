@@ -1,0 +1,155 @@
+#include "elements/joints/screw.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "elements/joints/deformable_kinematics.hpp"
+#include "mbdyn-like/core/rotations.hpp"
+
+namespace mbl::elements {
+namespace {
+
+constexpr double kTwoPi = 2.0 * M_PI;
+
+/// d(Gamma(Theta)^-T v) / d Theta, with Gamma^-T v = v + 1/2 Theta x v + c(|Theta|) Theta x (Theta x v)
+/// and c(a) = (1 - (a/2) cot(a/2)) / a^2 (see rotvec_gamma_inverse).
+Mat3 gamma_inverse_T_derivative(const Vec3& th, const Vec3& v) {
+  const double a = th.norm();
+  double c, dc_over_a;  // c and c'(a) / a
+  if (a < 1e-3) {
+    c = 1.0 / 12.0 + a * a / 720.0;
+    dc_over_a = 1.0 / 360.0 + a * a / 7560.0;
+  } else {
+    const double h = 0.5 * a, cot = 1.0 / std::tan(h), s = std::sin(h);
+    const double g = 1.0 - h * cot, dg = -0.5 * cot + a / (4.0 * s * s);
+    c = g / (a * a);
+    dc_over_a = (dg / (a * a) - 2.0 * g / (a * a * a)) / a;
+  }
+  const Vec3 ttv = th.cross(th.cross(v));
+  return -0.5 * skew(v) + c * (th.dot(v) * Mat3::Identity() + th * v.transpose() - 2.0 * v * th.transpose()) +
+         dc_over_a * ttv * th.transpose();
+}
+
+}  // namespace
+
+ScrewJoint::ScrewJoint(unsigned label, const Attachment& a, const Attachment& b, double pitch)
+    : Joint(label), a_(a), b_(b), pitch_(pitch) {
+  // The reference values: the configuration the joint is built in (before initial assembly).
+  const Vec3 e_h = a_.R_NH.col(2);
+  const Vec3 Theta = rot::R_to_rotvec(a_.node->R_WN().transpose() * b_.node->R_WN());
+  theta0_ = theta_ = e_h.dot(Theta);
+  s0_ = s_ = a_.R_WH().col(2).dot(b_.x_W() - a_.x_W());
+  Theta_ = Theta;
+  D_ = b_.x_W() - a_.x_W();
+  R_WJ_ = a_.R_WH();
+}
+
+ScrewJoint::State ScrewJoint::state() const {
+  State s;
+  const Mat3& R1 = a_.node->R_WN();
+  const Vec3 e_h = a_.R_NH.col(2);
+  s.e = R1 * e_h;
+  s.f1 = a_.b_W();
+  s.f2 = b_.b_W();
+  s.D = b_.x_W() - a_.x_W();
+  s.Theta = rot::R_to_rotvec(R1.transpose() * b_.node->R_WN());
+  s.Gamma_inv = rotvec_gamma_inverse(s.Theta);
+  s.a = R1 * (s.Gamma_inv.transpose() * e_h);
+  // Unwrap: the branch of theta nearest to the last converged value.
+  const double theta_c = e_h.dot(s.Theta);
+  s.theta = theta_c + kTwoPi * std::round((theta_ - theta_c) / kTwoPi);
+  s.s = s.e.dot(s.D);
+  return s;
+}
+
+double ScrewJoint::phi(const State& s) const { return pitch_ / kTwoPi * (s.theta - theta0_) - (s.s - s0_); }
+
+// delta Phi = p/2pi a.(th2 - th1) - (th1 x e).D - e.(dx2 + th2 x f2 - dx1 - th1 x f1).
+Vec3 ScrewJoint::dphi_dth1(const State& s) const {
+  return -pitch_ / kTwoPi * s.a + s.D.cross(s.e) + s.f1.cross(s.e);
+}
+Vec3 ScrewJoint::dphi_dth2(const State& s) const { return pitch_ / kTwoPi * s.a - s.f2.cross(s.e); }
+
+void ScrewJoint::residual(ResidualSink& r, const StepContext& c) {
+  const State s = state();
+  const double l = lambda(c, 0);
+  const int x1 = a_.node->eq_index(), x2 = b_.node->eq_index();
+  r.add(x1, Vec3(-s.e * l));
+  r.add(x1 + 3, Vec3(-dphi_dth1(s) * l));
+  r.add(x2, Vec3(s.e * l));
+  r.add(x2 + 3, Vec3(-dphi_dth2(s) * l));
+  r.add(first_index(), phi(s) / c.dCoef);
+}
+
+void ScrewJoint::jacobian(JacobianSink& J, const StepContext& c) {
+  const State s = state();
+  const double l = lambda(c, 0), h = c.dCoef * l, k = pitch_ / kTwoPi;
+  const int row = first_index();
+  const int fx1 = a_.node->eq_index(), fm1 = fx1 + 3, fx2 = b_.node->eq_index(), fm2 = fx2 + 3;
+  const int cx1 = a_.node->dof_index(), ct1 = cx1 + 3, cx2 = b_.node->dof_index(), ct2 = cx2 + 3;
+  const Vec3 g1 = dphi_dth1(s), g2 = dphi_dth2(s);
+  // Multiplier column and constraint row (r_q = -Phi_q lambda, r_c = Phi / dCoef).
+  J.add(fx1, row, s.e);
+  J.add(fm1, row, g1);
+  J.add(fx2, row, Vec3(-s.e));
+  J.add(fm2, row, g2);
+  J.add(row, cx1, Eigen::RowVector3d(-s.e.transpose()));
+  J.add(row, ct1, Eigen::RowVector3d(-g1.transpose()));
+  J.add(row, cx2, Eigen::RowVector3d(s.e.transpose()));
+  J.add(row, ct2, Eigen::RowVector3d(-g2.transpose()));
+  // Geometric stiffness dCoef lambda d(Phi_q)/dq: d e = th1 x e, d f_i = th_i x f_i,
+  // d a = th1 x a + M (th2 - th1) with M = R1 d(Gamma^-T e_h)/dTheta Gamma^-1 R1^T.
+  const Mat3& R1 = a_.node->R_WN();
+  const Mat3 M = R1 * gamma_inverse_T_derivative(s.Theta, a_.R_NH.col(2)) * s.Gamma_inv * R1.transpose();
+  const Mat3 ex = skew(s.e), ax = skew(s.a), Dx = skew(s.D), f1x = skew(s.f1), f2x = skew(s.f2);
+  J.add(fx1, ct1, Mat3(-h * ex));
+  J.add(fx2, ct1, Mat3(h * ex));
+  J.add(fm1, cx1, Mat3(h * ex));
+  J.add(fm1, cx2, Mat3(-h * ex));
+  J.add(fm1, ct1, Mat3(h * (k * (ax + M) - Dx * ex - f1x * ex)));
+  J.add(fm1, ct2, Mat3(h * (-k * M + ex * f2x)));
+  J.add(fm2, ct1, Mat3(h * (-k * (ax + M) + f2x * ex)));
+  J.add(fm2, ct2, Mat3(h * (k * M - ex * f2x)));
+}
+
+void ScrewJoint::after_convergence(const StepContext& c) {
+  const State s = state();
+  const double l = lambda(c, 0);
+  theta_ = s.theta;
+  s_ = s.s;
+  Theta_ = s.Theta;
+  D_ = s.D;
+  // Reaction: what node 1 receives with the opposite sign (r_1 -= F, M), as for every joint.
+  F_W_ = s.e * l;
+  M_W_ = dphi_dth1(s) * l;
+  R_WJ_ = a_.R_WH();
+}
+
+// .jnt columns 14-21: theta (degrees, unwrapped), e . d, the relative rotation vector (node 1
+// frame, within +-pi) and d (global), as MBDyn writes them.
+void ScrewJoint::output_extra(OutputSink& out, std::ostream& os) const {
+  out.write(os, theta_ * 180.0 / M_PI);
+  out.write(os, s_);
+  out.write(os, Theta_);
+  out.write(os, D_);
+}
+
+unsigned ScrewJoint::private_data_index(std::string_view name) const {
+  if (name == "d") return 7;
+  if (name == "r") return 8;
+  return Joint::private_data_index(name);
+}
+
+double ScrewJoint::private_data(unsigned i) const {
+  if (i == 7) return s_;
+  if (i == 8) return theta_;
+  return Joint::private_data(i);
+}
+
+std::string ScrewJoint::log_line() const {
+  return fmt::format("screw: {} {} {} {} {} {} 1 0 0 0 1 0 0 0 1", label(), a_.node->label(), log_text(a_.offset_N),
+                     log_text(a_.R_NH), b_.node->label(), log_text(b_.offset_N));
+}
+
+}  // namespace mbl::elements
