@@ -78,6 +78,15 @@ Mat3 gamma_of(const Vec3& phi) {
   return G;
 }
 
+/// The element's reference orientation T = Rot(VecRot(mean T_n)) (eqs. 11.35, 11.36), taken
+/// relative to node 1's triad: the mean is near the identity there, so the rotation vector stays
+/// far from the angle pi where its axis is ill-defined (the triads may be turned by pi from W).
+Mat3 reference_frame(const std::array<Mat3, 4>& T_n) {
+  Mat3 mean_1 = Mat3::Zero();
+  for (int n = 0; n < 4; ++n) mean_1 += 0.25 * T_n[0].transpose() * T_n[n];
+  return T_n[0] * rot::rotvec_to_R(rot::R_to_rotvec(mean_1));
+}
+
 }  // namespace
 
 Shell4::Shell4(unsigned label, std::array<StructNode*, 4> nodes, ShellLaw law, bool ans)
@@ -152,9 +161,9 @@ void Shell4::setup(Model&) {
   size_ = diag;
 
   // Reference frame and nodal rotation vectors of the initial configuration.
-  Mat3 T_avg = Mat3::Zero();
-  for (int n = 0; n < 4; ++n) T_avg += 0.25 * s0.R[n] * iTa_[n];
-  const Mat3 T = rot::rotvec_to_R(rot::R_to_rotvec(T_avg));
+  std::array<Mat3, 4> T_n0;
+  for (int n = 0; n < 4; ++n) T_n0[n] = s0.R[n] * iTa_[n];
+  const Mat3 T = reference_frame(T_n0);
   std::array<Vec3, 4> phi_n;
   for (int n = 0; n < 4; ++n) phi_n[n] = rot::R_to_rotvec(T.transpose() * s0.R[n] * iTa_[n]);
 
@@ -229,13 +238,9 @@ Vec7 Shell4::beta(const StepContext& c) const {
 
 Shell4::Strains Shell4::strains(const NodeStates& s) const {
   // Reference frame T (eqs. 11.35, 11.36), held fixed in the variations.
-  Mat3 T_avg = Mat3::Zero();
   std::array<Mat3, 4> T_n;
-  for (int n = 0; n < 4; ++n) {
-    T_n[n] = s.R[n] * iTa_[n];
-    T_avg += 0.25 * T_n[n];
-  }
-  const Mat3 T = rot::rotvec_to_R(rot::R_to_rotvec(T_avg));
+  for (int n = 0; n < 4; ++n) T_n[n] = s.R[n] * iTa_[n];
+  const Mat3 T = reference_frame(T_n);
   // Nodal unknowns with their derivatives: y_n + delta y_n, and phi_n + Gamma(phi_n)^-1 T^T spin_n
   // (eq. 11.43).
   std::array<V3<AD>, 4> y_ad, phi_ad;
@@ -254,9 +259,10 @@ Shell4::Strains Shell4::strains(const NodeStates& s) const {
   Strains out;
   std::array<Eigen::Matrix<AD, 12, 1>, 4> e_gauss;
   for (int g = 0; g < 4; ++g) e_gauss[g] = point_strains<AD>(gauss_[g], T, phi_ad, y_ad);
-  if (ans_) {
+  {
     // Assumed natural shear strains (eqs. 11.72-11.74): eps_13 from the mid-sides a, c,
-    // eps_23 from b, d.
+    // eps_23 from b, d. Used by both cards: MBDyn's `shell4eas` results match this shear
+    // interpolation (to 1e-8 on its plate decks), not the fully integrated shear.
     std::array<Eigen::Matrix<AD, 12, 1>, 4> e_mid;
     for (int m = 0; m < 4; ++m) e_mid[m] = point_strains<AD>(mid_[m], T, phi_ad, y_ad);
     for (int g = 0; g < 4; ++g) {
@@ -344,6 +350,15 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
       K_qq.col(6 * n + k) = (f_p - f_m) / h2;
       K_bq.col(6 * n + k) = (f_bp - f_bm) / h2;
     }
+  }
+  // The nodes' unknowns are incremental rotations g (R = R(g) R_ref): a change dg is the spin
+  // G(g) dg, so the spin columns are mapped with G(g) (exact also away from g = 0).
+  for (int n = 0; n < 4; ++n) {
+    const StructNode& nd = *nodes_[n];
+    if (nd.dof_count() == 0 || !c.y) continue;
+    const Mat3 G = rot::cgr_G(c.y->segment<3>(nd.dof_index() + 3));
+    K_qq.middleCols<3>(6 * n + 3) = (K_qq.middleCols<3>(6 * n + 3) * G).eval();
+    K_bq.middleCols<3>(6 * n + 3) = (K_bq.middleCols<3>(6 * n + 3) * G).eval();
   }
   // Keep the output quantities of the unperturbed state.
   internal_forces(s, b, f_q, f_b, &st);

@@ -3,7 +3,10 @@
 // a 6-field shell (membrane/shear strains eps_k and curvatures kappa_k along the two arc-length
 // coordinates s_1, s_2 of the surface, each a 3-vector in the local frame) with EAS enhancement of
 // the four membrane strains by 7 internal parameters beta (the element's own algebraic unknowns)
-// and, in the `ans` variant, assumed natural shear strains sampled at the mid-sides.
+// and assumed natural shear strains sampled at the mid-sides (ANS, §11.5.5). The manual reserves
+// ANS for `shell4easans`, but the real MBDyn's `shell4eas` results are those of the ANS shear
+// (the fully integrated shear locks: a 1x5 cantilever strip comes out 300 times stiffer), so both
+// cards build the same element and differ only in their name.
 //
 // Kinematics (technical manual §11.5): node n carries a triad T_n = R_n iTa_n, with iTa_n fixed in
 // the node frame from the surface tangents of the initial geometry. The reference orientation
@@ -40,7 +43,8 @@ struct ShellLaw {
 
 class Shell4 : public Element {
  public:
-  /// Nodes in the order of figure 8.12 (counterclockwise from xi = (+1, +1)).
+  /// Nodes in the order of figure 8.12 (counterclockwise from xi = (+1, +1)); `ans` names the
+  /// card (shell4easans), the formulation is the same.
   Shell4(unsigned label, std::array<StructNode*, 4> nodes, ShellLaw law, bool ans);
 
   std::string_view kind() const override { return "plate"; }
