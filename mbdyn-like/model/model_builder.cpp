@@ -576,6 +576,8 @@ class Builder {
   std::string counted_name(const std::string& d) {
     // Couples are counted with the forces (input manual §5.4 "forces").
     if (d == "beam2" || d == "beam3") return "beam";  // control data `beams:` counts both
+    // control data `plates:` counts shells and membranes (input manual §8.15)
+    if (d == "shell4eas" || d == "shell4easans" || d == "membrane4eas") return "plate";
     return d == "couple" ? "force" : d;
   }
 

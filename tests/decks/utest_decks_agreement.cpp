@@ -101,10 +101,18 @@ const DeckCase kDecks[] = {
     {"t.beam.b", "b", 1e-4},
     {"t.stiff.Swing", "Swing", 1e-6, true},
     {"t.joints.drvhinge.drv", "drv", 1e-4, true},
+    // Later cards (state space genel, screw, total equation, conservative force).
     {"web.pid", "pid", 1e-4},
     {"t.joints.screw.screw_forced", "screw_forced", 1e-4, true},
     {"t.invdyn.eqreac.twomasses2", "twomasses2.mbd", 1e-4, true},
     {"t.beam.bb_legacy", "bb_legacy", 1e-4, true},
+    // Shells (h_shell).
+    {"t.plates.beam_1_5_cantilever", "beam_1_5_cantilever", 1e-4},
+    {"t.plates.beam_2_5_cantilever", "beam_2_5_cantilever", 1e-4},
+    {"t.plates.beam_2x4_prestress", "beam_2x4_prestress", 1e-4},
+    {"t.plates.sze2004.sze31.sze31_16x1", "sze31_16x1", 1e-4},
+    {"t.plates.beam_2x8_prestress", "beam_2x8_prestress", 1e-4},
+    {"t.plates.shell4_x", "shell4_x", 1e-4},
 };
 
 // gtest prints the deck id instead of the struct's bytes.

@@ -1,0 +1,385 @@
+#include "elements/shells/shell.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <unsupported/Eigen/AutoDiff>
+
+#include "mbdyn-like/core/rotations.hpp"
+
+namespace mbl::elements {
+
+namespace {
+
+using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 24, 1>>;
+template <class S>
+using V3 = Eigen::Matrix<S, 3, 1>;
+template <class S>
+using M3 = Eigen::Matrix<S, 3, 3>;
+
+double value_of(double x) { return x; }
+double value_of(const AD& x) { return x.value(); }
+
+/// Natural coordinates of the nodes (figure 8.12: counterclockwise from the upper right).
+constexpr double kNodeXi[4][2] = {{1.0, 1.0}, {-1.0, 1.0}, {-1.0, -1.0}, {1.0, -1.0}};
+
+double shape(int n, double xi1, double xi2) {
+  return 0.25 * (1.0 + kNodeXi[n][0] * xi1) * (1.0 + kNodeXi[n][1] * xi2);
+}
+/// dL_n / dxi_j.
+double shape_d(int n, int j, double xi1, double xi2) {
+  return j == 0 ? 0.25 * kNodeXi[n][0] * (1.0 + kNodeXi[n][1] * xi2)
+                : 0.25 * kNodeXi[n][1] * (1.0 + kNodeXi[n][0] * xi1);
+}
+
+template <class S>
+M3<S> skew_of(const V3<S>& v) {
+  M3<S> m;
+  m << S(0.0), -v[2], v[1], v[2], S(0.0), -v[0], -v[1], v[0], S(0.0);
+  return m;
+}
+
+/// Coefficients of the rotation-vector parameterisation as functions of t2 = |phi|^2 (series near
+/// zero so that derivatives stay finite): a = sin(p)/p, b = (1 - cos p)/p^2, c = (p - sin p)/p^3.
+template <class S>
+void rotation_coefficients(const S& t2, S& a, S& b, S& c) {
+  using std::cos;
+  using std::sin;
+  using std::sqrt;
+  if (value_of(t2) < 1e-6) {
+    a = 1.0 - t2 / 6.0 + t2 * t2 / 120.0 - t2 * t2 * t2 / 5040.0;
+    b = 0.5 - t2 / 24.0 + t2 * t2 / 720.0 - t2 * t2 * t2 / 40320.0;
+    c = 1.0 / 6.0 - t2 / 120.0 + t2 * t2 / 5040.0 - t2 * t2 * t2 / 362880.0;
+  } else {
+    const S p = sqrt(t2);
+    const S s = sin(p);
+    a = s / p;
+    b = (1.0 - cos(p)) / t2;
+    c = (p - s) / (t2 * p);
+  }
+}
+
+/// Rot(phi) = exp(phi x) and Gamma(phi) (d Rot Rot^T = (Gamma d phi) x).
+template <class S>
+void rotation_and_gamma(const V3<S>& phi, M3<S>& R, M3<S>& Gamma) {
+  S a, b, c;
+  rotation_coefficients<S>(phi.squaredNorm(), a, b, c);
+  const M3<S> px = skew_of<S>(phi);
+  const M3<S> px2 = px * px;
+  const M3<S> I = M3<S>::Identity();
+  R = I + a * px + b * px2;
+  Gamma = I + b * px + c * px2;
+}
+
+Mat3 gamma_of(const Vec3& phi) {
+  Mat3 R, G;
+  rotation_and_gamma<double>(phi, R, G);
+  return G;
+}
+
+/// The element's reference orientation T = Rot(VecRot(mean T_n)) (eqs. 11.35, 11.36), taken
+/// relative to node 1's triad: the mean is near the identity there, so the rotation vector stays
+/// far from the angle pi where its axis is ill-defined (the triads may be turned by pi from W).
+Mat3 reference_frame(const std::array<Mat3, 4>& T_n) {
+  Mat3 mean_1 = Mat3::Zero();
+  for (int n = 0; n < 4; ++n) mean_1 += 0.25 * T_n[0].transpose() * T_n[n];
+  return T_n[0] * rot::rotvec_to_R(rot::R_to_rotvec(mean_1));
+}
+
+}  // namespace
+
+Shell4::Shell4(unsigned label, std::array<StructNode*, 4> nodes, ShellLaw law, bool ans)
+    : Element(label), nodes_(nodes), law_(std::move(law)), ans_(ans) {
+  const double g = 1.0 / std::sqrt(3.0);
+  const double gp[4][2] = {{g, g}, {-g, g}, {-g, -g}, {g, -g}};
+  const double mp[4][2] = {{0.0, 1.0}, {-1.0, 0.0}, {0.0, -1.0}, {1.0, 0.0}};  // a, b, c, d
+  for (int i = 0; i < 4; ++i) {
+    gauss_[i].xi1 = gp[i][0];
+    gauss_[i].xi2 = gp[i][1];
+    mid_[i].xi1 = mp[i][0];
+    mid_[i].xi2 = mp[i][1];
+  }
+}
+
+namespace {
+
+/// Compatible strains (eps_1, eps_2, kappa_1, kappa_2) at a point from the nodal rotation vectors
+/// phi_n (relative to T) and positions y_n (eqs. 11.7, 11.8, 11.62).
+template <class S, class PointT>
+Eigen::Matrix<S, 12, 1> point_strains(const PointT& p, const Mat3& T, const std::array<V3<S>, 4>& phi_n,
+                                      const std::array<V3<S>, 4>& y_n) {
+  V3<S> phi = V3<S>::Zero();
+  std::array<V3<S>, 2> phi_s{V3<S>::Zero(), V3<S>::Zero()}, y_s{V3<S>::Zero(), V3<S>::Zero()};
+  for (int n = 0; n < 4; ++n) {
+    phi += p.L[n] * phi_n[n];
+    for (int k = 0; k < 2; ++k) {
+      phi_s[k] += p.dL_ds[n][k] * phi_n[n];
+      y_s[k] += p.dL_ds[n][k] * y_n[n];
+    }
+  }
+  M3<S> Rt, Gamma;
+  rotation_and_gamma<S>(phi, Rt, Gamma);
+  const M3<S> T_xi = T.cast<S>() * Rt;
+  Eigen::Matrix<S, 12, 1> e;
+  for (int k = 0; k < 2; ++k) {
+    V3<S> eps = T_xi.transpose() * y_s[k];
+    eps[k] -= 1.0;
+    const V3<S> kap = Rt.transpose() * (Gamma * phi_s[k]) - p.kappa0[k].template cast<S>();
+    e.template segment<3>(3 * k) = eps;
+    e.template segment<3>(6 + 3 * k) = kap;
+  }
+  return e;
+}
+
+}  // namespace
+
+void Shell4::setup(Model&) {
+  NodeStates s0;
+  for (int n = 0; n < 4; ++n) {
+    s0.x[n] = nodes_[n]->initial().x_W;
+    s0.R[n] = nodes_[n]->initial().R_WN;
+  }
+  // Nodal triads from the surface tangents at the nodes (eq. 11.33): t1 along dx/dxi1, t3 normal.
+  double diag = 0.0;
+  for (int n = 0; n < 4; ++n) {
+    Vec3 a1 = Vec3::Zero(), a2 = Vec3::Zero();
+    for (int m = 0; m < 4; ++m) {
+      a1 += shape_d(m, 0, kNodeXi[n][0], kNodeXi[n][1]) * s0.x[m];
+      a2 += shape_d(m, 1, kNodeXi[n][0], kNodeXi[n][1]) * s0.x[m];
+    }
+    const Vec3 normal = a1.cross(a2);
+    if (!(a1.norm() > 1e-12) || !(normal.norm() > 1e-12 * a1.squaredNorm()))
+      throw std::invalid_argument(fmt::format("shell {}: degenerate geometry at node {}", label(), nodes_[n]->label()));
+    Mat3 t;
+    t.col(0) = a1.normalized();
+    t.col(2) = normal.normalized();
+    t.col(1) = t.col(2).cross(t.col(0));
+    iTa_[n] = s0.R[n].transpose() * t;
+    diag = std::max(diag, (s0.x[n] - s0.x[(n + 2) % 4]).norm());
+  }
+  size_ = diag;
+
+  // Reference frame and nodal rotation vectors of the initial configuration.
+  std::array<Mat3, 4> T_n0;
+  for (int n = 0; n < 4; ++n) T_n0[n] = s0.R[n] * iTa_[n];
+  const Mat3 T = reference_frame(T_n0);
+  std::array<Vec3, 4> phi_n;
+  for (int n = 0; n < 4; ++n) phi_n[n] = rot::R_to_rotvec(T.transpose() * s0.R[n] * iTa_[n]);
+
+  auto init_point = [&](Point& p) {
+    Vec3 phi = Vec3::Zero();
+    Vec3 dx[2] = {Vec3::Zero(), Vec3::Zero()};
+    for (int n = 0; n < 4; ++n) {
+      p.L[n] = shape(n, p.xi1, p.xi2);
+      phi += p.L[n] * phi_n[n];
+      for (int j = 0; j < 2; ++j) dx[j] += shape_d(n, j, p.xi1, p.xi2) * s0.x[n];
+    }
+    const Mat3 T0 = T * rot::rotvec_to_R(phi);
+    Eigen::Matrix2d S;  // eq. 11.47: S(a, j) = t0_a . dx/dxi_j
+    for (int a = 0; a < 2; ++a)
+      for (int j = 0; j < 2; ++j) S(a, j) = T0.col(a).dot(dx[j]);
+    p.alpha = S.determinant();
+    if (!(p.alpha > 0.0))
+      throw std::invalid_argument(fmt::format("shell {}: non-positive area at ({}, {})", label(), p.xi1, p.xi2));
+    const Eigen::Matrix2d Sinv = S.inverse();
+    for (int n = 0; n < 4; ++n)
+      for (int k = 0; k < 2; ++k)
+        p.dL_ds[n][k] = shape_d(n, 0, p.xi1, p.xi2) * Sinv(0, k) + shape_d(n, 1, p.xi1, p.xi2) * Sinv(1, k);
+    p.kappa0 = {Vec3::Zero(), Vec3::Zero()};
+    const Vec12 e0 = point_strains<double>(p, T, phi_n, s0.x);
+    p.kappa0 = {Vec3(e0.segment<3>(6)), Vec3(e0.segment<3>(9))};
+    return S;
+  };
+  for (auto& p : mid_) init_point(p);
+  Point centre;
+  const Eigen::Matrix2d S0 = init_point(centre);
+  // EAS interpolation (eqs. 11.53-11.56): membrane strains (e11, e22, e12, e21) enhanced in the
+  // natural domain, pushed forward with M0 built from S at the centre.
+  const double s11 = S0(0, 0), s12 = S0(0, 1), s21 = S0(1, 0), s22 = S0(1, 1);
+  Eigen::Matrix4d M0;
+  M0 << s11 * s11, s12 * s12, s12 * s11, s11 * s12,  //
+      s21 * s21, s22 * s22, s22 * s21, s21 * s22,    //
+      s11 * s21, s12 * s22, s11 * s22, s12 * s21,    //
+      s11 * s21, s12 * s22, s12 * s21, s11 * s22;
+  const Eigen::Matrix4d M0_invT = M0.inverse().transpose();
+  constexpr int kRowOf[4] = {0, 4, 1, 3};  // e11 -> eps_11, e22 -> eps_22, e12 -> eps_12, e21 -> eps_21
+  for (auto& p : gauss_) {
+    init_point(p);
+    const double x1 = p.xi1, x2 = p.xi2, x12 = x1 * x2;
+    Eigen::Matrix<double, 4, 7> H;
+    H << x1, x12, 0, 0, 0, 0, 0,  //
+        0, 0, x2, x12, 0, 0, 0,   //
+        0, 0, 0, 0, x1, x12, 0,   //
+        0, 0, 0, 0, 0, x12, x2;
+    const Eigen::Matrix<double, 4, 7> Pm = (centre.alpha / p.alpha) * M0_invT * H;
+    p.P.setZero();
+    for (int r = 0; r < 4; ++r) p.P.row(kRowOf[r]) = Pm.row(r);
+  }
+  for (int g = 0; g < 4; ++g) {
+    eps_t_[g].setZero();
+    sigma_[g] = law_.prestress;
+  }
+}
+
+Shell4::NodeStates Shell4::current_states() const {
+  NodeStates s;
+  for (int n = 0; n < 4; ++n) {
+    s.x[n] = nodes_[n]->x_W();
+    s.R[n] = nodes_[n]->R_WN();
+  }
+  return s;
+}
+
+Vec7 Shell4::beta(const StepContext& c) const {
+  if (!c.y || first_index() < 0) return Vec7::Zero();
+  return c.y->segment<7>(first_index());
+}
+
+Shell4::Strains Shell4::strains(const NodeStates& s) const {
+  // Reference frame T (eqs. 11.35, 11.36), held fixed in the variations.
+  std::array<Mat3, 4> T_n;
+  for (int n = 0; n < 4; ++n) T_n[n] = s.R[n] * iTa_[n];
+  const Mat3 T = reference_frame(T_n);
+  // Nodal unknowns with their derivatives: y_n + delta y_n, and phi_n + Gamma(phi_n)^-1 T^T spin_n
+  // (eq. 11.43).
+  std::array<V3<AD>, 4> y_ad, phi_ad;
+  for (int n = 0; n < 4; ++n) {
+    const Vec3 phi = rot::R_to_rotvec(T.transpose() * T_n[n]);
+    const Mat3 dphi = gamma_of(phi).inverse() * T.transpose();
+    for (int i = 0; i < 3; ++i) {
+      Eigen::Matrix<double, 24, 1> d = Eigen::Matrix<double, 24, 1>::Zero();
+      d[6 * n + i] = 1.0;
+      y_ad[n][i] = AD(s.x[n][i], d);
+      d.setZero();
+      d.segment<3>(6 * n + 3) = dphi.row(i).transpose();
+      phi_ad[n][i] = AD(phi[i], d);
+    }
+  }
+  Strains out;
+  std::array<Eigen::Matrix<AD, 12, 1>, 4> e_gauss;
+  for (int g = 0; g < 4; ++g) e_gauss[g] = point_strains<AD>(gauss_[g], T, phi_ad, y_ad);
+  {
+    // Assumed natural shear strains (eqs. 11.72-11.74): eps_13 from the mid-sides a, c,
+    // eps_23 from b, d. Used by both cards: MBDyn's `shell4eas` results match this shear
+    // interpolation (to 1e-8 on its plate decks), not the fully integrated shear.
+    std::array<Eigen::Matrix<AD, 12, 1>, 4> e_mid;
+    for (int m = 0; m < 4; ++m) e_mid[m] = point_strains<AD>(mid_[m], T, phi_ad, y_ad);
+    for (int g = 0; g < 4; ++g) {
+      const double x1 = gauss_[g].xi1, x2 = gauss_[g].xi2;
+      e_gauss[g][2] = 0.5 * (1.0 + x2) * e_mid[0][2] + 0.5 * (1.0 - x2) * e_mid[2][2];
+      e_gauss[g][5] = 0.5 * (1.0 - x1) * e_mid[1][5] + 0.5 * (1.0 + x1) * e_mid[3][5];
+    }
+  }
+  for (int g = 0; g < 4; ++g) {
+    for (int r = 0; r < 12; ++r) {
+      out.eps[g][r] = e_gauss[g][r].value();
+      out.B[g].row(r) = e_gauss[g][r].derivatives().transpose();
+    }
+  }
+  return out;
+}
+
+void Shell4::internal_forces(const NodeStates& s, const Vec7& b, Eigen::Matrix<double, 24, 1>& f_q, Vec7& f_b,
+                             Strains* keep) {
+  const Strains st = strains(s);
+  f_q.setZero();
+  f_b.setZero();
+  for (int g = 0; g < 4; ++g) {
+    const Point& p = gauss_[g];
+    const Vec12 eps_t = st.eps[g] + p.P * b;
+    const Vec12 sigma = law_.D * eps_t + law_.prestress;
+    f_q += st.B[g].transpose() * sigma * p.alpha;  // Gauss weights are 1
+    f_b += p.P.transpose() * sigma * p.alpha;
+    if (keep) {
+      eps_t_[g] = eps_t;
+      sigma_[g] = sigma;
+    }
+  }
+  if (keep) *keep = st;
+}
+
+void Shell4::residual(ResidualSink& r, const StepContext& c) {
+  Eigen::Matrix<double, 24, 1> f_q;
+  Vec7 f_b;
+  Strains st;
+  internal_forces(current_states(), beta(c), f_q, f_b, &st);
+  for (int n = 0; n < 4; ++n) {
+    if (nodes_[n]->dof_count() == 0) continue;
+    r.add(nodes_[n]->eq_index(), Eigen::Matrix<double, 6, 1>(-f_q.segment<6>(6 * n)));
+  }
+  r.add(first_index(), Vec7(-f_b));
+}
+
+void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
+  const NodeStates s = current_states();
+  const Vec7 b = beta(c);
+  Eigen::Matrix<double, 24, 1> f_q, f_p, f_m;
+  Vec7 f_b, f_bp, f_bm;
+  Strains st;
+  internal_forces(s, b, f_q, f_b, &st);
+  // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
+  Eigen::Matrix<double, 24, 7> K_qb = Eigen::Matrix<double, 24, 7>::Zero();
+  Eigen::Matrix<double, 7, 7> K_bb = Eigen::Matrix<double, 7, 7>::Zero();
+  for (int g = 0; g < 4; ++g) {
+    const Point& p = gauss_[g];
+    const Eigen::Matrix<double, 12, 7> DP = law_.D * p.P;
+    K_qb += st.B[g].transpose() * DP * p.alpha;
+    K_bb += p.P.transpose() * DP * p.alpha;
+  }
+  // Nodal columns: central differences of the exact internal forces (positions, then spins);
+  // they include the variation of the reference frame T that B leaves out.
+  Eigen::Matrix<double, 24, 24> K_qq;
+  Eigen::Matrix<double, 7, 24> K_bq;
+  const double h_x = 1e-6 * size_, h_r = 1e-6;
+  for (int n = 0; n < 4; ++n) {
+    for (int k = 0; k < 6; ++k) {
+      NodeStates sp = s, sm = s;
+      if (k < 3) {
+        sp.x[n][k] += h_x;
+        sm.x[n][k] -= h_x;
+      } else {
+        Vec3 d = Vec3::Zero();
+        d[k - 3] = h_r;
+        sp.R[n] = rot::rotvec_to_R(d) * s.R[n];
+        sm.R[n] = rot::rotvec_to_R(-d) * s.R[n];
+      }
+      internal_forces(sp, b, f_p, f_bp);
+      internal_forces(sm, b, f_m, f_bm);
+      const double h2 = 2.0 * (k < 3 ? h_x : h_r);
+      K_qq.col(6 * n + k) = (f_p - f_m) / h2;
+      K_bq.col(6 * n + k) = (f_bp - f_bm) / h2;
+    }
+  }
+  // The nodes' unknowns are incremental rotations g (R = R(g) R_ref): a change dg is the spin
+  // G(g) dg, so the spin columns are mapped with G(g) (exact also away from g = 0).
+  for (int n = 0; n < 4; ++n) {
+    const StructNode& nd = *nodes_[n];
+    if (nd.dof_count() == 0 || !c.y) continue;
+    const Mat3 G = rot::cgr_G(c.y->segment<3>(nd.dof_index() + 3));
+    K_qq.middleCols<3>(6 * n + 3) = (K_qq.middleCols<3>(6 * n + 3) * G).eval();
+    K_bq.middleCols<3>(6 * n + 3) = (K_bq.middleCols<3>(6 * n + 3) * G).eval();
+  }
+  // Keep the output quantities of the unperturbed state.
+  internal_forces(s, b, f_q, f_b, &st);
+  const int ib = first_index();
+  for (int i = 0; i < 4; ++i) {
+    const StructNode& ni = *nodes_[i];
+    if (ni.dof_count() == 0) continue;
+    for (int j = 0; j < 4; ++j) {
+      const StructNode& nj = *nodes_[j];
+      if (nj.dof_count() == 0) continue;
+      J.add(ni.eq_index(), nj.dof_index(), Mat6(c.dCoef * K_qq.block<6, 6>(6 * i, 6 * j)));
+    }
+    J.add(ni.eq_index(), ib, Eigen::Matrix<double, 6, 7>(K_qb.middleRows<6>(6 * i)));
+    J.add(ib, ni.dof_index(), Eigen::Matrix<double, 7, 6>(c.dCoef * K_bq.middleCols<6>(6 * i)));
+  }
+  J.add(ib, ib, K_bb);
+}
+
+std::string Shell4::log_line() const {
+  return fmt::format("shell4: {} {} {} {} {}", label(), nodes_[0]->label(), nodes_[1]->label(),
+                     nodes_[2]->label(), nodes_[3]->label());
+}
+
+}  // namespace mbl::elements

@@ -1,0 +1,105 @@
+#pragma once
+// Four-node shells `shell4eas` and `shell4easans` (input manual §8.15.1, technical manual ch. 11):
+// a 6-field shell (membrane/shear strains eps_k and curvatures kappa_k along the two arc-length
+// coordinates s_1, s_2 of the surface, each a 3-vector in the local frame) with EAS enhancement of
+// the four membrane strains by 7 internal parameters beta (the element's own algebraic unknowns)
+// and assumed natural shear strains sampled at the mid-sides (ANS, §11.5.5). The manual reserves
+// ANS for `shell4easans`, but the real MBDyn's `shell4eas` results are those of the ANS shear
+// (the fully integrated shear locks: a 1x5 cantilever strip comes out 300 times stiffer), so both
+// cards build the same element and differ only in their name.
+//
+// Kinematics (technical manual §11.5): node n carries a triad T_n = R_n iTa_n, with iTa_n fixed in
+// the node frame from the surface tangents of the initial geometry. The reference orientation
+// T = Rot(VecRot(mean T_n)) gives nodal rotation vectors phi_n = VecRot(T^T T_n), interpolated with
+// the bilinear shape functions L_n; at a point xi the orientation is T(xi) = T Rot(phi(xi)), and
+//     eps_k   = T(xi)^T y_,k - e_k,                     y_,k = sum L_n,k y_n
+//     kappa_k = Rot(phi)^T Gamma(phi) phi_,k - (the same in the initial configuration).
+// Variations are taken with T held fixed (eq. 11.43), as the technical manual does.
+// The generalised forces sigma = D (eps + P beta) + prestress (fluxes n_1, n_2, m_1, m_2) are
+// integrated with 2x2 Gauss points; the residual is -sum B^T sigma alpha w for the nodes and
+// -sum P^T sigma alpha w for beta (eqs. 11.89, 11.90).
+//
+// The strain derivatives B are computed exactly (forward automatic differentiation of the strain
+// evaluation); the Jacobian of the nodal forces is the central finite difference of the exact
+// residual, the beta blocks are analytical (eqs. 11.81-11.83).
+#include <array>
+#include <string>
+
+#include "mbdyn-like/core/element.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
+
+namespace mbl::elements {
+
+using Mat12 = Eigen::Matrix<double, 12, 12>;
+using Vec12 = Eigen::Matrix<double, 12, 1>;
+using Vec7 = Eigen::Matrix<double, 7, 1>;
+
+/// The shell's linear elastic law (input manual eq. 8.80): fluxes = D strains + prestress, in the
+/// order (n_11, n_12, n_13, n_21, n_22, n_23, m_11, ..., m_23).
+struct ShellLaw {
+  Mat12 D = Mat12::Zero();
+  Vec12 prestress = Vec12::Zero();
+};
+
+class Shell4 : public Element {
+ public:
+  /// Nodes in the order of figure 8.12 (counterclockwise from xi = (+1, +1)); `ans` names the
+  /// card (shell4easans), the formulation is the same.
+  Shell4(unsigned label, std::array<StructNode*, 4> nodes, ShellLaw law, bool ans);
+
+  std::string_view kind() const override { return "plate"; }
+  std::string_view type_name() const override { return ans_ ? "Shell4EASANS" : "Shell4EAS"; }
+  bool ans() const { return ans_; }
+
+  int dof_count() const override { return 7; }
+
+  void setup(Model&) override;
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  std::string log_line() const override;
+
+  /// Generalised strains (with enhancement) and forces at Gauss point g (after the last evaluation).
+  const Vec12& gauss_strain(int g) const { return eps_t_[g]; }
+  const Vec12& gauss_force(int g) const { return sigma_[g]; }
+
+ private:
+  /// Node positions and orientations the element is evaluated at.
+  struct NodeStates {
+    std::array<Vec3, 4> x;
+    std::array<Mat3, 4> R;
+  };
+  /// A sampling point: natural coordinates, shape functions and arc-length derivatives,
+  /// area ratio alpha = det S, initial curvatures.
+  struct Point {
+    double xi1 = 0.0, xi2 = 0.0;
+    std::array<double, 4> L{};
+    std::array<std::array<double, 2>, 4> dL_ds{};
+    double alpha = 0.0;
+    std::array<Vec3, 2> kappa0{Vec3::Zero(), Vec3::Zero()};
+    Eigen::Matrix<double, 12, 7> P = Eigen::Matrix<double, 12, 7>::Zero();  ///< EAS (Gauss points)
+  };
+  /// Strains at the Gauss points and their derivatives w.r.t. the 24 nodal variations
+  /// (delta y_n, spin phi_n) at the given states.
+  struct Strains {
+    std::array<Vec12, 4> eps;
+    std::array<Eigen::Matrix<double, 12, 24>, 4> B;
+  };
+
+  NodeStates current_states() const;
+  Vec7 beta(const StepContext& c) const;
+  Strains strains(const NodeStates& s) const;
+  /// Internal nodal forces (24) and beta forces (7); keeps strains/forces for output.
+  void internal_forces(const NodeStates& s, const Vec7& beta, Eigen::Matrix<double, 24, 1>& f_q, Vec7& f_b,
+                       Strains* keep = nullptr);
+
+  std::array<StructNode*, 4> nodes_;
+  ShellLaw law_;
+  bool ans_;
+  std::array<Mat3, 4> iTa_;
+  std::array<Point, 4> gauss_;
+  std::array<Point, 4> mid_;  ///< ANS shear sampling points a, b, c, d
+  double size_ = 1.0;        ///< element size, for finite-difference steps
+  std::array<Vec12, 4> eps_t_{}, sigma_{};
+};
+
+}  // namespace mbl::elements

@@ -1,0 +1,128 @@
+// Readers of the `shell4eas:` and `shell4easans:` cards (input manual §8.15.1).
+#include <cmath>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "elements/shells/shell.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::elements {
+namespace {
+
+using parser::CardReader;
+
+/// Positive real, else an input error naming the parameter.
+double read_positive(CardReader& in, const char* what) {
+  const auto at = in.location();
+  const double v = in.real();
+  if (!(v > 0.0)) throw parser::InputError(at, fmt::format("expected a positive {}, found {}", what, v));
+  return v;
+}
+
+/// `isotropic, {E | nu | G | thickness | as | at}, <value> [, ...]` (input manual eqs. 8.81, 8.84
+/// with E_x = E_y; shear factor as = 1 and torsional factor at = 0.01 unless given).
+Mat12 read_isotropic(CardReader& in) {
+  const auto at = in.location();
+  double E = 0.0, nu = 0.0, G = 0.0, h = 0.0, a_s = 1.0, a_t = 0.01;
+  bool got_E = false, got_nu = false, got_G = false, got_h = false;
+  while (!in.at_end()) {
+    if (in.keyword_is("E") || in.keyword_is("Young modulus")) {
+      E = read_positive(in, "Young modulus");
+      got_E = true;
+    } else if (in.keyword_is("nu") || in.keyword_is("Poisson modulus")) {
+      const auto where = in.location();
+      nu = in.real();
+      if (nu < 0.0 || nu >= 0.5)
+        throw parser::InputError(where, fmt::format("expected a Poisson modulus in [0, 0.5), found {}", nu));
+      got_nu = true;
+    } else if (in.keyword_is("G") || in.keyword_is("shear modulus")) {
+      G = read_positive(in, "shear modulus");
+      got_G = true;
+    } else if (in.keyword_is("thickness")) {
+      h = read_positive(in, "thickness");
+      got_h = true;
+    } else if (in.keyword_is("as")) {
+      a_s = read_positive(in, "shear factor (as)");
+    } else if (in.keyword_is("at")) {
+      a_t = read_positive(in, "torsional factor (at)");
+    } else {
+      break;
+    }
+  }
+  const int got = int(got_E) + int(got_nu) + int(got_G);
+  if (got < 2)
+    throw parser::InputError(at, "expected two of E, nu, G for the isotropic shell law, found fewer");
+  if (got == 3 && std::abs(E / (2.0 * (1.0 + nu)) - G) > 1e-12 * G)
+    throw parser::InputError(at, fmt::format("expected consistent E, nu, G (G = E/(2(1 + nu)) = {}), found G = {}",
+                                             E / (2.0 * (1.0 + nu)), G));
+  if (!got_G) G = E / (2.0 * (1.0 + nu));
+  if (!got_E) E = 2.0 * (1.0 + nu) * G;
+  if (!got_nu) {
+    nu = E / (2.0 * G) - 1.0;
+    if (nu < 0.0 || nu >= 0.5)
+      throw parser::InputError(at, fmt::format("expected E and G giving a Poisson modulus in [0, 0.5), found {}", nu));
+  }
+  if (!got_h) throw parser::InputError(in.location(), "expected `thickness` for the isotropic shell law");
+  const double C = E * h / (1.0 - nu * nu);  // eq. 8.83a
+  const double D = C * h * h / 12.0;         // eq. 8.83b
+  const double Gh = G * h;
+  const double F = Gh * h * h / 12.0;        // eq. 8.83c
+  Mat12 m = Mat12::Zero();
+  m(0, 0) = C;
+  m(0, 4) = m(4, 0) = C * nu;
+  m(1, 1) = 2.0 * Gh;
+  m(2, 2) = a_s * Gh;
+  m(3, 3) = 2.0 * Gh;
+  m(4, 4) = C;
+  m(5, 5) = a_s * Gh;
+  m(6, 6) = 2.0 * F;
+  m(7, 7) = D;
+  m(7, 9) = m(9, 7) = -D * nu;
+  m(8, 8) = a_t * F;
+  m(9, 9) = D;
+  m(10, 10) = 2.0 * F;
+  m(11, 11) = a_t * F;
+  return m;
+}
+
+/// `<shell_constitutive_law_data>`: [matr,] 144 reals | sym, upper triangle | diag, 12 reals |
+/// isotropic, ...; then [prestress, 12 reals].
+ShellLaw read_shell_law(CardReader& in) {
+  ShellLaw law;
+  if (in.keyword_is("diag")) {
+    for (int i = 0; i < 12; ++i) law.D(i, i) = in.real();
+  } else if (in.keyword_is("sym")) {
+    for (int i = 0; i < 12; ++i)
+      for (int j = i; j < 12; ++j) law.D(i, j) = law.D(j, i) = in.real();
+  } else if (in.keyword_is("isotropic")) {
+    law.D = read_isotropic(in);
+  } else {
+    in.keyword_is("matr");
+    for (int i = 0; i < 12; ++i)
+      for (int j = 0; j < 12; ++j) law.D(i, j) = in.real();
+  }
+  if (in.keyword_is("prestress"))
+    for (int i = 0; i < 12; ++i) law.prestress[i] = in.real();
+  return law;
+}
+
+void read_shell(CardReader& in, BuildContext& ctx, unsigned label, bool ans) {
+  std::array<StructNode*, 4> nodes;
+  for (auto& n : nodes) n = &ctx.struct_node(in);
+  ShellLaw law = read_shell_law(in);
+  auto shell = std::make_unique<Shell4>(label, nodes, std::move(law), ans);
+  shell->where = in.card_location();
+  ctx.read_output_flag(in, *shell, "plates");
+  ctx.model().add_element(std::move(shell));
+}
+
+const bool registered =
+    CardRegistry::family("element").add(
+        "shell4eas", [](CardReader& in, BuildContext& c, unsigned l) { read_shell(in, c, l, false); }) &&
+    CardRegistry::family("element").add(
+        "shell4easans", [](CardReader& in, BuildContext& c, unsigned l) { read_shell(in, c, l, true); });
+
+}  // namespace
+}  // namespace mbl::elements
