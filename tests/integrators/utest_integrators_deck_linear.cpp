@@ -162,7 +162,9 @@ TEST_P(DeckLinearAnalysis, MatchesTheMethodsAmplificationMatrix) {
         EXPECT_NEAR(xi_m, xi_a, 1e-8) << m.card << " dt/T=" << ratio;
         EXPECT_NEAR(pe_m, pe_a, 1e-8) << m.card << " dt/T=" << ratio;
       }
-      if (ratio == 100.0 && m.rho >= 0) EXPECT_NEAR(rho_measured, m.rho, 2e-2) << m.card;
+      if (ratio == 100.0 && m.rho >= 0) {
+        EXPECT_NEAR(rho_measured, m.rho, 2e-2) << m.card;
+      }
     } else {
       // Every step after the start-up (k > r) follows y_k = (I - b0 L)^-1 sum (a_j + b_j L) y_k-j,
       // to 1e-9 of the state (or of the initial amplitude once the state has decayed below it:
