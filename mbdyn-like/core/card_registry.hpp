@@ -25,6 +25,9 @@ struct OutputDefaults {
   /// "joints", ...): false = off.
   std::map<std::string, bool> by_family;
   bool enabled(const std::string& family) const;
+  /// Families MBDyn does not output unless asked (`default output: all` or the family): abstract
+  /// nodes (its runs of web.pid and web.cantilever1piezo write no .abs).
+  static constexpr const char* kOffByDefault[] = {"abstract nodes"};
 };
 
 /// What a card reader may use besides its arguments.

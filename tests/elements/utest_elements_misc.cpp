@@ -326,7 +326,7 @@ TEST(Genels, SpringSupportClampAndAbstractForceOnAbstractNodes) {
   const std::string deck = R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-10; end: initial value;
-begin: control data; abstract nodes: 3; genels: 3; forces: 2; end: control data;
+begin: control data; abstract nodes: 3; genels: 3; forces: 2; default output: abstract nodes; end: control data;
 begin: nodes;
   abstract: 1;
   abstract: 2, algebraic;
@@ -357,6 +357,23 @@ end: elements;
   const auto f2 = last_record(prefix + ".frc", 2);
   ASSERT_EQ(f2.size(), 4u);  // node 1, +1, node 3, -1
   EXPECT_DOUBLE_EQ(f2[3], -1.0);
+}
+
+// MBDyn writes no .abs unless asked (its runs of web.pid and web.cantilever1piezo have none).
+TEST(Genels, AbstractNodesAreNotOutputByDefault) {
+  const std::string head = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: .002; time step: 1.e-3; end: initial value;
+begin: control data; abstract nodes: 1; genels: 1; )";
+  const std::string rest = R"( end: control data;
+begin: nodes; abstract: 1; end: nodes;
+begin: elements; genel: 1, spring support, 1, abstract, algebraic, linear elastic, 4.; end: elements;
+)";
+  for (const std::string& defaults : {std::string(""), std::string("default output: all;")}) {
+    std::string prefix;
+    ASSERT_EQ(run_deck("abs_default", head + defaults + rest, prefix), 0);
+    EXPECT_EQ(std::filesystem::exists(prefix + ".abs"), !defaults.empty()) << defaults;
+  }
 }
 
 TEST(Genels, JacobiansAgainstFiniteDifferences) {
