@@ -265,7 +265,8 @@ void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
 
 void TotalJoint::after_convergence(const StepContext& c) {
   k_ = kinematics();
-  // The relative rotation keeps counting turns (energy balances integrate "rz"): of the rotation
+  theta_output_ = k_.theta;  // .jnt / NetCDF: the rotation vector itself, |theta| <= pi, as MBDyn
+  // The private datum keeps counting turns (energy balances integrate "rz"): of the rotation
   // vectors theta + 2 pi k n that give the same orientation, take the closest to the last one.
   const double a = k_.theta.norm();
   if (a > 1e-12) {
@@ -291,7 +292,7 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
       return;
     case Flavor::DriveHinge:
       out.write(os, E_rel_deg());
-      out.write(os, k_.theta);
+      out.write(os, theta_output_);
       return;
     case Flavor::AxialRotation:
       out.write(os, E_rel_deg());
@@ -300,7 +301,7 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
       return;
     default:
       out.write(os, k_.X);
-      out.write(os, k_.theta);
+      out.write(os, theta_output_);
       out.write(os, k_.V);
       out.write(os, k_.Omega);
   }
@@ -330,7 +331,7 @@ void TotalJoint::output_netcdf_extra(OutputSink& out) const {
   const bool drive_displacement =
       p_.flavor == Flavor::DriveDisplacement || p_.flavor == Flavor::DriveDisplacementPin;
   if (nc_X_ >= 0) out.put(nc_X_, drive_displacement ? d_W() : k_.X);
-  if (nc_Phi_ >= 0) out.put(nc_Phi_, k_.theta);
+  if (nc_Phi_ >= 0) out.put(nc_Phi_, theta_output_);
   if (nc_E_ >= 0) out.put(nc_E_, E_rel_deg());
   if (nc_V_ >= 0) out.put(nc_V_, k_.V);
   if (nc_Omega_ >= 0) out.put(nc_Omega_, k_.Omega);

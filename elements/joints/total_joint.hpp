@@ -152,6 +152,7 @@ class TotalJoint final : public Joint {
   // Converged values for output and private data.
   Kinematics k_{};
   Vec3 theta_converged_ = Vec3::Zero();  ///< relative rotation vector, counting turns
+  Vec3 theta_output_ = Vec3::Zero();     ///< relative rotation vector as written (|theta| <= pi)
   Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
   Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();
   OutputSink::VarId nc_X_ = -1, nc_Phi_ = -1, nc_E_ = -1, nc_V_ = -1, nc_Omega_ = -1;
