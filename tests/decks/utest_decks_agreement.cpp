@@ -152,6 +152,25 @@ INSTANTIATE_TEST_SUITE_P(Decks, DeckAgreement, ::testing::ValuesIn(kDecks),
                            return test_identifier(i.param.id);
                          });
 
+// Joint-specific .jnt columns (relative rotations, velocities, ...) as MBDyn writes them: the
+// total joint's relative rotation is the rotation vector itself (|theta| <= pi), even after
+// many turns (t.joints.screw.screw_forced: 10 turns).
+TEST(DeckJointExtras, JointExtraColumnsAsMBDyn) {
+  struct Extra {
+    const char *id, *main, *vars;
+  };
+  for (const Extra& x : {Extra{"t.joints.screw.screw_forced", "screw_forced", "elem.joint.*"},
+                         Extra{"t.joints.total.total", "total", "elem.joint.*.Phi,elem.joint.*.V,elem.joint.*.Omega"},
+                         Extra{"t.joints.drvhinge.drv", "drv", "elem.joint.*"}}) {
+    const auto [deck, ref] = deck_files(x.id, x.main);
+    const fs::path dir = fresh_temp_dir(std::string("extra_") + x.id);
+    ASSERT_EQ(run_deck(deck, dir / "run", dir / "run.log"), 0) << read_file(dir / "run.log");
+    EXPECT_EQ(compare_outputs(dir / "run", ref, x.vars, "range", 1e-4, dir / "compare.log", 1e-3), 0)
+        << read_file(dir / "compare.log");
+    if (!HasFailure()) fs::remove_all(dir);
+  }
+}
+
 // Newton iterations per step, ours / MBDyn's (the .out NIter column), on decks whose count
 // depends on a joint's formulation or on the nonlinear solver's convergence rules: the distance
 // joint's direction unknowns, the line search's both-tests rule and its options.
