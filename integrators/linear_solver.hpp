@@ -81,14 +81,14 @@ class DenseSolver final : public LinearSolver {
 /// Data of MBDyn's `linear solver:` card, already tokenised by the reader (manual §4.1.1).
 struct LinearSolverSpec {
   std::string name = "klu";              ///< naive, umfpack, klu, y12, lapack, superlu, ...
-  std::string storage;                   ///< map | cc | dir | grad (ignored: one storage)
-  std::string ordering;                  ///< colamd | mmdata | amd | given | metis
+  std::string storage = {};              ///< map | cc | dir | grad (ignored: one storage)
+  std::string ordering = {};             ///< colamd | mmdata | amd | given | metis
   int threads = 1;                       ///< mt / multithread
-  std::optional<int> workspace_size;     ///< ignored (KLU allocates dynamically)
-  std::optional<double> pivot_factor;    ///< KLU pivot tolerance
-  std::optional<double> drop_tolerance;  ///< ignored (no incomplete factorisation)
-  std::optional<int> block_size;         ///< ignored
-  std::string scale;                     ///< no | always | once | row max | row sum | ...
+  std::optional<int> workspace_size = {};  ///< ignored (KLU allocates dynamically)
+  std::optional<double> pivot_factor = {};  ///< KLU pivot tolerance
+  std::optional<double> drop_tolerance = {};  ///< ignored (no incomplete factorisation)
+  std::optional<int> block_size = {};  ///< ignored
+  std::string scale = {};                ///< no | always | once | row max | row sum | ...
 };
 
 struct LinearSolverChoice {

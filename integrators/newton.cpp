@@ -98,11 +98,27 @@ void NewtonSolver::apply(const Problem& p, const Vector& d, double scale, double
   }
 }
 
+void NewtonSolver::take_step(Problem& problem, double t, double dCoef, double dCoef_alg, UpdateMode mode,
+                             double scale, Vector& y, Vector& yp) const {
+  apply(problem, d_, scale, dCoef, dCoef_alg, y, yp);
+  if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
+  problem.update(t, y, yp);
+}
+
+bool NewtonSolver::evaluate_residual(Problem& problem, double t, double dCoef) {
+  r_.setZero();
+  if (abs_r_.size()) abs_r_.setZero();
+  problem.residual(t, dCoef, r_, abs_r_.size() ? &abs_r_ : nullptr);
+  return r_.allFinite();
+}
+
 // Convergence as MBDyn 2024 decides it (nr.cc, linesearch.cc): a point has converged when the
 // residual test and the solution test both pass; the solution test (on the last correction)
 // counts as passed while no solution tolerance is given. Newton-Raphson tests the residual with
 // the full tolerance from the first iteration, and also accepts right after an update whose
-// starting residual had passed; the line search wants 1e-2 of the tolerance at the prediction.
+// starting residual had passed; the line search wants 1e-2 of the tolerance at the prediction,
+// and after a search that ended at lambda's minimum, or with a residual above the prediction's,
+// decides between going on and failing once convergence has been ruled out.
 NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, double dCoef_alg,
                                  Vector& y, Vector& yp, UpdateMode mode) {
   const int n = problem.size();
@@ -115,46 +131,31 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
   const auto& ls = opt_.line_search;
   // Work vectors kept between calls (one solve per time point: no allocation per step).
   Vector& r = r_;
-  Vector& abs_r = abs_r_;
   Vector& d = d_;
   r.resize(n);
-  abs_r.resize(need_abs ? n : 0);
+  abs_r_.resize(need_abs ? n : 0);
   NewtonResult res;
 
   // A Jacobian kept from the previous point is only valid for the same dCoef.
   if (!opt_.keep_jacobian || !(jacobian_dcoef_ == dCoef)) jacobian_valid_ = false;
 
-  auto eval_residual = [&]() -> bool {
-    r.setZero();
-    if (need_abs) abs_r.setZero();
-    problem.residual(t, dCoef, r, need_abs ? &abs_r : nullptr);
-    return r.allFinite();
-  };
-  auto residual_error = [&]() {
-    return convergence_error(opt_.residual_test, r, need_abs ? &abs_r : nullptr, &problem);
-  };
   auto fail = [&](FailureReason why, std::string msg) {
     res.converged = false;
     res.failure = why;
     res.message = std::move(msg);
     return res;
   };
-  auto update_state = [&](const Vector& step, double scale) {
-    apply(problem, step, scale, dCoef, dCoef_alg, y, yp);
-    if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
-    problem.update(t, y, yp);
-  };
   // Largest Newton step of the line search (input manual eq. 4.7), from the predicted state.
   max_step_ = ls.enabled && ls.scale_newton_step
-                              ? ls.max_step * std::max(std::sqrt(y.squaredNorm() + yp.squaredNorm()),
-                                                       static_cast<double>(n))
-                              : std::numeric_limits<double>::infinity();
+                  ? ls.max_step * std::max(std::sqrt(y.squaredNorm() + yp.squaredNorm()), static_cast<double>(n))
+                  : std::numeric_limits<double>::infinity();
 
-  if (!eval_residual()) return fail(FailureReason::NotANumber, "residual is not a number");
+  if (!evaluate_residual(problem, t, dCoef)) return fail(FailureReason::NotANumber, "residual is not a number");
   bool solution_ok = !test_solution;
+  bool at_lambda_min = false;  // the last line search stopped at lambda's minimum
   double first_error = 0.0;
   for (int iter = 0;; ++iter) {
-    res.residual_error = residual_error();
+    res.residual_error = convergence_error(opt_.residual_test, r, need_abs ? &abs_r_ : nullptr, &problem);
     if (iter == 0) first_error = res.residual_error;
     if (opt_.trace) *opt_.trace << "\tIteration(" << iter << ") " << res.residual_error << '\n';
     if (!std::isfinite(res.residual_error))
@@ -164,6 +165,27 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
     if (residual_ok && solution_ok) {
       res.converged = true;
       return res;
+    }
+    if (ls.enabled && iter > 0) {
+      if (at_lambda_min) {
+        // No sufficient decrease down to lambda's minimum: a zero gradient means a local
+        // minimum of f (input manual "Local minimum").
+        double test = 0.0;
+        const double den = std::max(0.5 * r.squaredNorm(), 0.5 * n);
+        for (int i = 0; i < n; ++i)
+          test = std::max(test, std::abs(g_[i]) * std::max({std::abs(y[i]), std::abs(yp[i]), 1.0}) / den);
+        if (test < ls.tolerance_min) {
+          if (!ls.zero_gradient_continue)
+            return fail(FailureReason::LineSearchFailed, "line search: zero gradient (spurious convergence)");
+        } else if (ls.abort_at_lambda_min) {
+          return fail(FailureReason::LineSearchFailed,
+                      "line search: lambda reached its minimum but the gradient is not zero");
+        }
+      }
+      if (ls.divergence_check && first_error > 0.0 && res.residual_error / first_error > ls.divergence_factor)
+        return fail(FailureReason::LineSearchFailed,
+                    fmt::format("line search: the residual could not be decreased ({:g} after {:g})",
+                                res.residual_error, first_error));
     }
     if (iter >= opt_.max_iterations) {
       if (opt_.at_most && res.residual_error < first_error) {
@@ -197,56 +219,29 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
     ++res.iterations;
     if (!d.allFinite()) return fail(FailureReason::NotANumber, "solution is not a number");
 
+    double last_scale = 1.0;  // the last correction applied, as a multiple of d
     if (!ls.enabled) {
-      if (test_solution) {
-        res.solution_error = convergence_error(opt_.solution_test, d, nullptr, &problem);
-        if (!std::isfinite(res.solution_error))
-          return fail(FailureReason::NotANumber, "solution error is not a number");
-        solution_ok = res.solution_error <= opt_.solution_tolerance;
-      }
-      update_state(d, 1.0);
-      if (residual_ok && solution_ok) {  // the residual before this update had passed
-        res.converged = true;
-        return res;
-      }
-      if (!eval_residual()) return fail(FailureReason::NotANumber, "residual is not a number");
-      continue;
+      take_step(problem, t, dCoef, dCoef_alg, mode, 1.0, y, yp);
+    } else {
+      const LineSearchOutcome step = line_search(problem, t, dCoef, dCoef_alg, y, yp, mode);
+      if (step.failure != FailureReason::None) return fail(step.failure, step.message);
+      at_lambda_min = step.at_lambda_min;
+      last_scale = step.last_scale;
     }
-
-    // ---- line search (input manual §4.1.1) ----
-    const LineSearchOutcome step = line_search(problem, t, dCoef, dCoef_alg, y, yp, mode);
-    if (step.failure != FailureReason::None) return fail(step.failure, step.message);
-    res.residual_error = residual_error();
-    if (!std::isfinite(res.residual_error))
-      return fail(FailureReason::NotANumber, "residual error is not a number");
     if (test_solution) {
-      res.solution_error = std::abs(step.last_scale) * convergence_error(opt_.solution_test, d, nullptr, &problem);
+      res.solution_error = std::abs(last_scale) * convergence_error(opt_.solution_test, d, nullptr, &problem);
+      if (!std::isfinite(res.solution_error))
+        return fail(FailureReason::NotANumber, "solution error is not a number");
       solution_ok = res.solution_error <= opt_.solution_tolerance;
     }
-    if ((!test_residual || res.residual_error <= opt_.residual_tolerance) && solution_ok) {
-      if (opt_.trace) *opt_.trace << "\tIteration(" << iter + 1 << ") " << res.residual_error << '\n';
+    // Newton-Raphson: the residual before this update had passed.
+    if (!ls.enabled && residual_ok && solution_ok) {
       res.converged = true;
       return res;
     }
-    if (step.at_lambda_min) {
-      // Lambda reached its minimum without a sufficient decrease: a zero gradient means a
-      // local minimum of f (input manual "Local minimum").
-      double test = 0.0;
-      const double den = std::max(0.5 * r.squaredNorm(), 0.5 * n);
-      for (int i = 0; i < n; ++i)
-        test = std::max(test, std::abs(g_[i]) * std::max({std::abs(y[i]), std::abs(yp[i]), 1.0}) / den);
-      if (test < ls.tolerance_min) {
-        if (!ls.zero_gradient_continue)
-          return fail(FailureReason::LineSearchFailed, "line search: zero gradient (spurious convergence)");
-      } else if (ls.abort_at_lambda_min) {
-        return fail(FailureReason::LineSearchFailed,
-                    "line search: lambda reached its minimum but the gradient is not zero");
-      }
-    }
-    if (ls.divergence_check && first_error > 0.0 && res.residual_error / first_error > ls.divergence_factor)
-      return fail(FailureReason::LineSearchFailed,
-                  fmt::format("line search: the residual could not be decreased ({:g} after {:g})",
-                              res.residual_error, first_error));
+    // (The line search evaluated the residual at the state it kept.)
+    if (!ls.enabled && !evaluate_residual(problem, t, dCoef))
+      return fail(FailureReason::NotANumber, "residual is not a number");
   }
 }
 
@@ -293,13 +288,8 @@ NewtonSolver::LineSearchOutcome NewtonSolver::line_search(Problem& problem, doub
   for (int k = 0; k < ls.max_iterations; ++k) {
     y = y0_;
     yp = yp0_;
-    apply(problem, d, lambda, dCoef, dCoef_alg, y, yp);
-    if (mode == UpdateMode::Derivatives) problem.derivatives_update(y, yp);
-    problem.update(t, y, yp);
-    r.setZero();
-    if (abs_r_.size()) abs_r_.setZero();
-    problem.residual(t, dCoef, r, abs_r_.size() ? &abs_r_ : nullptr);
-    const bool finite = r.allFinite();
+    take_step(problem, t, dCoef, dCoef_alg, mode, lambda, y, yp);
+    const bool finite = evaluate_residual(problem, t, dCoef);
     const double f = finite ? 0.5 * r.squaredNorm() : std::numeric_limits<double>::infinity();
     out.last_scale = lambda - lambda_prev;
     if (finite) {

@@ -116,6 +116,11 @@ class NewtonSolver {
   };
   LineSearchOutcome line_search(Problem& problem, double t, double dCoef, double dCoef_alg, Vector& y,
                                 Vector& yp, UpdateMode mode);
+  /// y, y' += scale d_ (apply), then the problem's update (and derivatives_update in that mode).
+  void take_step(Problem& problem, double t, double dCoef, double dCoef_alg, UpdateMode mode, double scale,
+                 Vector& y, Vector& yp) const;
+  /// r_ (and abs_r_ when sized) at the problem's current state; false when not finite.
+  bool evaluate_residual(Problem& problem, double t, double dCoef);
   double max_step_ = 0.0;
   NewtonOptions opt_;
   std::unique_ptr<LinearSolver> ls_;
