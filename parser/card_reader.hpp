@@ -12,6 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "parser/errors.hpp"
 #include "parser/math/math_parser.hpp"
 #include "parser/source.hpp"
 
@@ -106,5 +109,23 @@ class CardReader {
   /// the rest of the card.
   virtual void not_implemented(std::string_view what) = 0;
 };
+
+/// A real that must satisfy `ok`; else InputError "expected <expected>, found <value>" at it.
+template <class Pred>
+double checked_real(CardReader& in, Pred ok, std::string_view expected) {
+  const SourceLocation at = in.location();
+  const double v = in.real();
+  if (!ok(v)) throw InputError(at, "expected " + std::string(expected) + ", found " + fmt::format("{}", v));
+  return v;
+}
+
+/// The same for an integer.
+template <class Pred>
+std::int64_t checked_integer(CardReader& in, Pred ok, std::string_view expected) {
+  const SourceLocation at = in.location();
+  const std::int64_t v = in.integer();
+  if (!ok(v)) throw InputError(at, "expected " + std::string(expected) + ", found " + std::to_string(v));
+  return v;
+}
 
 }  // namespace mbl::parser

@@ -97,7 +97,9 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
       {"derivativestolerance",
        [](CardReader& in, RunSettings& s, BuildContext&) {
          s.derivatives_tolerance = in.real();
-         if (!in.at_end()) s.derivatives_solution_tolerance = in.real();
+         // The solution tolerance is read and not used: the derivatives phase tests the residual
+         // only (simulation.cpp says why).
+         if (!in.at_end()) in.real();
        }},
       {"derivativesmaxiterations",
        [](CardReader& in, RunSettings& s, BuildContext&) {
@@ -111,18 +113,11 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
          }
          if (in.keyword_is("auto")) {
            s.derivatives_auto_iterations = 6;
-           if (in.keyword_is("max iterations")) {
-             const auto where = in.location();
-             s.derivatives_auto_iterations = static_cast<int>(in.integer());
-             if (s.derivatives_auto_iterations < 0)
-               throw parser::InputError(where, fmt::format("expected max iterations >= 0, found {}", s.derivatives_auto_iterations));
-           }
-           if (in.keyword_is("factor")) {
-             const auto where = in.location();
-             s.derivatives_auto_factor = in.real();
-             if (!(s.derivatives_auto_factor > 1.0))
-               throw parser::InputError(where, fmt::format("expected factor > 1, found {}", s.derivatives_auto_factor));
-           }
+           if (in.keyword_is("max iterations"))
+             s.derivatives_auto_iterations = static_cast<int>(
+                 parser::checked_integer(in, [](auto n) { return n >= 0; }, "max iterations >= 0"));
+           if (in.keyword_is("factor"))
+             s.derivatives_auto_factor = parser::checked_real(in, [](double f) { return f > 1.0; }, "factor > 1");
          }
        }},
       {"dummystepsnumber",
@@ -441,10 +436,7 @@ class Builder {
     if (in.keyword_is("modified")) return in.not_implemented("nonlinear solver: line search, modified");
     in.keyword_is("true");
     auto positive = [&](std::string_view what) {
-      const auto where = in.location();
-      const double v = in.real();
-      if (!(v >= 0.0)) throw parser::InputError(where, fmt::format("expected {} >= 0, found {}", what, v));
-      return v;
+      return parser::checked_real(in, [](double v) { return v >= 0.0; }, std::string(what) + " >= 0");
     };
     while (!in.at_end()) {
       if (in.keyword_is("default solver options")) {
@@ -476,10 +468,8 @@ class Builder {
         ls.lambda_min = positive("lambda min");
         if (in.keyword_is("relative")) ls.lambda_min_relative = in.boolean();
       } else if (in.keyword_is("lambda factor min")) {
-        const auto where = in.location();
-        ls.lambda_factor_min = in.real();
-        if (!(ls.lambda_factor_min > 0.0 && ls.lambda_factor_min < 1.0))
-          throw parser::InputError(where, fmt::format("expected 0 < lambda factor min < 1, found {}", ls.lambda_factor_min));
+        ls.lambda_factor_min =
+            parser::checked_real(in, [](double f) { return f > 0.0 && f < 1.0; }, "0 < lambda factor min < 1");
       } else if (in.keyword_is("max step")) {
         ls.max_step = positive("max step");
       } else if (in.keyword_is("zero gradient")) {

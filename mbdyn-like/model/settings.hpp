@@ -35,8 +35,6 @@ struct RunSettings {
   /// relaxed to its error (n = 0: one attempt).
   int derivatives_auto_iterations = 0;
   double derivatives_auto_factor = 10.0;
-  /// Read for completeness; the derivatives phase tests the residual only (simulation.cpp).
-  double derivatives_solution_tolerance = -1.0;
   int dummy_steps = 0;
   double dummy_steps_tolerance = 1e-6;
   int dummy_steps_max_iterations = 1;

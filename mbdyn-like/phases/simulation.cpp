@@ -19,12 +19,13 @@ integrators::NewtonSolver make_newton(const RunSettings& s, integrators::NewtonO
   return integrators::NewtonSolver(std::move(opt), std::move(ls.solver));
 }
 
-std::string describe_failure(const Model& model, const integrators::StepResult& r) {
+/// A Newton or step failure in words, with the unknown of a zero pivot.
+template <class Result>
+std::string describe_failure(const Model& model, const Result& r) {
   std::string msg = r.message.empty() ? std::string(integrators::to_string(r.failure)) : r.message;
   if (r.singular_index >= 0) msg += fmt::format(" (at {})", model.describe_dof(r.singular_index));
   return msg;
 }
-
 
 struct DerivativesOutcome {
   bool ok = true;
@@ -59,13 +60,14 @@ DerivativesOutcome run_derivatives(Model& model, const RunSettings& s, double t,
   const Vector y0 = y, yp0 = yp;
   double dCoef = coef0, best_coef = coef0, best_error = std::numeric_limits<double>::infinity();
   DerivativesOutcome out;
+  integrators::NewtonSolver newton = make_newton(s, opt, log);
+  integrators::NewtonOptions& o = newton.options();
   for (int i = 0; i < attempts; ++i) {
     if (i > 0) {
       y = y0;
       yp = yp0;
       model.update(t, y, yp);
     }
-    integrators::NewtonSolver newton = make_newton(s, opt, log);
     const integrators::NewtonResult r =
         newton.solve(model, t, dCoef, dCoef, y, yp, integrators::UpdateMode::Derivatives);
     out.iterations = r.iterations;
@@ -73,18 +75,14 @@ DerivativesOutcome run_derivatives(Model& model, const RunSettings& s, double t,
     if (r.converged) return out;
     const bool recoverable = r.failure == integrators::FailureReason::MaxIterations;
     if (!recoverable && i + 1 == attempts) {
-      integrators::StepResult sr;
-      sr.failure = r.failure;
-      sr.singular_index = r.singular_index;
-      sr.message = r.message;
       out.ok = false;
-      out.message = "derivatives phase failed: " + describe_failure(model, sr);
+      out.message = "derivatives phase failed: " + describe_failure(model, r);
       return out;
     }
     if (i + 1 == attempts) {
       log << fmt::format("warning: derivatives phase did not converge (error {:g} > tolerance {:g}); "
                          "the simulation starts from its last iterate\n",
-                         r.residual_error, opt.residual_tolerance);
+                         r.residual_error, o.residual_tolerance);
       return out;
     }
     if (recoverable && r.residual_error < best_error) {
@@ -99,11 +97,11 @@ DerivativesOutcome run_derivatives(Model& model, const RunSettings& s, double t,
       dCoef /= f;
     } else {  // last chance
       dCoef = best_coef;
-      if (std::isfinite(best_error)) opt.residual_tolerance = std::max(opt.residual_tolerance, 1.01 * best_error);
-      opt.max_iterations *= 2;
+      if (std::isfinite(best_error)) o.residual_tolerance = std::max(o.residual_tolerance, 1.01 * best_error);
+      o.max_iterations *= 2;
     }
     log << fmt::format("Derivatives({}/{}) t={:g} coef={:g} tol={:g}\n", i + 2, attempts, t, dCoef / h0,
-                       opt.residual_tolerance);
+                       o.residual_tolerance);
   }
   return out;
 }
