@@ -5,7 +5,6 @@
 #include "support/run_program.hpp"
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -286,15 +285,13 @@ TEST_P(BeamPaperBenchmark, AgreesWithMBDyn) {
   const fs::path deck = paper / "deck" / (bench + "_ms_0.6.mbd");
   if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
   const fs::path dir = mbl::test::fresh_temp_dir("beam_" + bench);
-  const std::string bin = MBL_BINARY;
-  const std::string out = (dir / "run").string();
-  const std::string ref = (paper / "mbdyn" / "ms_0.6" / bench).string();
-  auto sh = [](const std::string& cmd) { return std::system((cmd + " > /dev/null 2>&1").c_str()); };
-  ASSERT_EQ(sh("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out + "'"), 0);
-  EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + ref +
-               "' --vars 'node.struct.*.X' --norm model --tol 1e-6"), 0);
-  EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + ref +
-               "' --vars 'elem.beam.*' --norm range --tol 1e-5"), 0);
+  const fs::path out = dir / "run";
+  const fs::path ref = paper / "mbdyn" / "ms_0.6" / bench;
+  ASSERT_EQ(mbl::test::run_deck(deck, out, dir / "run.log"), 0) << mbl::test::read_file(dir / "run.log");
+  EXPECT_EQ(mbl::test::compare_outputs(out, ref, "node.struct.*.X", "model", 1e-6, dir / "compare.log"), 0)
+      << mbl::test::read_file(dir / "compare.log");
+  EXPECT_EQ(mbl::test::compare_outputs(out, ref, "elem.beam.*", "range", 1e-5, dir / "compare_beam.log"), 0)
+      << mbl::test::read_file(dir / "compare_beam.log");
 }
 
 INSTANTIATE_TEST_SUITE_P(Paper, BeamPaperBenchmark, ::testing::Values("lateralbuckling", "fourbar"));
