@@ -2,10 +2,7 @@
 // deflections against the Timoshenko beam theory.
 #include <gtest/gtest.h>
 
-#include "support/run_program.hpp"
-
 #include <cmath>
-#include <filesystem>
 #include <string>
 
 #include "elements/beams/beam.hpp"
@@ -273,25 +270,6 @@ TEST(BeamCantilever, Beam3TipMomentBendsIntoCircle) {
   EXPECT_NEAR(rot::R_to_rotvec(c.tip->R_WN()).z(), M_PI / 2.0, 1e-9);
 }
 
-// Benchmarks of seed 000 (paper/README.md) against the real MBDyn's output: node positions and
-// beam internal forces. Lateral buckling: 7 three-node beams, large rotations; four-bar: 15
-// three-node beams driven through many revolutions.
-class BeamPaperBenchmark : public ::testing::TestWithParam<const char*> {};
-
-TEST_P(BeamPaperBenchmark, AgreesWithMBDyn) {
-  namespace fs = std::filesystem;
-  const std::string bench = GetParam();
-  const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / bench;
-  const fs::path deck = paper / "deck" / (bench + "_ms_0.6.mbd");
-  if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = mbl::test::fresh_temp_dir("beam_" + bench);
-  const fs::path out = dir / "run";
-  const fs::path ref = paper / "mbdyn" / "ms_0.6" / bench;
-  ASSERT_EQ(mbl::test::run_deck(deck, out, dir / "run.log"), 0) << mbl::test::read_file(dir / "run.log");
-  EXPECT_EQ(mbl::test::compare_outputs(out, ref, "node.struct.*.X", "model", 1e-6, dir / "compare.log"), 0)
-      << mbl::test::read_file(dir / "compare.log");
-  EXPECT_EQ(mbl::test::compare_outputs(out, ref, "elem.beam.*", "range", 1e-5, dir / "compare_beam.log"), 0)
-      << mbl::test::read_file(dir / "compare_beam.log");
-}
-
-INSTANTIATE_TEST_SUITE_P(Paper, BeamPaperBenchmark, ::testing::Values("lateralbuckling", "fourbar"));
+// The seed 000 benchmarks with beams (lateral buckling, four-bar) against the real MBDyn's
+// output, node positions to 1e-6 and beam internal forces: tests/decks/utest_decks_paper.cpp
+// (kExtraComparisons), in the same run as the benchmark's own checks.

@@ -379,23 +379,8 @@ TEST(Genels, JacobiansAgainstFiniteDifferences) {
   }
 }
 
-// ---- paper benchmark ----------------------------------------------------------------------------
-
-TEST(DrivenElement, RotatingShaftBenchmarkAgreesWithMBDyn) {
-  namespace fs = std::filesystem;
-  const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / "rotatingshaft";
-  const fs::path deck = paper / "deck" / "rotatingshaft_ms_0.6.mbd";
-  if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = test::fresh_temp_dir("misc_rotatingshaft");
-  const fs::path out = dir / "run";
-  const fs::path ref = paper / "mbdyn" / "ms_0.6" / "rotatingshaft.nc";
-  ASSERT_EQ(test::run_deck(deck, out, dir / "run.log"), 0) << test::read_file(dir / "run.log");
-  const fs::path nc = out.string() + ".nc";
-  EXPECT_EQ(test::compare_outputs(nc, ref, "node.struct.*.X", "model", 1e-8, dir / "compare.log"), 0)
-      << test::read_file(dir / "compare.log");
-  EXPECT_EQ(test::compare_outputs(nc, ref, "elem.driven.*", "range", 1e-12, dir / "compare_driven.log"), 0)
-      << test::read_file(dir / "compare_driven.log");
-}
+// The rotating shaft benchmark (driven elements) against MBDyn's run: positions to 1e-8 and the
+// driven elements' outputs in tests/decks/utest_decks_paper.cpp (kExtraComparisons).
 
 TEST(JointRegularization, TikhonovAddsTheComplianceToTheConstraintRows) {
   const std::string deck = R"(
