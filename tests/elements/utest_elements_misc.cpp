@@ -415,44 +415,6 @@ end: elements;
   EXPECT_LT(chk.max_error, 1e-6) << chk.str();
 }
 
-// ---- decks with driven elements and bound parameters --------------------------------------------
-// Compared here rather than in tests/decks: their reference has no moving node positions to size
-// the model (range norm instead), or a .jnt whose records skip the inactive steps (compared
-// without it: the text reader cannot align such records).
-
-struct MiscDeck {
-  const char* id;
-  const char* main;
-  const char* vars;
-  const char* norm;
-  double tol;
-};
-
-class MiscDeckAgreement : public ::testing::TestWithParam<MiscDeck> {};
-
-TEST_P(MiscDeckAgreement, AgreesWithMBDyn) {
-  namespace fs = std::filesystem;
-  const MiscDeck& c = GetParam();
-  const fs::path shared = fs::path(MBL_SHARED_DIR) / "decks" / c.id;
-  const fs::path deck = shared / "deck" / c.main;
-  if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = test::fresh_temp_dir("misc_deck_" + std::string(c.id));
-  fs::create_directories(dir / "ref");
-  for (const char* ext : {".mov", ".out", ".log"})
-    fs::copy_file(shared / "mbdyn" / (std::string(c.main) + ext), dir / "ref" / (std::string(c.main) + ext));
-  const fs::path out = dir / "run";
-  ASSERT_EQ(test::run_deck(deck, out, dir / "run.log"), 0) << test::read_file(dir / "run.log");
-  fs::remove(out.string() + ".jnt");  // nodes only, on every time point
-  EXPECT_EQ(test::compare_outputs(out, dir / "ref" / c.main, c.vars, c.norm, c.tol, dir / "compare.log"), 0)
-      << test::read_file(dir / "compare.log");
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Decks, MiscDeckAgreement,
-    ::testing::Values(MiscDeck{"t.driven.velocitypulse", "velocitypulse", "node.struct.*.X,node.struct.*.XP", "model", 1e-4},
-                      MiscDeck{"t.driven.initialassembly", "initialassembly", "node.struct.*", "range", 1e-4},
-                      MiscDeck{"web.privdataoutput", "privdataoutput", "node.struct.*", "range", 1e-4},
-                      // Velocities wait for initial assembly (node 2's initial velocities violate
-                      // the total joint).
-                      MiscDeck{"t.joints.total.totalhint", "totalhint", "node.struct.*.X", "model", 1e-4}),
-    [](const ::testing::TestParamInfo<MiscDeck>& i) { return test::test_identifier(i.param.id); });
+// The decks with driven elements and bound parameters (t.driven.velocitypulse,
+// t.driven.initialassembly, web.privdataoutput, t.joints.total.totalhint) are compared with
+// MBDyn's runs in tests/decks/utest_decks_agreement.cpp.
