@@ -6,8 +6,6 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
-#include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 
@@ -26,25 +24,8 @@ class NoOutput : public mbl::RunOutput {
   void close() override {}
 };
 
-/// The benchmark decks copied to a temp dir; the output-only force reads the rod's private datum
-/// "L", spelled "l" by the input manual and by us.
-fs::path prepare_decks() {
-  const fs::path src = fs::path(MBL_SHARED_DIR) / "paper" / "andrewssqueezer" / "deck";
-  const fs::path dir = fs::temp_directory_path() / "mbl_btest_andrewssqueezer";
-  fs::create_directories(dir);
-  for (const auto& e : fs::directory_iterator(src)) {
-    std::ifstream in(e.path());
-    std::stringstream s;
-    s << in.rdbuf();
-    std::ofstream(dir / e.path().filename())
-        << std::regex_replace(s.str(), std::regex(R"(joint\(POINT_D, \\"L\\"\))"),
-                              R"(joint(POINT_D, \"l\"))");
-  }
-  return dir;
-}
-
 void run_method(benchmark::State& state, const std::string& method) {
-  static const fs::path dir = prepare_decks();
+  const fs::path dir = fs::path(MBL_SHARED_DIR) / "paper" / "andrewssqueezer" / "deck";
   const std::string deck = (dir / ("andrewssqueezer_" + method + ".mbd")).string();
   long iterations = 0, steps = 0;
   for (auto _ : state) {

@@ -6,14 +6,11 @@ BIN=$(realpath "$1"); bench=${2:-andrewssqueezer}; SHARED=${3:-/work/shared}
 P=$SHARED/paper/$bench
 col=$(awk -F'|' -v b="$bench" 'NR>0 && /^\| method/ {for (i=1;i<=NF;i++) if ($i ~ b) print i; exit}' $P/../README.md)
 tmp=$(mktemp -d)
-cp $P/deck/* $tmp/
-# The output-only force of andrewssqueezer reads the rod's datum "L"; the manual (and we) call it "l".
-sed -i 's/joint(POINT_D, \\"L\\")/joint(POINT_D, \\"l\\")/' $tmp/*.mbd
 printf "%-12s %10s %10s %8s\n" method ours_s mbdyn_s ratio
-for deck in $tmp/${bench}_*_*.mbd; do
+for deck in $P/deck/${bench}_*_*.mbd; do
   m=$(basename $deck .mbd); m=${m#${bench}_}
   name=${m%_*}; rho=${m##*_}
-  key=$(echo "$name, $rho" | sed 's/^dirk/dirk/')
+  key="$name, $rho"
   mb=$(awk -F'|' -v k="$key" -v c=$col 'tolower($2) ~ "^ *"tolower(k)" *$" {print $c}' $P/../README.md | grep -o '[0-9.]* s' | grep -o '[0-9.]*')
   s=$(date +%s.%N); "$BIN" -s -f $deck -o $tmp/run_$m > /dev/null 2>&1; rc=$?; e=$(date +%s.%N)
   t=$(echo "$e - $s" | bc -l)

@@ -2,11 +2,7 @@
 // deflections against the Timoshenko beam theory.
 #include <gtest/gtest.h>
 
-#include "support/run_program.hpp"
-
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "elements/beams/beam.hpp"
@@ -274,27 +270,6 @@ TEST(BeamCantilever, Beam3TipMomentBendsIntoCircle) {
   EXPECT_NEAR(rot::R_to_rotvec(c.tip->R_WN()).z(), M_PI / 2.0, 1e-9);
 }
 
-// Benchmarks of seed 000 (paper/README.md) against the real MBDyn's output: node positions and
-// beam internal forces. Lateral buckling: 7 three-node beams, large rotations; four-bar: 15
-// three-node beams driven through many revolutions.
-class BeamPaperBenchmark : public ::testing::TestWithParam<const char*> {};
-
-TEST_P(BeamPaperBenchmark, AgreesWithMBDyn) {
-  namespace fs = std::filesystem;
-  const std::string bench = GetParam();
-  const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / bench;
-  const fs::path deck = paper / "deck" / (bench + "_ms_0.6.mbd");
-  if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = mbl::test::fresh_temp_dir("beam_" + bench);
-  const std::string bin = MBL_BINARY;
-  const std::string out = (dir / "run").string();
-  const std::string ref = (paper / "mbdyn" / "ms_0.6" / bench).string();
-  auto sh = [](const std::string& cmd) { return std::system((cmd + " > /dev/null 2>&1").c_str()); };
-  ASSERT_EQ(sh("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out + "'"), 0);
-  EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + ref +
-               "' --vars 'node.struct.*.X' --norm model --tol 1e-6"), 0);
-  EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + ref +
-               "' --vars 'elem.beam.*' --norm range --tol 1e-5"), 0);
-}
-
-INSTANTIATE_TEST_SUITE_P(Paper, BeamPaperBenchmark, ::testing::Values("lateralbuckling", "fourbar"));
+// The seed 000 benchmarks with beams (lateral buckling, four-bar) against the real MBDyn's
+// output, node positions to 1e-6 and beam internal forces: tests/decks/utest_decks_paper.cpp
+// (kExtraComparisons), in the same run as the benchmark's own checks.

@@ -9,8 +9,7 @@
 
 TEST(JointColumns, SphericalHingeWritesTheRelativeEulerAngles) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("mbl_joint_columns_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = mbl::test::fresh_temp_dir("joint_columns");
   // Node 2 at rest, held by a spherical hinge to the clamped node 1 and by a spherical pin: the
   // hinge frames differ by euler123(10, 20, 30) degrees.
   std::ofstream(dir / "deck.mbd") << R"(
@@ -29,11 +28,7 @@ begin: elements;
   joint: 3, spherical pin, 2, position, null, position, 1., 0., 0.;
 end: elements;
 )";
-  ASSERT_EQ(mbl::test::run("'" + std::string(MBL_BINARY) + "' -s -f '" + (dir / "deck.mbd").string() + "' -o '" +
-                               (dir / "run").string() + "'",
-                           dir / "log"),
-            0)
-      << mbl::test::read_file(dir / "log");
+  ASSERT_EQ(mbl::test::run_deck(dir / "deck.mbd", dir / "run", dir / "log"), 0) << mbl::test::read_file(dir / "log");
   const auto hinge = mbl::test::records(dir / "run.jnt", 2);
   ASSERT_FALSE(hinge.empty());
   ASSERT_EQ(hinge.back().size(), 15u);

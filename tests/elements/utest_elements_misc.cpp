@@ -4,10 +4,8 @@
 
 #include "support/run_program.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "elements/bodies/body.hpp"
 #include "elements/bodies/variable_mass_body.hpp"
@@ -59,31 +57,11 @@ Vector residual_at_initial_state(Model& model, double t, Vector& y, Vector& yp) 
 }
 
 /// Runs `deck` (text) with the program; returns the exit code, output prefix in `prefix`.
-int run_deck(const std::string& name, const std::string& deck, std::string& prefix) {
-  namespace fs = std::filesystem;
-  const fs::path dir = mbl::test::fresh_temp_dir("misc_" + name);
+int run_deck_text(const std::string& name, const std::string& deck, std::string& prefix) {
+  const std::filesystem::path dir = test::fresh_temp_dir("misc_" + name);
   std::ofstream(dir / "deck") << deck;
   prefix = (dir / "run").string();
-  const std::string cmd = "'" + std::string(MBL_BINARY) + "' -s -f '" + (dir / "deck").string() + "' -o '" + prefix +
-                          "' > '" + (dir / "log").string() + "' 2>&1";
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-/// Last line of `path` starting with `label` (after blanks), as numbers.
-std::vector<double> last_record(const std::string& path, unsigned label) {
-  std::ifstream f(path);
-  std::string line;
-  std::vector<double> out;
-  while (std::getline(f, line)) {
-    std::istringstream is(line);
-    double l;
-    if (!(is >> l) || l != label) continue;
-    out.clear();
-    double v;
-    while (is >> v) out.push_back(v);
-  }
-  return out;
+  return test::run_deck(dir / "deck", prefix, dir / "log");
 }
 
 }  // namespace
@@ -341,20 +319,20 @@ begin: elements;
 end: elements;
 )";
   std::string prefix;
-  ASSERT_EQ(run_deck("genels", deck, prefix), 0);
-  const auto n1 = last_record(prefix + ".abs", 1);
-  const auto n2 = last_record(prefix + ".abs", 2);
+  ASSERT_EQ(run_deck_text("genels", deck, prefix), 0);
+  const auto n1 = test::last_record(prefix + ".abs", 1);
+  const auto n2 = test::last_record(prefix + ".abs", 2);
   ASSERT_GE(n1.size(), 1u);
   ASSERT_GE(n2.size(), 1u);
   EXPECT_NEAR(n1[0], 0.75, 1e-9);
   EXPECT_NEAR(n2[0], 3.0, 1e-9);
-  const auto n3 = last_record(prefix + ".abs", 3);
+  const auto n3 = test::last_record(prefix + ".abs", 3);
   ASSERT_GE(n3.size(), 1u);
   EXPECT_NEAR(n3[0], -1.0, 1e-9);
-  const auto f = last_record(prefix + ".frc", 1);
+  const auto f = test::last_record(prefix + ".frc", 1);
   ASSERT_EQ(f.size(), 2u);
   EXPECT_DOUBLE_EQ(f[1], 2.0);
-  const auto f2 = last_record(prefix + ".frc", 2);
+  const auto f2 = test::last_record(prefix + ".frc", 2);
   ASSERT_EQ(f2.size(), 4u);  // node 1, +1, node 3, -1
   EXPECT_DOUBLE_EQ(f2[3], -1.0);
 }
@@ -371,7 +349,7 @@ begin: elements; genel: 1, spring support, 1, abstract, algebraic, linear elasti
 )";
   for (const std::string& defaults : {std::string(""), std::string("default output: all;")}) {
     std::string prefix;
-    ASSERT_EQ(run_deck("abs_default", head + defaults + rest, prefix), 0);
+    ASSERT_EQ(run_deck_text("abs_default", head + defaults + rest, prefix), 0);
     EXPECT_EQ(std::filesystem::exists(prefix + ".abs"), !defaults.empty()) << defaults;
   }
 }
@@ -401,22 +379,8 @@ TEST(Genels, JacobiansAgainstFiniteDifferences) {
   }
 }
 
-// ---- paper benchmark ----------------------------------------------------------------------------
-
-TEST(DrivenElement, RotatingShaftBenchmarkAgreesWithMBDyn) {
-  namespace fs = std::filesystem;
-  const fs::path paper = fs::path(MBL_SHARED_DIR) / "paper" / "rotatingshaft";
-  const fs::path deck = paper / "deck" / "rotatingshaft_ms_0.6.mbd";
-  if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = mbl::test::fresh_temp_dir("misc_rotatingshaft");
-  const std::string bin = MBL_BINARY;
-  const std::string out = (dir / "run").string();
-  const std::string ref = (paper / "mbdyn" / "ms_0.6" / "rotatingshaft.nc").string();
-  auto sh = [](const std::string& cmd) { return std::system((cmd + " > /dev/null 2>&1").c_str()); };
-  ASSERT_EQ(sh("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out + "'"), 0);
-  EXPECT_EQ(sh("'" + bin + "' compare '" + out + ".nc' '" + ref + "' --vars 'node.struct.*.X' --norm model --tol 1e-8"), 0);
-  EXPECT_EQ(sh("'" + bin + "' compare '" + out + ".nc' '" + ref + "' --vars 'elem.driven.*' --tol 1e-12"), 0);
-}
+// The rotating shaft benchmark (driven elements) against MBDyn's run: positions to 1e-8 and the
+// driven elements' outputs in tests/decks/utest_decks_paper.cpp (kExtraComparisons).
 
 TEST(JointRegularization, TikhonovAddsTheComplianceToTheConstraintRows) {
   const std::string deck = R"(
@@ -451,52 +415,6 @@ end: elements;
   EXPECT_LT(chk.max_error, 1e-6) << chk.str();
 }
 
-// ---- decks with driven elements and bound parameters --------------------------------------------
-// Compared here rather than in tests/decks: their reference has no moving node positions to size
-// the model (range norm instead), or a .jnt whose records skip the inactive steps (compared
-// without it: the text reader cannot align such records).
-
-struct MiscDeck {
-  const char* id;
-  const char* main;
-  const char* vars;
-  const char* norm;
-  double tol;
-};
-
-class MiscDeckAgreement : public ::testing::TestWithParam<MiscDeck> {};
-
-TEST_P(MiscDeckAgreement, AgreesWithMBDyn) {
-  namespace fs = std::filesystem;
-  const MiscDeck& c = GetParam();
-  const fs::path shared = fs::path(MBL_SHARED_DIR) / "decks" / c.id;
-  const fs::path deck = shared / "deck" / c.main;
-  if (!fs::exists(deck)) GTEST_SKIP() << deck << " not available";
-  const fs::path dir = mbl::test::fresh_temp_dir("misc_deck_" + std::string(c.id));
-  fs::create_directories(dir / "ref");
-  for (const char* ext : {".mov", ".out", ".log"})
-    fs::copy_file(shared / "mbdyn" / (std::string(c.main) + ext), dir / "ref" / (std::string(c.main) + ext));
-  const std::string bin = MBL_BINARY;
-  const std::string out = (dir / "run").string();
-  auto sh = [](const std::string& cmd) { return std::system((cmd + " > /dev/null 2>&1").c_str()); };
-  ASSERT_EQ(sh("'" + bin + "' -s -f '" + deck.string() + "' -o '" + out + "'"), 0);
-  fs::remove(out + ".jnt");  // nodes only, on every time point
-  EXPECT_EQ(sh("'" + bin + "' compare '" + out + "' '" + (dir / "ref" / c.main).string() + "' --vars '" + c.vars +
-               "' --norm " + c.norm + " --tol " + std::to_string(c.tol)),
-            0);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Decks, MiscDeckAgreement,
-    ::testing::Values(MiscDeck{"t.driven.velocitypulse", "velocitypulse", "node.struct.*.X,node.struct.*.XP", "model", 1e-4},
-                      MiscDeck{"t.driven.initialassembly", "initialassembly", "node.struct.*", "range", 1e-4},
-                      MiscDeck{"web.privdataoutput", "privdataoutput", "node.struct.*", "range", 1e-4},
-                      // Velocities wait for initial assembly (node 2's initial velocities violate
-                      // the total joint).
-                      MiscDeck{"t.joints.total.totalhint", "totalhint", "node.struct.*.X", "model", 1e-4}),
-    [](const ::testing::TestParamInfo<MiscDeck>& i) {
-      std::string n = i.param.id;
-      for (char& ch : n)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      return n;
-    });
+// The decks with driven elements and bound parameters (t.driven.velocitypulse,
+// t.driven.initialassembly, web.privdataoutput, t.joints.total.totalhint) are compared with
+// MBDyn's runs in tests/decks/utest_decks_agreement.cpp.

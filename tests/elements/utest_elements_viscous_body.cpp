@@ -24,7 +24,6 @@ Mat6 generic_damping() {
   return C;
 }
 
-
 }  // namespace
 
 TEST(ViscousBody, JacobianMatchesFiniteDifferences) {
@@ -41,13 +40,9 @@ TEST(ViscousBody, JacobianMatchesFiniteDifferences) {
 TEST(ViscousBody, FallingBodyReachesTerminalVelocity) {
   namespace fs = std::filesystem;
   const fs::path deck = fs::path(MBL_SOURCE_DIR) / "tests/elements/decks/viscous_body_fall.mbd";
-  const fs::path dir = fs::temp_directory_path() / ("mbl_viscous_body_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = test::fresh_temp_dir("viscous_body");
   const std::string prefix = (dir / "run").string();
-  ASSERT_EQ(test::run("'" + std::string(MBL_BINARY) + "' -s -f '" + deck.string() + "' -o '" + prefix + "'",
-                      dir / "log"),
-            0)
-      << test::read_file(dir / "log");
+  ASSERT_EQ(test::run_deck(deck, prefix, dir / "log"), 0) << test::read_file(dir / "log");
   const double m = 2.0, g = 9.81, c = 4.0, cr = 0.3, J = 0.1, w0 = 2.0;
   const auto mov = mbl::test::records(prefix + ".mov", 1);
   ASSERT_EQ(mov.size(), 5001u);  // t = 0, 1e-3, ..., 5

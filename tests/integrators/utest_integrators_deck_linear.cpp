@@ -90,17 +90,9 @@ end: elements;
 
 /// Runs the deck, returns the states z_k = [x_k - L0, v_k] for k = 0..kSteps.
 std::vector<Eigen::Vector2d> run_states(const Method& m, double ratio) {
-  const fs::path dir = fs::temp_directory_path() /
-                       fmt::format("mbl_linear_{}_{}_{}", m.name, m.rho, ratio);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  {
-    std::ofstream(dir / "spring.mbd") << deck_text(m, ratio);
-  }
-  const std::string bin = MBL_BINARY;
-  const int rc = test::run("'" + bin + "' -s -f '" + (dir / "spring.mbd").string() + "' -o '" +
-                               (dir / "run").string() + "'",
-                           dir / "run.log");
+  const fs::path dir = test::fresh_temp_dir(fmt::format("linear_{}_{}_{}", m.name, m.rho, ratio));
+  std::ofstream(dir / "spring.mbd") << deck_text(m, ratio);
+  const int rc = test::run_deck(dir / "spring.mbd", dir / "run", dir / "run.log");
   EXPECT_EQ(rc, 0) << test::read_file(dir / "run.log");
   std::vector<Eigen::Vector2d> z;
   if (rc != 0) return z;
@@ -202,10 +194,8 @@ TEST_P(DeckLinearAnalysis, MatchesTheMethodsAmplificationMatrix) {
 
 INSTANTIATE_TEST_SUITE_P(Methods, DeckLinearAnalysis, ::testing::ValuesIn(kMethods),
                          [](const ::testing::TestParamInfo<Method>& i) {
-                           std::string n = fmt::format("{}_{}", i.param.name, i.param.rho < 0 ? 0 : int(10 * i.param.rho));
-                           for (char& ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
+                           return test::test_identifier(
+                               fmt::format("{}_{}", i.param.name, i.param.rho < 0 ? 0 : int(10 * i.param.rho)));
                          });
 
 }  // namespace

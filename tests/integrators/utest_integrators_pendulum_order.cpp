@@ -11,7 +11,6 @@
 // on unconstrained problems is checked in utest_integrators_order.cpp (and with rotations in
 // utest_integrators_rotation_order.cpp). About 5 s in all.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "support/run_program.hpp"
 
@@ -30,7 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 
 using mbl::test::read_file;
-using mbl::test::run;
+using mbl::test::run_deck;
 
 struct Method {
   const char* card;      // the `method:` arguments
@@ -51,13 +50,7 @@ const Method kMethods[] = {
 };
 
 fs::path work_dir() {
-  static const fs::path dir = [] {
-    // One folder per process: CTest runs the cases of this suite in parallel processes.
-    fs::path d = fs::temp_directory_path() / ("mbl_utest_pendulum_order_" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-  }();
+  static const fs::path dir = mbl::test::fresh_temp_dir("utest_pendulum_order");
   return dir;
 }
 
@@ -76,15 +69,10 @@ std::vector<std::pair<double, double>> run_pendulum(const std::string& method, c
   replace(R"(method: [^;]*;)", "method: " + method + ";");
   replace(R"(tolerance: [^;]*;)", "tolerance: 1.e-10;");
   replace(R"(\bgravity;)", "gravity;\n\toutput precision: 16;");
-  std::string tag = method + "_" + dt;
-  for (char& ch : tag)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  const std::string tag = mbl::test::test_identifier(method + "_" + dt);
   const fs::path dir = work_dir();
   std::ofstream(dir / (tag + ".mbd")) << deck;
-  const std::string bin = MBL_BINARY;
-  const int rc = run("'" + bin + "' -s -f '" + (dir / (tag + ".mbd")).string() + "' -o '" +
-                         (dir / tag).string() + "'",
-                     dir / (tag + ".log"));
+  const int rc = run_deck(dir / (tag + ".mbd"), dir / tag, dir / (tag + ".log"));
   EXPECT_EQ(rc, 0) << read_file(dir / (tag + ".log"));
   std::vector<std::pair<double, double>> xz;
   std::istringstream mov(read_file(dir / (tag + ".mov")));

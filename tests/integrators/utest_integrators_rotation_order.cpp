@@ -20,7 +20,6 @@
 // (DIRK54 keeps 4.0; a planar analogue through the Problem interface in
 // utest_integrators_order.cpp shows MSSTH(5) 5 -> 4 with per-point charts). About 1 s.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "support/run_program.hpp"
 
@@ -89,12 +88,7 @@ const Method kMethods[] = {
 void PrintTo(const Method& m, std::ostream* os) { *os << m.card; }
 
 fs::path work_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("mbl_utest_rotation_order_" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-  }();
+  static const fs::path dir = mbl::test::fresh_temp_dir("utest_rotation_order");
   return dir;
 }
 
@@ -108,9 +102,7 @@ std::vector<Row> run_body(const std::string& method, int log2_steps, int stride)
   std::snprintf(dt, sizeof dt, "%.17g", std::ldexp(1.0, -log2_steps));
   deck.replace(deck.find("@DT@"), 4, dt);
   deck.replace(deck.find("@METHOD@"), 8, method);
-  std::string tag = method + "_" + std::to_string(log2_steps);
-  for (char& ch : tag)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  const std::string tag = mbl::test::test_identifier(method + "_" + std::to_string(log2_steps));
   const fs::path dir = work_dir();
   std::ofstream(dir / (tag + ".mbd")) << deck;
   EXPECT_EQ(run_deck(dir / (tag + ".mbd"), dir / tag, dir / (tag + ".log")), 0)

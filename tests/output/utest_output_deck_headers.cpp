@@ -22,6 +22,7 @@
 #include "mbdyn-like/output/nc_header.hpp"
 #include "mbdyn-like/output/results.hpp"
 #include "support/run_in_process.hpp"
+#include "support/run_program.hpp"
 
 namespace fs = std::filesystem;
 using namespace mbl;
@@ -35,12 +36,7 @@ struct Deck {
 
 const fs::path kDecks = fs::path(MBL_SHARED_DIR) / "decks";
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test::read_file;
 
 /// id, main and netcdf of every entry of decks/index.json (flat objects; no JSON library here).
 std::vector<Deck> all_decks() {

@@ -2,7 +2,6 @@
 // "Joint"): a deck written here runs in process, its .nc is read back, and the variables hold the
 // analytically expected vectors; the forces of t.forces.force.force equal MBDyn's .nc.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -10,6 +9,7 @@
 
 #include "mbdyn-like/output/results.hpp"
 #include "support/run_in_process.hpp"
+#include "support/run_program.hpp"
 
 namespace fs = std::filesystem;
 using namespace mbl;
@@ -55,8 +55,7 @@ end: elements;
 class NetcdfElements : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const fs::path dir = fs::temp_directory_path() / ("mbl_nc_elements_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
+    const fs::path dir = test::fresh_temp_dir("nc_elements");
     std::ofstream(dir / "deck") << kDeck;
     std::string why;
     ASSERT_TRUE(test::run_in_process((dir / "deck").string(), (dir / "run").string(), "", true, why)) << why;
@@ -135,8 +134,7 @@ TEST_F(NetcdfElements, LinearVelocityJoint) {
 TEST(NetcdfElementsReference, ForcesEqualMbdyn) {
   const fs::path deck = fs::path(MBL_SHARED_DIR) / "decks" / "t.forces.force.force";
   if (!fs::exists(deck / "mbdyn" / "force.nc")) GTEST_SKIP() << "no reference file";
-  const fs::path dir = fs::temp_directory_path() / ("mbl_nc_elements_ref_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = test::fresh_temp_dir("nc_elements_ref");
   std::string why;
   ASSERT_TRUE(test::run_in_process((deck / "deck" / "force").string(), (dir / "run").string(), "", true, why))
       << why;

@@ -101,8 +101,7 @@ TEST(JointFriction, SyntaxErrorsInTheSubCardAreInputErrors) {
 
 TEST(JointFriction, ProgramStopsWithExitCode2AndTheLocation) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("mbl_friction_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = test::fresh_temp_dir("friction");
   const Case& c = cases().front();
   std::ofstream(dir / "deck.mbd") << deck_with(c.joint_head + ", " + c.friction);
   const int rc = test::run("'" + std::string(MBL_BINARY) + "' -f '" + (dir / "deck.mbd").string() + "' -o '" +

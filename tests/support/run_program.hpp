@@ -52,31 +52,23 @@ inline int run_deck(const std::filesystem::path& deck, const std::filesystem::pa
   return run(quoted(MBL_BINARY) + " -s -f " + quoted(deck) + " -o " + quoted(out), log);
 }
 
+/// `v` as the shortest decimal text (std::to_string would print 1e-8 as 0.000000).
+inline std::string number_text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 /// Our `compare` command on two output sets (NetCDF files or prefixes); 0 when they agree.
 inline int compare_outputs(const std::filesystem::path& ours, const std::filesystem::path& ref,
                            const std::string& vars, const std::string& norm, double tol,
                            const std::filesystem::path& log, double floor = 0.0) {
   return run(quoted(MBL_BINARY) + " compare " + quoted(ours) + " " + quoted(ref) + " --vars '" +
-                 vars + "' --norm " + norm + " --tol " + std::to_string(tol) +
-                 (floor > 0.0 ? " --floor " + std::to_string(floor) : std::string()),
+                 vars + "' --norm " + norm + " --tol " + number_text(tol) +
+                 (floor > 0.0 ? " --floor " + number_text(floor) : std::string()),
              log);
 }
 #endif
-
-/// Numbers of the last line of a text output (.mov, .jnt, .abs, ...) whose first field is
-/// `label`, without the label; empty when there is none.
-inline std::vector<double> last_record(const std::filesystem::path& path, unsigned label) {
-  std::ifstream f(path);
-  std::vector<double> out;
-  for (std::string line; std::getline(f, line);) {
-    std::istringstream is(line);
-    double l;
-    if (!(is >> l) || l != label) continue;
-    out.clear();
-    for (double v; is >> v;) out.push_back(v);
-  }
-  return out;
-}
 
 /// What the "Step" lines of a .out file say (step 0, the derivatives phase, left out).
 struct OutSteps {
@@ -120,6 +112,13 @@ inline std::vector<std::vector<double>> records(const std::filesystem::path& pat
     out.push_back(std::move(row));
   }
   return out;
+}
+
+/// Numbers of the last line of a text output (.mov, .jnt, .abs, ...) whose first field is
+/// `label`, without the label; empty when there is none.
+inline std::vector<double> last_record(const std::filesystem::path& path, unsigned label) {
+  std::vector<std::vector<double>> all = records(path, label);
+  return all.empty() ? std::vector<double>{} : std::move(all.back());
 }
 
 }  // namespace mbl::test
