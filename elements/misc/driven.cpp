@@ -46,10 +46,7 @@ void Driven::setup(Model& m) {
   }
 }
 
-void Driven::sync_indices() const {
-  inner_->set_first_index(first_index());
-  inner_->set_initial_first_index(initial_first_index());
-}
+void Driven::sync_indices() const { inner_->set_first_index(first_index()); }
 
 void Driven::initial_state(Vector& y, Vector& yp) const {
   sync_indices();
@@ -89,18 +86,6 @@ void Driven::after_convergence(const StepContext& c) {
 void Driven::after_predict(const StepContext& c) {
   if (active_) inner_->after_predict(c);
   pending_ = true;
-}
-
-bool Driven::in_initial_assembly() const { return active_ && inner_->in_initial_assembly(); }
-
-void Driven::initial_residual(ResidualSink& r, const AssemblyContext& c) {
-  sync_indices();
-  if (in_initial_assembly()) inner_->initial_residual(r, c);
-}
-
-void Driven::initial_jacobian(JacobianSink& J, const AssemblyContext& c) {
-  sync_indices();
-  if (in_initial_assembly()) inner_->initial_jacobian(J, c);
 }
 
 void Driven::output_setup(OutputSink& out) {
