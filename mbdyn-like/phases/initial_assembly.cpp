@@ -243,7 +243,7 @@ std::vector<AssemblySpring> assembly_springs(const Model& model, const RunSettin
     if (const auto& o = node->assembly_options) {
       sp.position_stiffness = o->position_stiffness;
       sp.velocity_stiffness = o->velocity_stiffness;
-      if (o->omega_rotates) sp.omega_rotates = *o->omega_rotates;
+      sp.omega_rotates = o->omega_rotates;
     }
     springs.push_back(sp);
   }
