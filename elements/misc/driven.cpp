@@ -1,6 +1,7 @@
 #include "elements/misc/driven.hpp"
 
 #include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -92,8 +93,7 @@ void Driven::output_setup(OutputSink& out) {
   inner_->set_output_enabled(output_enabled());
   inner_->output_setup(out);
   if (output_enabled() && out.netcdf())
-    nc_activation_ = out.declare("elem.driven." + std::to_string(label()) + ".activation", NcShape::IntScalar,
-                                 "Boolean", "activation flag (1: active, 0: inactive)");
+    nc_activation_ = output::nc_declare(out, "elem.driven." + std::to_string(label()), output::nc::driven_activation);
 }
 
 void Driven::output(OutputSink& out) const {
