@@ -3,6 +3,8 @@
 //   force: <label>, abstract, <node dof>, <drive caller>;
 //   force: <label>, abstract internal, <node dof 1>, <node dof 2>, <drive caller>;
 // Output (.frc): label, node label, value [, node 2 label, -value].
+#include <optional>
+
 #include "elements/genels/node_dof.hpp"
 #include "elements/input/drive_input.hpp"
 #include "mbdyn-like/core/element.hpp"
@@ -13,15 +15,15 @@ namespace {
 class AbstractForce final : public Element {
  public:
   AbstractForce(unsigned label, NodeDof dof, const NodeDof* dof2, DriveCallerPtr value)
-      : Element(label), dof_(dof), internal_(dof2 != nullptr), value_(std::move(value)) {
+      : Element(label), dof_(dof), value_(std::move(value)) {
     if (dof2) dof2_ = *dof2;
   }
   std::string_view kind() const override { return "force"; }
-  std::string_view type_name() const override { return internal_ ? "abstract internal" : "abstract"; }
+  std::string_view type_name() const override { return dof2_ ? "abstract internal" : "abstract"; }
   void residual(ResidualSink& r, const StepContext& c) override {
     const double f = value_->value(c.t);
     r.add(dof_.equation(), f);
-    if (internal_) r.add(dof2_.equation(), -f);
+    if (dof2_) r.add(dof2_->equation(), -f);
   }
   // The drive may read the state (dof drives): like MBDyn, it is not linearised.
   void jacobian(JacobianSink&, const StepContext&) override {}
@@ -32,8 +34,8 @@ class AbstractForce final : public Element {
       out.write_label(*os, label());
       *os << ' ' << dof_.node->label();
       out.write(*os, f_);
-      if (internal_) {
-        *os << ' ' << dof2_.node->label();
+      if (dof2_) {
+        *os << ' ' << dof2_->node->label();
         out.write(*os, -f_);
       }
       *os << '\n';
@@ -42,8 +44,7 @@ class AbstractForce final : public Element {
 
  private:
   NodeDof dof_;
-  bool internal_;
-  NodeDof dof2_;
+  std::optional<NodeDof> dof2_;  ///< the internal variant's second dof
   DriveCallerPtr value_;
   double f_ = 0.0;
 };

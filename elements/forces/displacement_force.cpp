@@ -4,6 +4,7 @@
 
 #include "elements/input/drive_input.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 
 namespace mbl::elements {
 
@@ -29,7 +30,7 @@ void DisplacementForce::output_setup(OutputSink& out) {
   if (!output_enabled() || !out.netcdf()) return;
   const std::string name = "elem.force." + std::to_string(label());
   out.declare_entity(name, std::string(type_name()));
-  nc_F_ = out.declare(name + ".F", NcShape::Vec3, "Force", "force components (x, y, z)");
+  nc_F_ = output::nc_declare(out, name, output::nc::force_displacement_F);
 }
 
 void DisplacementForce::output(OutputSink& out) const {

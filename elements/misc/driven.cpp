@@ -1,6 +1,7 @@
 #include "elements/misc/driven.hpp"
 
 #include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/core/nc_catalog.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -46,10 +47,7 @@ void Driven::setup(Model& m) {
   }
 }
 
-void Driven::sync_indices() const {
-  inner_->set_first_index(first_index());
-  inner_->set_initial_first_index(initial_first_index());
-}
+void Driven::sync_indices() const { inner_->set_first_index(first_index()); }
 
 void Driven::initial_state(Vector& y, Vector& yp) const {
   sync_indices();
@@ -91,24 +89,11 @@ void Driven::after_predict(const StepContext& c) {
   pending_ = true;
 }
 
-bool Driven::in_initial_assembly() const { return active_ && inner_->in_initial_assembly(); }
-
-void Driven::initial_residual(ResidualSink& r, const AssemblyContext& c) {
-  sync_indices();
-  if (in_initial_assembly()) inner_->initial_residual(r, c);
-}
-
-void Driven::initial_jacobian(JacobianSink& J, const AssemblyContext& c) {
-  sync_indices();
-  if (in_initial_assembly()) inner_->initial_jacobian(J, c);
-}
-
 void Driven::output_setup(OutputSink& out) {
   inner_->set_output_enabled(output_enabled());
   inner_->output_setup(out);
   if (output_enabled() && out.netcdf())
-    nc_activation_ = out.declare("elem.driven." + std::to_string(label()) + ".activation", NcShape::IntScalar,
-                                 "Boolean", "activation flag (1: active, 0: inactive)");
+    nc_activation_ = output::nc_declare(out, "elem.driven." + std::to_string(label()), output::nc::driven_activation);
 }
 
 void Driven::output(OutputSink& out) const {

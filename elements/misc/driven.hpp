@@ -39,11 +39,6 @@ class Driven final : public Element {
   void after_convergence(const StepContext& c) override;
   void after_predict(const StepContext& c) override;
 
-  bool in_initial_assembly() const override;
-  int initial_dof_count() const override { return in_initial_assembly() ? inner_->initial_dof_count() : 0; }
-  void initial_residual(ResidualSink& r, const AssemblyContext& c) override;
-  void initial_jacobian(JacobianSink& J, const AssemblyContext& c) override;
-
   void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
   std::string log_line() const override { return inner_->log_line(); }

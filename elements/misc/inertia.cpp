@@ -14,27 +14,21 @@
 namespace mbl::elements {
 
 bool body_mass_properties(const Element& e, MassProperties& out) {
-  if (const auto* b = dynamic_cast<const Body*>(&e)) {
-    const StructNode& n = b->node();
-    const BodyParams& p = b->params();
-    const Vec3 b_W = n.R_WN() * p.b_N;
-    out.m = p.mass;
+  // A rigid body of mass m, centre of mass offset b_N and inertia J_cm_N (node frame) on `n`.
+  auto fill = [&out](const StructNode& n, double m, const Vec3& b_N, const Mat3& J_cm_N) {
+    const Vec3 b_W = n.R_WN() * b_N;
+    out.m = m;
     out.x_cm = n.x_W() + b_W;
     out.v_cm = n.v_W() + n.w_W().cross(b_W);
     out.w = n.w_W();
-    out.J_cm = n.R_WN() * p.J_cm_N * n.R_WN().transpose();
+    out.J_cm = n.R_WN() * J_cm_N * n.R_WN().transpose();
     return true;
-  }
+  };
+  if (const auto* b = dynamic_cast<const Body*>(&e))
+    return fill(b->node(), b->params().mass, b->params().b_N, b->params().J_cm_N);
   if (const auto* b = dynamic_cast<const VariableMassBody*>(&e)) {
-    const StructNode& n = b->node();
     const double t = b->time();
-    const Vec3 b_W = n.R_WN() * b->b_N(t);
-    out.m = b->mass(t);
-    out.x_cm = n.x_W() + b_W;
-    out.v_cm = n.v_W() + n.w_W().cross(b_W);
-    out.w = n.w_W();
-    out.J_cm = n.R_WN() * b->J_cm_N(t) * n.R_WN().transpose();
-    return true;
+    return fill(b->node(), b->mass(t), b->b_N(t), b->J_cm_N(t));
   }
   return false;
 }

@@ -46,11 +46,7 @@ namespace {
 using parser::CardReader;
 
 void read_output_option(CardReader& in, Node& n) {
-  if (in.keyword_is("output")) {
-    if (in.keyword_is("yes")) n.set_output_enabled(true);
-    else if (in.keyword_is("no")) n.set_output_enabled(false);
-    else n.set_output_enabled(in.boolean());
-  }
+  if (in.keyword_is("output")) n.set_output_enabled(in.boolean());  // yes, no or a boolean
 }
 
 void read_abstract(CardReader& in, BuildContext& ctx, unsigned label) {

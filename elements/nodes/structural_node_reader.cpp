@@ -9,8 +9,6 @@ namespace mbl::elements {
 namespace {
 
 using parser::CardReader;
-using OO = StructNode::OrientationOutput;
-
 
 void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
   n.orientation_output = ctx.output_defaults().orientation;
@@ -25,18 +23,12 @@ void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
       StructNode::AssemblyOptions a;
       a.position_stiffness = in.real();
       a.velocity_stiffness = in.real();
-      if (in.keyword_is("yes")) a.omega_rotates = true;
-      else if (in.keyword_is("no")) a.omega_rotates = false;
-      else a.omega_rotates = in.boolean();
+      a.omega_rotates = in.boolean();
       n.assembly_options = a;
     } else if (in.keyword_is("output")) {
-      if (in.keyword_is("yes")) n.set_output_enabled(true);
-      else if (in.keyword_is("no")) n.set_output_enabled(false);
-      else n.set_output_enabled(in.boolean());
+      n.set_output_enabled(in.boolean());
     } else if (in.keyword_is("accelerations")) {
-      if (in.keyword_is("yes")) n.compute_accelerations = true;
-      else if (in.keyword_is("no")) n.compute_accelerations = false;
-      else n.compute_accelerations = in.boolean();
+      n.compute_accelerations = in.boolean();
     } else {
       in.fail_expected("orientation description, assembly, output or accelerations");
     }

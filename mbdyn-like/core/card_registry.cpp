@@ -66,11 +66,7 @@ StructNode& BuildContext::struct_node(parser::CardReader& in) {
 
 void BuildContext::read_output_flag(parser::CardReader& in, Element& e, const std::string& family) {
   e.set_output_enabled(output_defaults_.enabled(family));
-  if (in.keyword_is("output")) {
-    if (in.keyword_is("yes")) e.set_output_enabled(true);
-    else if (in.keyword_is("no")) e.set_output_enabled(false);
-    else e.set_output_enabled(in.boolean());
-  }
+  if (in.keyword_is("output")) e.set_output_enabled(in.boolean());  // yes, no or a boolean
 }
 
 }  // namespace mbl

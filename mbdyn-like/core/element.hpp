@@ -15,15 +15,6 @@ namespace mbl {
 
 class Model;
 
-/// Initial assembly (technical manual §6.1): a static problem over node positions,
-/// orientations, velocities and angular velocities, plus each participating element's own
-/// unknowns. Unused so far: the initial assembly phase (phases/initial_assembly.hpp) evaluates
-/// the regular residual()/jacobian(); only Driven forwards these hooks.
-struct AssemblyContext {
-  double t = 0.0;
-  const Vector* y = nullptr;  ///< the assembly unknowns
-};
-
 class Element : public parser::PrivateDataOwner {
  public:
   explicit Element(unsigned label) : label_(label) {}
@@ -60,14 +51,8 @@ class Element : public parser::PrivateDataOwner {
   /// Called after the prediction of each time point (elements with internal references).
   virtual void after_predict(const StepContext& c) {}
 
-  // ---- initial assembly (technical manual §6.1) --------------------------------------------------
-  /// True if the element takes part in initial assembly (joints; deformable/forces on request).
-  virtual bool in_initial_assembly() const { return false; }
-  virtual int initial_dof_count() const { return 0; }
-  void set_initial_first_index(int i) { initial_first_index_ = i; }
-  int initial_first_index() const { return initial_first_index_; }
-  virtual void initial_residual(ResidualSink& r, const AssemblyContext& c) {}
-  virtual void initial_jacobian(JacobianSink& J, const AssemblyContext& c) {}
+  // Initial assembly (technical manual §6.1) evaluates the regular residual()/jacobian() with
+  // StepContext::initial_assembly set (phases/initial_assembly.hpp).
 
   // ---- output ------------------------------------------------------------------------------------
   virtual void output_setup(OutputSink&) {}
@@ -87,7 +72,6 @@ class Element : public parser::PrivateDataOwner {
  private:
   unsigned label_;
   int first_index_ = -1;
-  int initial_first_index_ = -1;
   bool output_ = true;
 };
 

@@ -85,8 +85,7 @@ inline constexpr NcVarSpec joint_E_relative{
     "E", S::Vec3, "deg",
     "relative orientation, in joint reference frame orientation Euler angles (123) "
     "(E_X, E_Y, E_Z)"};
-inline constexpr NcVarSpec joint_E_global{"E", S::Vec3, "deg",
-                                          "global orientation Euler angles (123) (E_X, E_Y, E_Z)"};
+inline constexpr NcVarSpec joint_E_global = node_E123;  // the node's variable, word for word
 // distance (appendix C "Distance"; no reference .nc file has one: names and units unverified)
 inline constexpr NcVarSpec joint_distance_V{"V", S::Vec3, "Dimensionless",
                                             "direction of the constrained distance (x, y, z)"};

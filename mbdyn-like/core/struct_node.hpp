@@ -104,7 +104,7 @@ class StructNode : public Node {
   struct AssemblyOptions {
     double position_stiffness = 1.0;
     double velocity_stiffness = 1.0;
-    std::optional<bool> omega_rotates;
+    bool omega_rotates = false;
   };
   std::optional<AssemblyOptions> assembly_options;
 

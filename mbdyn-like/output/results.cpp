@@ -124,7 +124,7 @@ Results read_netcdf(const std::string& path) {
     }
     // Records MBDyn never wrote hold the fill value (e.g. variables of joints whose law has no
     // such item): they are absent, not 9.97e36.
-    double fill = type == NC_FLOAT ? double(NC_FILL_FLOAT) : NC_FILL_DOUBLE;
+    double fill = 0.0;
     if (nc_get_att_double(f.id, v, "_FillValue", &fill) != NC_NOERR)
       fill = type == NC_FLOAT ? double(NC_FILL_FLOAT) : NC_FILL_DOUBLE;
     for (std::size_t t = 0; t < nrec && ncomp > 0; ++t) {

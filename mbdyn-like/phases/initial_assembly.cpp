@@ -20,23 +20,24 @@ StructNode* struct_node_with_dofs(Node& n) {
   return s && s->dof_count() > 0 ? s : nullptr;
 }
 
+/// The context of every element evaluation of this phase.
+StepContext assembly_step(double t, double dCoef, const Vector& y, const Vector& yp) {
+  return {.t = t, .dCoef = dCoef, .y = &y, .yp = &yp, .initial_assembly = true};
+}
+
 /// The participants' residual alone, over the model's numbering, at the state of the last update.
 void participants_residual(const std::vector<Element*>& parts, const StepContext& c, int n, Vector& r,
                            Vector* abs_r = nullptr) {
   r.setZero(n);
   if (abs_r) abs_r->setZero(n);
   ResidualSink sink(r, abs_r);
-  StepContext ca = c;
-  ca.initial_assembly = true;
-  for (Element* e : parts) e->residual(sink, ca);
+  for (Element* e : parts) e->residual(sink, c);
 }
 
 void participants_jacobian(const std::vector<Element*>& parts, const StepContext& c, SparseMatrix& J) {
   J.zero();
   JacobianSink sink(J);
-  StepContext ca = c;
-  ca.initial_assembly = true;
-  for (Element* e : parts) e->jacobian(sink, ca);
+  for (Element* e : parts) e->jacobian(sink, c);
 }
 
 template <class F>
@@ -58,14 +59,14 @@ std::vector<char> velocity_dependent_rows(Model& model, const std::vector<Elemen
   std::vector<char> rows(n, 0);
   Vector r0, r1;
   model.update(t, y, yp);
-  participants_residual(parts, StepContext{t, 1.0, &y, &yp}, n, r0);
+  participants_residual(parts, assembly_step(t, 1.0, y, yp), n, r0);
   Vector yp1 = yp;
   int k = 0;
   for (const auto& node : model.nodes())
     if (StructNode* s = struct_node_with_dofs(*node))
       for (int j = 0; j < 6; ++j) yp1[s->dof_index() + j] += 0.1 * (1 + (k++ % 7));
   model.update(t, y, yp1);
-  participants_residual(parts, StepContext{t, 1.0, &y, &yp1}, n, r1);
+  participants_residual(parts, assembly_step(t, 1.0, y, yp1), n, r1);
   model.update(t, y, yp);
   for (Element* e : parts)
     for (int j = 0; j < e->dof_count(); ++j) {
@@ -134,17 +135,17 @@ VelocityOutcome assemble_velocities(Model& model, const RunSettings& s, const st
 
   model.update(t, y, yp);
   SparseMatrix J1(n), J0(n);
-  participants_jacobian(parts, StepContext{t, 1.0, &y, &yp}, J1);
-  participants_jacobian(parts, StepContext{t, 0.0, &y, &yp}, J0);
+  participants_jacobian(parts, assembly_step(t, 1.0, y, yp), J1);
+  participants_jacobian(parts, assembly_step(t, 0.0, y, yp), J0);
   Vector r, r_h, r_h2;
-  participants_residual(parts, StepContext{t, 1.0, &y, &yp}, n, r);
+  participants_residual(parts, assembly_step(t, 1.0, y, yp), n, r);
   // Phi_t by forward differences in time (a drive's derivative at its start is the one after
   // it), Richardson-extrapolated to second order: 2 D(h/2) - D(h).
   const double h = 1e-6 * std::max(1.0, std::abs(t));
   model.update(t + h, y, yp);
-  participants_residual(parts, StepContext{t + h, 1.0, &y, &yp}, n, r_h);
+  participants_residual(parts, assembly_step(t + h, 1.0, y, yp), n, r_h);
   model.update(t + h / 2, y, yp);
-  participants_residual(parts, StepContext{t + h / 2, 1.0, &y, &yp}, n, r_h2);
+  participants_residual(parts, assembly_step(t + h / 2, 1.0, y, yp), n, r_h2);
   model.set_time(t, s.time_step, 0);
   model.update(t, y, yp);
   const Vector phi_t = (4.0 * (r_h2 - r) - (r_h - r)) / h;
@@ -242,7 +243,7 @@ std::vector<AssemblySpring> assembly_springs(const Model& model, const RunSettin
     if (const auto& o = node->assembly_options) {
       sp.position_stiffness = o->position_stiffness;
       sp.velocity_stiffness = o->velocity_stiffness;
-      if (o->omega_rotates) sp.omega_rotates = *o->omega_rotates;
+      sp.omega_rotates = o->omega_rotates;
     }
     springs.push_back(sp);
   }
@@ -287,7 +288,7 @@ void AssemblyPositionProblem::update(double t, const Vector& y, const Vector& yp
 
 void AssemblyPositionProblem::residual(double t, double dCoef, Vector& r, Vector* abs_r) {
   const int n = size();
-  participants_residual(participants_, StepContext{t, dCoef, y_, yp_}, n, r_full_, abs_r ? &abs_full_ : nullptr);
+  participants_residual(participants_, assembly_step(t, dCoef, *y_, *yp_), n, r_full_, abs_r ? &abs_full_ : nullptr);
   r.setZero(n);
   if (abs_r) abs_r->setZero(n);
   for (int i = 0; i < n; ++i)
@@ -310,7 +311,7 @@ void AssemblyPositionProblem::residual(double t, double dCoef, Vector& r, Vector
 }
 
 void AssemblyPositionProblem::jacobian(double t, double dCoef, SparseMatrix& J) {
-  participants_jacobian(participants_, StepContext{t, dCoef, y_, yp_}, scratch_);
+  participants_jacobian(participants_, assembly_step(t, dCoef, *y_, *yp_), scratch_);
   for_each_entry(scratch_, [&](int row, int col, double v) {
     if (row_active_[row] && col_active_[col]) J.add(row, col, v);
   });
