@@ -317,7 +317,7 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   Eigen::Matrix<double, 24, 1> f_q, f_p, f_m;
   Vec7 f_b, f_bp, f_bm;
   Strains st;
-  internal_forces(s, b, f_q, f_b, &st);
+  internal_forces(s, b, f_q, f_b, &st);  // keeps the output quantities of the unperturbed state
   // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
   Eigen::Matrix<double, 24, 7> K_qb = Eigen::Matrix<double, 24, 7>::Zero();
   Eigen::Matrix<double, 7, 7> K_bb = Eigen::Matrix<double, 7, 7>::Zero();
@@ -360,8 +360,6 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
     K_qq.middleCols<3>(6 * n + 3) = (K_qq.middleCols<3>(6 * n + 3) * G).eval();
     K_bq.middleCols<3>(6 * n + 3) = (K_bq.middleCols<3>(6 * n + 3) * G).eval();
   }
-  // Keep the output quantities of the unperturbed state.
-  internal_forces(s, b, f_q, f_b, &st);
   const int ib = first_index();
   for (int i = 0; i < 4; ++i) {
     const StructNode& ni = *nodes_[i];
