@@ -18,8 +18,7 @@ void GenelClamp::residual(ResidualSink& r, const StepContext& c) {
   const double lambda = (*c.y)[first_index()];
   r.add(dof_.equation(), -lambda);
   const double phi = dof_.value(c) - imposed(c.t);
-  const bool holonomic = !dof_.differential && dof_.has_derivative();
-  r.add(first_index(), holonomic ? phi / c.dCoef : phi);
+  r.add(first_index(), dof_.holonomic() ? phi / c.dCoef : phi);
 }
 
 void GenelClamp::jacobian(JacobianSink& J, const StepContext& c) {

@@ -27,6 +27,11 @@ struct NodeDof {
   /// Whether the unknown has a derivative (a differential unknown of the integrator).
   bool has_derivative() const { return node->dof_order(dof_offset()) == DofOrder::Differential; }
   double value(const StepContext& c) const { return differential ? (*c.yp)[unknown()] : (*c.y)[unknown()]; }
+  /// The value of a differential unknown: a holonomic quantity, its Newton update enters scaled by dCoef.
+  bool holonomic() const { return !differential && has_derivative(); }
+  /// d(value)/d(Newton update), in the J = df/dy' + dCoef df/dy convention: dCoef for the value of
+  /// a differential unknown, 1 for the derivative or an algebraic unknown.
+  double update_coef(double dCoef) const { return holonomic() ? dCoef : 1.0; }
 
  private:
   int dof_offset() const {

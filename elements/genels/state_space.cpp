@@ -46,7 +46,7 @@ void StateSpaceGenel::jacobian(JacobianSink& J, const StepContext& c) {
   for (std::size_t j = 0; j < p_.inputs.size(); ++j) {
     if (!p_.inputs[j].dof) continue;
     const NodeDof& u = *p_.inputs[j].dof;
-    const double cu = node_dof_coef(u, c.dCoef);
+    const double cu = u.update_coef(c.dCoef);
     for (int k = 0; k < n; ++k) J.add(i0 + k, u.unknown(), -p_.B(k, j) * cu);
     if (p_.D.size())
       for (std::size_t i = 0; i < p_.outputs.size(); ++i)
@@ -55,7 +55,7 @@ void StateSpaceGenel::jacobian(JacobianSink& J, const StepContext& c) {
   for (std::size_t i = 0; i < p_.outputs.size(); ++i) {
     const NodeDof& y = p_.outputs[i];
     for (int k = 0; k < n; ++k) J.add(y.equation(), i0 + k, -c.dCoef * p_.C(i, k));
-    J.add(y.equation(), y.unknown(), node_dof_coef(y, c.dCoef));
+    J.add(y.equation(), y.unknown(), y.update_coef(c.dCoef));
   }
 }
 

@@ -20,12 +20,6 @@ struct GenelInput {
   double value(const StepContext& c) const { return dof ? dof->value(c) : drive->value(c.t); }
 };
 
-/// d(value)/d(Newton update) of a NodeDof, in the J = df/dy' + dCoef df/dy convention: 1 for
-/// the derivative or an algebraic unknown, dCoef for the value of a differential unknown.
-inline double node_dof_coef(const NodeDof& d, double dCoef) {
-  return (!d.differential && d.has_derivative()) ? dCoef : 1.0;
-}
-
 struct StateSpaceParams {
   std::vector<NodeDof> outputs;
   std::vector<GenelInput> inputs;

@@ -148,8 +148,8 @@ double ScrewJoint::private_data(unsigned i) const {
 }
 
 std::string ScrewJoint::log_line() const {
-  return fmt::format("screw: {} {} {} {} {} {} 1 0 0 0 1 0 0 0 1", label(), a_.node->label(), log_text(a_.offset_N),
-                     log_text(a_.R_NH), b_.node->label(), log_text(b_.offset_N));
+  return fmt::format("screw: {} {} {} {} 1 0 0 0 1 0 0 0 1", label(), log_text(a_), b_.node->label(),
+                     log_text(b_.offset_N));
 }
 
 }  // namespace mbl::elements

@@ -4,31 +4,12 @@
 
 #include <cmath>
 
+#include "elements/joints/deformable_kinematics.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements {
-namespace {
-
-/// Inverse of the exponential map's Jacobian: for R = exp(theta x), d theta = Gamma^-1 psi where
-/// dR R^T = psi x (used for the orientation rows; MBDyn approximates it by I at theta_d = 0, the
-/// exact form keeps Newton quadratic when inactive components carry a finite rotation).
-Mat3 rotvec_Gamma_inverse(const Vec3& th) {
-  const double p2 = th.squaredNorm();
-  const Mat3 S = skew(th);
-  double c;
-  if (p2 < 1e-8) {
-    c = 1.0 / 12.0 + p2 / 720.0;
-  } else {
-    const double p = std::sqrt(p2);
-    c = (1.0 - 0.5 * p / std::tan(0.5 * p)) / p2;
-  }
-  return Mat3::Identity() - 0.5 * S + c * S * S;
-}
-
-}  // namespace
-
 void add_total_reaction_residual(ResidualSink& r, const TotalSide& a, const TotalSide& b, const Vec3& lx,
                                  const Vec3& lt) {
   if (a.node) {
@@ -92,16 +73,13 @@ void add_total_reaction_jacobian(JacobianSink& J, double dC, const TotalSide& a,
 }
 
 TotalJoint::TotalJoint(unsigned label, Params p) : Joint(label), p_(std::move(p)) {
-  if (p_.flavor == Flavor::Reaction) {
-    R_WJ_ = p_.a.R_h_W();
-    R_WJm_ = p_.a.R_hr_W();
-    k_ = kinematics();
-    return;
+  // A total internal reaction has no multipliers of its own (it applies its equation's).
+  if (p_.flavor != Flavor::Reaction) {
+    for (int i = 0; i < 3; ++i)
+      if (p_.position[i] != Status::Inactive) pos_dof_[i] = n_dofs_++;
+    for (int i = 0; i < 3; ++i)
+      if (p_.rotation[i] != Status::Inactive) rot_dof_[i] = n_dofs_++;
   }
-  for (int i = 0; i < 3; ++i)
-    if (p_.position[i] != Status::Inactive) pos_dof_[i] = n_dofs_++;
-  for (int i = 0; i < 3; ++i)
-    if (p_.rotation[i] != Status::Inactive) rot_dof_[i] = n_dofs_++;
   R_WJ_ = p_.a.R_h_W();
   R_WJm_ = p_.a.R_hr_W();
   k_ = kinematics();
@@ -170,16 +148,8 @@ std::array<int, 3> TotalJoint::columns(bool rotation) const {
   return cols;
 }
 
-Vec3 TotalJoint::lambda_position(const StepContext& c) const {
-  const std::array<int, 3> cols = position_columns();
-  Vec3 l = Vec3::Zero();
-  for (int i = 0; i < 3; ++i)
-    if (cols[i] >= 0) l[i] = (*c.y)[cols[i]];
-  return l;
-}
-
-Vec3 TotalJoint::lambda_rotation(const StepContext& c) const {
-  const std::array<int, 3> cols = rotation_columns();
+Vec3 TotalJoint::multipliers(bool rotation, const StepContext& c) const {
+  const std::array<int, 3> cols = columns(rotation);
   Vec3 l = Vec3::Zero();
   for (int i = 0; i < 3; ++i)
     if (cols[i] >= 0) l[i] = (*c.y)[cols[i]];
@@ -218,7 +188,10 @@ void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
   const Mat3 RahT = k.R_ah.transpose(), RahrT = k.R_ahr.transpose();
   const Vec3 th0 = imposed_theta(c.t);
   const Vec3 theta_d = rot::R_to_rotvec(k.R_rel * rot::rotvec_to_R(th0).transpose());
-  const Mat3 Ginv = rotvec_Gamma_inverse(theta_d) * RahrT;
+  // Orientation rows: d theta_d = Gamma^-1(theta_d) psi with dR R^T = psi x (MBDyn takes I at
+  // theta_d = 0; the exact form keeps Newton quadratic when inactive components carry a finite
+  // rotation).
+  const Mat3 Ginv = rotvec_gamma_inverse(theta_d) * RahrT;
   const Vec3 wa = p_.a.w_W(), wb = p_.b.w_W();
   const Mat3 Wa = skew(wa), Wb = skew(wb);
   const Mat3 Wra = na ? skew(na->w_ref()) : Mat3::Zero();
@@ -265,7 +238,6 @@ void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
 
 void TotalJoint::after_convergence(const StepContext& c) {
   k_ = kinematics();
-  theta_output_ = k_.theta;  // .jnt / NetCDF: the rotation vector itself, |theta| <= pi, as MBDyn
   // The private datum keeps counting turns (energy balances integrate "rz"): of the rotation
   // vectors theta + 2 pi k n that give the same orientation, take the closest to the last one.
   const double a = k_.theta.norm();
@@ -292,7 +264,7 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
       return;
     case Flavor::DriveHinge:
       out.write(os, E_rel_deg());
-      out.write(os, theta_output_);
+      out.write(os, theta_written());
       return;
     case Flavor::AxialRotation:
       out.write(os, E_rel_deg());
@@ -301,7 +273,7 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
       return;
     default:
       out.write(os, k_.X);
-      out.write(os, theta_output_);
+      out.write(os, theta_written());
       out.write(os, k_.V);
       out.write(os, k_.Omega);
   }
@@ -331,7 +303,7 @@ void TotalJoint::output_netcdf_extra(OutputSink& out) const {
   const bool drive_displacement =
       p_.flavor == Flavor::DriveDisplacement || p_.flavor == Flavor::DriveDisplacementPin;
   if (nc_X_ >= 0) out.put(nc_X_, drive_displacement ? d_W() : k_.X);
-  if (nc_Phi_ >= 0) out.put(nc_Phi_, theta_output_);
+  if (nc_Phi_ >= 0) out.put(nc_Phi_, theta_written());
   if (nc_E_ >= 0) out.put(nc_E_, E_rel_deg());
   if (nc_V_ >= 0) out.put(nc_V_, k_.V);
   if (nc_Omega_ >= 0) out.put(nc_Omega_, k_.Omega);

@@ -128,9 +128,10 @@ class TotalJoint final : public Joint {
  private:
   Vec3 imposed_x(double t) const { return p_.x0 ? p_.x0->value(t) : Vec3::Zero(); }
   Vec3 imposed_theta(double t) const { return p_.theta0 ? p_.theta0->value(t) : Vec3::Zero(); }
-  /// Multipliers as full 3-vectors (zero where inactive).
-  Vec3 lambda_position(const StepContext& c) const;
-  Vec3 lambda_rotation(const StepContext& c) const;
+  /// Multipliers as full 3-vectors (zero where inactive), position or rotation.
+  Vec3 multipliers(bool rotation, const StepContext& c) const;
+  Vec3 lambda_position(const StepContext& c) const { return multipliers(false, c); }
+  Vec3 lambda_rotation(const StepContext& c) const { return multipliers(true, c); }
   /// Unknowns of the multipliers applied to the nodes, per component (-1 inactive): the
   /// joint's own, or its total equation's for a total internal reaction.
   std::array<int, 3> columns(bool rotation) const;
@@ -143,6 +144,9 @@ class TotalJoint final : public Joint {
   Vec3 d_W() const { return k_.R_ah * k_.X; }
   /// Relative orientation, Euler 123 in degrees (drive hinge, axial rotation output).
   Vec3 E_rel_deg() const { return rot::R_to_euler123(k_.R_rel) * (180.0 / M_PI); }
+  /// Relative rotation vector as .jnt / NetCDF write it (|theta| <= pi, as MBDyn), where k_.theta
+  /// counts turns.
+  Vec3 theta_written() const { return rot::R_to_rotvec(k_.R_rel); }
 
   Params p_;
   const TotalJoint* equation_ = nullptr;     ///< total internal reaction: its total equation
@@ -152,7 +156,6 @@ class TotalJoint final : public Joint {
   // Converged values for output and private data.
   Kinematics k_{};
   Vec3 theta_converged_ = Vec3::Zero();  ///< relative rotation vector, counting turns
-  Vec3 theta_output_ = Vec3::Zero();     ///< relative rotation vector as written (|theta| <= pi)
   Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
   Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();
   OutputSink::VarId nc_X_ = -1, nc_Phi_ = -1, nc_E_ = -1, nc_V_ = -1, nc_Omega_ = -1;

@@ -132,6 +132,22 @@ Eigen::Matrix<S, 12, 1> point_strains(const PointT& p, const Mat3& T, const std:
   return e;
 }
 
+/// Transverse shear strain eps_k3 alone at a point (what the ANS interpolation samples at the
+/// mid-sides): the third component of T(xi)^T y_,k, as in point_strains.
+template <class S, class PointT>
+S point_shear(const PointT& p, const Mat3& T, const std::array<V3<S>, 4>& phi_n, const std::array<V3<S>, 4>& y_n,
+              int k) {
+  V3<S> phi = V3<S>::Zero(), y_s = V3<S>::Zero();
+  for (int n = 0; n < 4; ++n) {
+    phi += p.L[n] * phi_n[n];
+    y_s += p.dL_ds[n][k] * y_n[n];
+  }
+  M3<S> Rt, Gamma;
+  rotation_and_gamma<S>(phi, Rt, Gamma);
+  const V3<S> t3 = T.cast<S>() * Rt.col(2);  // third column of T(xi)
+  return t3.dot(y_s);
+}
+
 }  // namespace
 
 void Shell4::setup(Model&) {
@@ -263,12 +279,13 @@ Shell4::Strains Shell4::strains(const NodeStates& s) const {
     // Assumed natural shear strains (eqs. 11.72-11.74): eps_13 from the mid-sides a, c,
     // eps_23 from b, d. Used by both cards: MBDyn's `shell4eas` results match this shear
     // interpolation (to 1e-8 on its plate decks), not the fully integrated shear.
-    std::array<Eigen::Matrix<AD, 12, 1>, 4> e_mid;
-    for (int m = 0; m < 4; ++m) e_mid[m] = point_strains<AD>(mid_[m], T, phi_ad, y_ad);
+    // Only these two components are sampled there: a, c give eps_13 (k = 1), b, d eps_23 (k = 2).
+    std::array<AD, 4> shear_mid;
+    for (int m = 0; m < 4; ++m) shear_mid[m] = point_shear<AD>(mid_[m], T, phi_ad, y_ad, m % 2);
     for (int g = 0; g < 4; ++g) {
       const double x1 = gauss_[g].xi1, x2 = gauss_[g].xi2;
-      e_gauss[g][2] = 0.5 * (1.0 + x2) * e_mid[0][2] + 0.5 * (1.0 - x2) * e_mid[2][2];
-      e_gauss[g][5] = 0.5 * (1.0 - x1) * e_mid[1][5] + 0.5 * (1.0 + x1) * e_mid[3][5];
+      e_gauss[g][2] = 0.5 * (1.0 + x2) * shear_mid[0] + 0.5 * (1.0 - x2) * shear_mid[2];
+      e_gauss[g][5] = 0.5 * (1.0 - x1) * shear_mid[1] + 0.5 * (1.0 + x1) * shear_mid[3];
     }
   }
   for (int g = 0; g < 4; ++g) {
@@ -317,7 +334,7 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   Eigen::Matrix<double, 24, 1> f_q, f_p, f_m;
   Vec7 f_b, f_bp, f_bm;
   Strains st;
-  internal_forces(s, b, f_q, f_b, &st);
+  internal_forces(s, b, f_q, f_b, &st);  // keeps the output quantities of the unperturbed state
   // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
   Eigen::Matrix<double, 24, 7> K_qb = Eigen::Matrix<double, 24, 7>::Zero();
   Eigen::Matrix<double, 7, 7> K_bb = Eigen::Matrix<double, 7, 7>::Zero();
@@ -360,8 +377,6 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
     K_qq.middleCols<3>(6 * n + 3) = (K_qq.middleCols<3>(6 * n + 3) * G).eval();
     K_bq.middleCols<3>(6 * n + 3) = (K_bq.middleCols<3>(6 * n + 3) * G).eval();
   }
-  // Keep the output quantities of the unperturbed state.
-  internal_forces(s, b, f_q, f_b, &st);
   const int ib = first_index();
   for (int i = 0; i < 4; ++i) {
     const StructNode& ni = *nodes_[i];

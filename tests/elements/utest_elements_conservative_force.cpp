@@ -2,8 +2,6 @@
 // a free body under a constant conservative force and couple follows the analytical motion.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "support/run_program.hpp"
 
@@ -23,13 +21,12 @@ begin: elements;
   couple: 2, conservative, 1, 1., 0., 0., const, 3.;
 end: elements;
 )";
-  const auto dir = test::fresh_temp_dir("conservative");
-  std::ofstream(dir / "deck") << deck;
-  ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
-  const auto mov = test::last_record(dir / "run.mov", 1);
+  const auto run = test::run_deck_text("conservative", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto mov = test::last_record(run.output("mov"), 1);
   ASSERT_GE(mov.size(), 12u);
   EXPECT_NEAR(mov[2], 1.25, 1e-6);
   EXPECT_NEAR(mov[8], 2.5, 1e-6);  // v_z
   EXPECT_NEAR(mov[9], 2.0, 1e-6);  // omega_x
-  EXPECT_NE(test::read_file(dir / "run.log").find("structural absolute force: 1 1"), std::string::npos);
+  EXPECT_NE(test::read_file(run.output("log")).find("structural absolute force: 1 1"), std::string::npos);
 }

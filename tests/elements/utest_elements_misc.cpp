@@ -58,10 +58,9 @@ Vector residual_at_initial_state(Model& model, double t, Vector& y, Vector& yp) 
 
 /// Runs `deck` (text) with the program; returns the exit code, output prefix in `prefix`.
 int run_deck_text(const std::string& name, const std::string& deck, std::string& prefix) {
-  const std::filesystem::path dir = test::fresh_temp_dir("misc_" + name);
-  std::ofstream(dir / "deck") << deck;
-  prefix = (dir / "run").string();
-  return test::run_deck(dir / "deck", prefix, dir / "log");
+  const test::TextDeckRun run = test::run_deck_text("misc_" + name, deck);
+  prefix = (run.dir / "run").string();
+  return run.rc;
 }
 
 }  // namespace

@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "elements/joints/screw.hpp"
 #include "support/element_fixture.hpp"
@@ -48,15 +46,14 @@ begin: elements;
   couple: 1, absolute, 2, 0., 0., 1., const, 5.;
 end: elements;
 )";
-  const auto dir = test::fresh_temp_dir("screw");
-  std::ofstream(dir / "deck") << deck;
-  ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
+  const auto run = test::run_deck_text("screw", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
   const double k = 0.25 / (2.0 * M_PI), theta = 5.0 / (2.0 * (2.0 + 3.0 * k * k));
-  const auto jnt = test::last_record(dir / "run.jnt", 3);
+  const auto jnt = test::last_record(run.output("jnt"), 3);
   ASSERT_EQ(jnt.size(), 20u);
   EXPECT_NEAR(jnt[12] * M_PI / 180.0, theta, 1e-5);  // unwrapped angle, degrees
   EXPECT_NEAR(jnt[13], k * theta, 1e-6);  // e . d, d from node 1 to the offset point of node 2
-  const auto mov = test::last_record(dir / "run.mov", 2);
+  const auto mov = test::last_record(run.output("mov"), 2);
   ASSERT_GE(mov.size(), 6u);
   EXPECT_NEAR(mov[2], 0.5 + k * theta, 1e-6);
   // Axial force: the node's axial acceleration times its mass, m k theta''.

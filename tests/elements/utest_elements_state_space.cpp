@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "elements/drives/drive_callers.hpp"
 #include "elements/genels/state_space.hpp"
@@ -55,11 +53,10 @@ begin: elements;
     matrix A, -A, matrix B, A, matrix C, 1., matrix D, 2., gain, .5, balance, no, value, 0.;
 end: elements;
 )";
-  const auto dir = test::fresh_temp_dir("state_space");
-  std::ofstream(dir / "deck") << deck;
-  ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
-  const auto y1 = test::last_record(dir / "run.abs", 1);
-  const auto y2 = test::last_record(dir / "run.abs", 2);
+  const auto run = test::run_deck_text("state_space", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto y1 = test::last_record(run.output("abs"), 1);
+  const auto y2 = test::last_record(run.output("abs"), 2);
   ASSERT_EQ(y1.size(), 1u);
   ASSERT_EQ(y2.size(), 1u);
   const double x = 1.0 - std::exp(-2.0);

@@ -3,8 +3,6 @@
 // to another pair of nodes. Finite-difference Jacobian and an imposed motion against Newton's law.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "elements/drives/template_drive.hpp"
 #include "elements/joints/total_joint.hpp"
@@ -74,25 +72,23 @@ begin: elements;
   joint: 8, total internal reaction, 1, 3, position constraint, active, active, active, total equation, 7;
 end: elements;
 )";
-  const auto dir = test::fresh_temp_dir("total_equation");
-  std::ofstream(dir / "deck") << deck;
-  ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
-  const auto mov = test::last_record(dir / "run.mov", 2);
+  const auto run = test::run_deck_text("total_equation", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto mov = test::last_record(run.output("mov"), 2);
   ASSERT_GE(mov.size(), 3u);
   EXPECT_NEAR(mov[0], 2.0, 1e-9);
-  const auto jnt = test::last_record(dir / "run.jnt", 8);
+  const auto jnt = test::last_record(run.output("jnt"), 8);
   ASSERT_GE(jnt.size(), 12u);
   EXPECT_NEAR(jnt[6], -10.0, 1e-6);
   EXPECT_NEAR(jnt[7], 0.0, 1e-9);
-  const auto eq = test::last_record(dir / "run.jnt", 7);
+  const auto eq = test::last_record(run.output("jnt"), 7);
   ASSERT_GE(eq.size(), 13u);
   EXPECT_DOUBLE_EQ(eq[6], 0.0);     // the equation applies no force itself
   EXPECT_NEAR(eq[12], 2.0, 1e-9);  // relative position x
 }
 
 TEST(TotalEquation, ReactionWithoutEquationIsAnInputError) {
-  const auto dir = test::fresh_temp_dir("total_reaction_bad");
-  std::ofstream(dir / "deck") << R"(
+  const auto run = test::run_deck_text("total_reaction_bad", R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-2; end: initial value;
 begin: control data; structural nodes: 2; joints: 2; end: control data;
@@ -101,8 +97,7 @@ begin: elements;
   joint: 1, clamp, 1, node, node;
   joint: 8, total internal reaction, 1, 2, position constraint, active, active, active, total equation, 1;
 end: elements;
-)";
-  EXPECT_NE(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0);
-  EXPECT_NE(test::read_file(dir / "log").find("expected a total equation"), std::string::npos)
-      << test::read_file(dir / "log");
+)");
+  EXPECT_NE(run.rc, 0);
+  EXPECT_NE(run.log().find("expected a total equation"), std::string::npos) << run.log();
 }

@@ -63,14 +63,11 @@ struct DeckRun {
 };
 
 DeckRun run_deck(const std::string& name, const std::string& deck) {
-  const fs::path dir = mbl::test::fresh_temp_dir("phases_" + name);
-  std::ofstream(dir / "deck.mbd") << deck;
+  const mbl::test::TextDeckRun run = mbl::test::run_deck_text("phases_" + name, deck);
   DeckRun r;
-  r.rc = run("'" + std::string(MBL_BINARY) + "' -s -f '" + (dir / "deck.mbd").string() + "' -o '" +
-                 (dir / "run").string() + "'",
-             dir / "run.log");
-  r.log = read_file(dir / "run.log");
-  std::istringstream out(read_file(dir / "run.out"));
+  r.rc = run.rc;
+  r.log = run.log();
+  std::istringstream out(read_file(run.output("out")));
   for (std::string line; std::getline(out, line);) {
     if (line.rfind("Step ", 0) != 0) continue;
     std::istringstream ls(line.substr(5));
@@ -78,7 +75,7 @@ DeckRun run_deck(const std::string& name, const std::string& deck) {
     for (double& x : v) ls >> x;
     r.out_steps.push_back(v);
   }
-  std::istringstream mov(read_file(dir / "run.mov"));
+  std::istringstream mov(read_file(run.output("mov")));
   r.mov_lines = 0;
   for (std::string line; std::getline(mov, line);)
     if (!line.empty()) ++r.mov_lines;

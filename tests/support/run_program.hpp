@@ -59,6 +59,23 @@ inline std::string number_text(double v) {
   return s.str();
 }
 
+/// A deck written from text and run in a fresh temporary folder: outputs dir / "run.*", the
+/// program's messages in dir / "log".
+struct TextDeckRun {
+  std::filesystem::path dir;
+  int rc = -1;  ///< exit code of the program
+  std::string log() const { return read_file(dir / "log"); }
+  std::filesystem::path output(const std::string& extension) const { return dir / ("run." + extension); }
+};
+
+/// Writes `deck` as dir / "deck" in fresh_temp_dir(name) and runs it (run_deck).
+inline TextDeckRun run_deck_text(const std::string& name, const std::string& deck) {
+  TextDeckRun r{fresh_temp_dir(name)};
+  std::ofstream(r.dir / "deck") << deck;
+  r.rc = run_deck(r.dir / "deck", r.dir / "run", r.dir / "log");
+  return r;
+}
+
 /// Our `compare` command on two output sets (NetCDF files or prefixes); 0 when they agree.
 inline int compare_outputs(const std::filesystem::path& ours, const std::filesystem::path& ref,
                            const std::string& vars, const std::string& norm, double tol,
