@@ -89,10 +89,8 @@ Vector read_vector(CardReader& in, Eigen::Index n) {
 }
 
 int read_count(CardReader& in, std::string_view what) {
-  const parser::SourceLocation at = in.location();
-  const auto n = in.integer();
-  if (n < 1) throw parser::InputError(at, fmt::format("expected a positive {}, found {}", what, n));
-  return static_cast<int>(n);
+  return static_cast<int>(
+      parser::checked_integer(in, [](std::int64_t n) { return n >= 1; }, "a positive " + std::string(what)));
 }
 
 // Common tail of both cards, from <state_order> on.

@@ -17,13 +17,6 @@ Vec3 initial_x_W(const Attachment& att) {
   return ic.x_W + ic.R_WN * att.offset_N;
 }
 
-/// The two sides of the joint: the force on a side is s alpha v, and d = x_b - x_a depends on
-/// the side's position with sign -s.
-struct Side {
-  const Attachment* att;
-  double s;
-};
-
 }  // namespace
 
 void Distance::initial_state(Vector& y, Vector&) const {
@@ -32,7 +25,7 @@ void Distance::initial_state(Vector& y, Vector&) const {
 }
 
 void Distance::add_forces(ResidualSink& r, double alpha, const Vec3& v) const {
-  for (const Side& side : {Side{&a_, 1.0}, Side{&b_, -1.0}}) {
+  for (const Side& side : sides()) {
     if (side.att->grounded()) continue;
     const Vec3 F = side.s * alpha * v;
     r.add(side.att->node->eq_index(), F);
@@ -59,7 +52,7 @@ void Distance::jacobian(JacobianSink& J, const StepContext& c) {
   const Vec3 v = lambda3(c, kDirection);
   const double l = length_->value(c.t);
   const int i_alpha = first_index() + kAlpha, i_v = first_index() + kDirection;
-  for (const Side& side : {Side{&a_, 1.0}, Side{&b_, -1.0}}) {
+  for (const Side& side : sides()) {
     if (side.att->grounded()) continue;
     const StructNode& n = *side.att->node;
     const double s = side.s;
@@ -87,8 +80,8 @@ void Distance::assembly_residual(ResidualSink& r, const StepContext& c) const {
   add_forces(r, lambda(c, kAlpha), d / dn);
 }
 
-// f = -r: f_x1 = -alpha u, f_th1 = -alpha b1 x u, f_x2 = alpha u, f_th2 = alpha b2 x u,
-// f_c = (|d| - l)/dCoef; du = P dd with P = (I - u u^T)/|d|, dd = dx2 - b2 x th2 - dx1 + b1 x th1.
+// J = -dr/dq of the scalar form: r_c = -(|d| - l)/dCoef, forces s alpha u; du = P dd with
+// P = (I - u u^T)/|d|, dd = dx - b x th on side b minus the same on side a (sign -s).
 void Distance::assembly_jacobian(JacobianSink& J, const StepContext& c) const {
   const Vec3 d = b_.x_W() - a_.x_W();
   const double dn = d.norm();
@@ -96,29 +89,27 @@ void Distance::assembly_jacobian(JacobianSink& J, const StepContext& c) const {
   const double alpha = lambda(c, kAlpha);
   const Mat3 P = (Mat3::Identity() - u * u.transpose()) / dn;
   const int row_c = first_index() + kAlpha;
-  // Here the sign is that of d's dependence on the side: + for b, - for a.
-  const Side sides[2] = {{&a_, -1.0}, {&b_, 1.0}};
-  for (const Side& eq_side : sides) {
+  for (const Side& eq_side : sides()) {
     if (eq_side.att->grounded()) continue;
     const StructNode& ne = *eq_side.att->node;
     const Mat3 bex = skew(eq_side.att->b_W());
     const double s = eq_side.s;
-    J.add(ne.eq_index(), row_c, Vec3(s * u));
-    J.add(ne.eq_index() + 3, row_c, Vec3(s * bex * u));
-    J.add(ne.eq_index() + 3, ne.dof_index() + 3, Mat3(c.dCoef * s * alpha * skew(u) * bex));
-    for (const Side& col_side : sides) {
+    J.add(ne.eq_index(), row_c, Vec3(-s * u));
+    J.add(ne.eq_index() + 3, row_c, Vec3(-s * bex * u));
+    J.add(ne.eq_index() + 3, ne.dof_index() + 3, Mat3(-c.dCoef * s * alpha * skew(u) * bex));
+    for (const Side& col_side : sides()) {
       if (col_side.att->grounded()) continue;
       const StructNode& nc = *col_side.att->node;
-      const double t = col_side.s;
       const Mat3 bcx = skew(col_side.att->b_W());
-      const Mat3 dd_dx = t * Mat3::Identity(), dd_dth = -t * bcx;
-      J.add(ne.eq_index(), nc.dof_index(), Mat3(c.dCoef * s * alpha * P * dd_dx));
-      J.add(ne.eq_index(), nc.dof_index() + 3, Mat3(c.dCoef * s * alpha * P * dd_dth));
-      J.add(ne.eq_index() + 3, nc.dof_index(), Mat3(c.dCoef * s * alpha * bex * P * dd_dx));
-      J.add(ne.eq_index() + 3, nc.dof_index() + 3, Mat3(c.dCoef * s * alpha * bex * P * dd_dth));
+      // dF_eq/dq_col = s alpha P dd/dq_col, with dd/dx = -t I, dd/dth = t [b x] on column side t.
+      const double k = c.dCoef * s * col_side.s * alpha;
+      J.add(ne.eq_index(), nc.dof_index(), Mat3(k * P));
+      J.add(ne.eq_index(), nc.dof_index() + 3, Mat3(-k * P * bcx));
+      J.add(ne.eq_index() + 3, nc.dof_index(), Mat3(k * bex * P));
+      J.add(ne.eq_index() + 3, nc.dof_index() + 3, Mat3(-k * bex * P * bcx));
     }
-    J.add(row_c, ne.dof_index(), Eigen::RowVector3d(s * u.transpose()));
-    J.add(row_c, ne.dof_index() + 3, Eigen::RowVector3d(-s * u.transpose() * bex));
+    J.add(row_c, ne.dof_index(), Eigen::RowVector3d(-s * u.transpose()));
+    J.add(row_c, ne.dof_index() + 3, Eigen::RowVector3d(s * u.transpose() * bex));
   }
   J.add(first_index() + kDirection, first_index() + kDirection, Mat3(Mat3::Identity()));
 }

@@ -11,6 +11,8 @@
 // differs: the first iteration of a step uses the predicted (previous) direction, which is what
 // gives MBDyn's start-up reactions and residuals (web.rigidpendulum, exactly to 7 digits).
 // During the initial assembly only the scalar constraint |d| - l = 0 acts on the nodes.
+#include <array>
+
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
 
@@ -37,6 +39,13 @@ class Distance final : public Joint {
  private:
   // Unknowns of the joint in the state y: alpha at first_index(), v_W after it.
   static constexpr int kAlpha = 0, kDirection = 1;
+  /// The two sides: the force on a side is s alpha v (s = 1 for a, -1 for b), and d = x_b - x_a
+  /// depends on the side's position with sign -s.
+  struct Side {
+    const Attachment* att;
+    double s;
+  };
+  std::array<Side, 2> sides() const { return {Side{&a_, 1.0}, Side{&b_, -1.0}}; }
   void assembly_residual(ResidualSink& r, const StepContext& c) const;
   void assembly_jacobian(JacobianSink& J, const StepContext& c) const;
   /// Forces alpha v on side a and -alpha v on side b, with their moments about the nodes.

@@ -67,7 +67,7 @@ void RevoluteHinge::after_convergence(const StepContext& c) {
 double RevoluteHinge::rz() const {
   const Mat3 R = R_rel();
   const double a = std::atan2(R(1, 0), R(0, 0));
-  return a + 2.0 * M_PI * std::round((rz_converged_ - a) / (2.0 * M_PI));
+  return rot::unwrap_angle(a, rz_converged_);
 }
 
 // MBDyn reports node 2 relative to node 1; the pin's node plays node 2 against the ground.

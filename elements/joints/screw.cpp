@@ -57,8 +57,7 @@ ScrewJoint::State ScrewJoint::state() const {
   s.Gamma_inv = rotvec_gamma_inverse(s.Theta);
   s.a = R1 * (s.Gamma_inv.transpose() * e_h);
   // Unwrap: the branch of theta nearest to the last converged value.
-  const double theta_c = e_h.dot(s.Theta);
-  s.theta = theta_c + kTwoPi * std::round((theta_ - theta_c) / kTwoPi);
+  s.theta = rot::unwrap_angle(e_h.dot(s.Theta), theta_);
   s.s = s.e.dot(s.D);
   return s;
 }

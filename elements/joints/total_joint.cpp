@@ -243,7 +243,7 @@ void TotalJoint::after_convergence(const StepContext& c) {
   const double a = k_.theta.norm();
   if (a > 1e-12) {
     const Vec3 n = k_.theta / a;
-    k_.theta += 2.0 * M_PI * std::round((theta_converged_ - k_.theta).dot(n) / (2.0 * M_PI)) * n;
+    k_.theta += (rot::unwrap_angle(a, theta_converged_.dot(n)) - a) * n;
   }
   theta_converged_ = k_.theta;
   x0_ = imposed_x(c.t);

@@ -15,10 +15,7 @@ using parser::CardReader;
 
 /// Positive real, else an input error naming the parameter.
 double read_positive(CardReader& in, const char* what) {
-  const auto at = in.location();
-  const double v = in.real();
-  if (!(v > 0.0)) throw parser::InputError(at, fmt::format("expected a positive {}, found {}", what, v));
-  return v;
+  return parser::checked_real(in, [](double v) { return v > 0.0; }, std::string("a positive ") + what);
 }
 
 /// `isotropic, {E | nu | G | thickness | as | at}, <value> [, ...]` (input manual eqs. 8.81, 8.84
@@ -32,10 +29,7 @@ Mat12 read_isotropic(CardReader& in) {
       E = read_positive(in, "Young modulus");
       got_E = true;
     } else if (in.keyword_is("nu") || in.keyword_is("Poisson modulus")) {
-      const auto where = in.location();
-      nu = in.real();
-      if (nu < 0.0 || nu >= 0.5)
-        throw parser::InputError(where, fmt::format("expected a Poisson modulus in [0, 0.5), found {}", nu));
+      nu = parser::checked_real(in, [](double v) { return v >= 0.0 && v < 0.5; }, "a Poisson modulus in [0, 0.5)");
       got_nu = true;
     } else if (in.keyword_is("G") || in.keyword_is("shear modulus")) {
       G = read_positive(in, "shear modulus");

@@ -45,11 +45,8 @@ std::vector<std::string> CardRegistry::keywords() const {
 }
 
 bool OutputDefaults::enabled(const std::string& family) const {
-  const std::string key = CardRegistry::normalise(family);
-  if (auto it = by_family.find(key); it != by_family.end()) return it->second;
-  for (const char* off : kOffByDefault)
-    if (CardRegistry::normalise(off) == key) return false;
-  return true;
+  auto it = by_family.find(CardRegistry::normalise(family));
+  return it == by_family.end() ? true : it->second;
 }
 
 StructNode& BuildContext::struct_node(parser::CardReader& in) {

@@ -22,12 +22,10 @@ struct OutputDefaults {
   StructNode::OrientationOutput orientation = StructNode::OrientationOutput::Euler123;
   bool accelerations = false;
   /// `default output:` per family, keyed by the normalised family keyword ("structuralnodes",
-  /// "joints", ...): false = off.
-  std::map<std::string, bool> by_family;
+  /// "joints", ...); a family not listed is output. MBDyn does not output abstract nodes unless
+  /// asked (its runs of web.pid and web.cantilever1piezo write no .abs); `all` clears the map.
+  std::map<std::string, bool> by_family{{"abstractnodes", false}};
   bool enabled(const std::string& family) const;
-  /// Families MBDyn does not output unless asked (`default output: all` or the family): abstract
-  /// nodes (its runs of web.pid and web.cantilever1piezo write no .abs).
-  static constexpr const char* kOffByDefault[] = {"abstract nodes"};
 };
 
 /// What a card reader may use besides its arguments.

@@ -64,6 +64,13 @@ inline Vec3 R_to_rotvec(const Mat3& R) {
   return s * (phi / sin_phi);
 }
 
+/// The angle a + 2 pi k nearest to `reference`: relative rotations that keep counting turns
+/// across +-pi (the joints' private data "rz", the screw's advance).
+inline double unwrap_angle(double a, double reference) {
+  constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
+  return a + kTwoPi * std::round((reference - a) / kTwoPi);
+}
+
 inline Mat3 R1(double a) {
   Mat3 m;
   m << 1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a);

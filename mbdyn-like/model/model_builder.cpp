@@ -210,10 +210,7 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
          // `default output: {all | none | <family>} [, ...]` (input manual §5.3.5)
          auto& d = ctx.output_defaults();
          while (!in.at_end()) {
-           if (in.keyword_is("all")) {
-             d.by_family.clear();
-             for (const char* f : OutputDefaults::kOffByDefault) d.by_family[CardRegistry::normalise(f)] = true;
-           }
+           if (in.keyword_is("all")) d.by_family.clear();
            else if (in.keyword_is("none")) {
              for (const char* f : {"structural nodes", "rigid bodies", "joints", "forces", "beams", "gravity",
                                    "abstract nodes", "genels", "plates", "aerodynamic elements", "electric nodes",

@@ -147,7 +147,9 @@ TEST(IntegratorCoefficients, SingleStepGammasReproduceLms) {
         for (int j = 1; j <= r; ++j) rhs -= lms.a[j - 1] * std::pow(z, r - j);
         EXPECT_NEAR(std::abs(lhs - rhs), 0.0, 1e-10) << "ss" << r << " rho " << rho;
       }
-      if (r >= 3 && rho < 1.0) EXPECT_GT(std::abs(g[1].imag()), 1e-6) << "complex gammas";
+      if (r >= 3 && rho < 1.0) {
+        EXPECT_GT(std::abs(g[1].imag()), 1e-6) << "complex gammas";
+      }
     }
   }
 }
