@@ -179,7 +179,9 @@ TEST_P(ConvergenceOrder, ForcedDuffingWithAlgebraicUnknown) {
   std::printf("  %-15s rho %4.1f: errors %.2e %.2e %.2e %.2e, orders %.2f %.2f %.2f\n", m.name,
               m.rho, e[0], e[1], e[2], e[3], p[0], p[1], p[2]);
   for (double order : p) {
-    if (m.expected_order < 0) EXPECT_GT(order, -m.expected_order) << m.name;
+    if (m.expected_order < 0) {
+      EXPECT_GT(order, -m.expected_order) << m.name;
+    }
     else EXPECT_NEAR(order, m.expected_order, m.tolerance) << m.name;
   }
   EXPECT_GT(e[3], 1e-12) << "errors at round-off level: the orders mean nothing";

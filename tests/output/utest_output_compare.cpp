@@ -201,5 +201,7 @@ TEST(OutputCompare, NetcdfFillValuesAreAbsentRecords) {
   o.tol = 0.0;
   const CompareReport rep = compare_results(other, ref, o);
   for (const auto& v : rep.vars)
-    if (v.name == "elem.joint.2.d") EXPECT_EQ(v.max_abs, 0.0);
+    if (v.name == "elem.joint.2.d") {
+      EXPECT_EQ(v.max_abs, 0.0);
+    }
 }
