@@ -49,7 +49,7 @@ std::string format_one(const std::string& format, const Value& v) {
     if (found) throw MathError("expected a format with one conversion, found more than one '%'");
     found = true;
     std::size_t j = i + 1;
-    spec = "%";
+    spec.assign(1, '%');  // (not `= "%"`: GCC 12 gives a false -Wrestrict there)
     while (j < format.size() && std::string_view("-+ #0'").find(format[j]) != std::string_view::npos)
       spec += format[j++];
     // field width and precision, bounded so that no format can ask for gigabytes
