@@ -3,7 +3,7 @@
 // variable, aligned on time.
 //
 //   mbdyn-like compare RUN REF [--tol 1e-4] [--vars 'node.struct.*.X,...'] [--norm range|model]
-//                              [--json]
+//                              [--json] [--partial] [--ref-stride N]
 //
 // Per variable: the max absolute error over time and components, that error normalised (by the
 // reference's range, or with --norm model by the model size = bounding-box diagonal of every
@@ -22,9 +22,11 @@ struct CompareOptions {
   double tol = 1e-4;
   std::vector<std::string> patterns;  ///< empty: every variable present in both
   Normalisation norm = Normalisation::Range;
-  /// Accept RUN covering only part of REF's time span (by default a run that stopped early, or
-  /// outputs that do not overlap fully, fail).
+  /// Accept RUN covering only part of REF's time span or writing another number of records (by
+  /// default a run that stopped early, or outputs that do not overlap fully, fail).
   bool partial = false;
+  /// REF keeps only every ref_stride-th record of its run (../shared/corpus' ref.mov.gz).
+  std::size_t ref_stride = 1;
   /// Smallest scale a variable is divided by (range norm): variables whose reference is at
   /// round-off level (e.g. reactions of an unloaded model) are compared in absolute terms.
   double floor = 0.0;
@@ -51,10 +53,17 @@ struct CompareReport {
   double t_begin = 0.0, t_end = 0.0;  ///< compared span
   double ref_begin = 0.0, ref_end = 0.0;
   bool covers_ref = true;             ///< the compared span is REF's whole span
+  /// Records each side wrote (REF's before striding); a run of the same deck must write exactly
+  /// MBDyn's records (same step loop, same last step). 0 where unknown.
+  std::size_t run_records = 0, ref_records = 0;
+  bool records_match() const {
+    return run_records == 0 || ref_records == 0 || run_records == ref_records;
+  }
   bool partial_allowed = false;
   double model_size = 0.0;    ///< 0 when REF has no node positions
   std::vector<std::string> only_in_run, only_in_ref;
-  /// Every variable within tolerance, over REF's whole span (unless partial was allowed).
+  /// Every variable within tolerance, over REF's whole span and with REF's number of records
+  /// (unless partial was allowed).
   bool all_within() const;
 };
 

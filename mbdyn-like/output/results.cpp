@@ -155,6 +155,7 @@ Results read_netcdf(const std::string& path) {
     for (std::size_t i = 0; i < nrec; ++i) r.time[i] = double(i);
     r.time_is_index = true;
   }
+  r.written_records = nrec;
   return r;
 }
 
@@ -494,7 +495,8 @@ OutSteps read_out_file(const std::string& path) {
   return o;
 }
 
-Results read_text(const std::string& prefix) {
+Results read_text(const std::string& prefix, std::size_t stride) {
+  if (stride == 0) throw ResultsError("stride must be at least 1");
   Results r;
   r.source = prefix;
   const LogInfo log = fs::exists(prefix + ".log") ? read_log(prefix + ".log") : LogInfo{};
@@ -525,29 +527,40 @@ Results read_text(const std::string& prefix) {
 
   OutSteps steps;
   if (fs::exists(prefix + ".out")) steps = read_out_file(prefix + ".out");
-  if (steps.time.size() >= nrec && nrec > 0) {
-    r.time.assign(steps.time.begin(), steps.time.begin() + std::ptrdiff_t(nrec));
-    r.step.assign(steps.step.begin(), steps.step.begin() + std::ptrdiff_t(nrec));
-  } else if (steps.time.size() + 1 == nrec && nrec > 0) {
-    // Output of the initial (derivatives) solution without a Step line (no simulation run).
-    r.time.push_back(0.0);
-    r.step.push_back(0);
-    r.time.insert(r.time.end(), steps.time.begin(), steps.time.end());
-    r.step.insert(r.step.end(), steps.step.begin(), steps.step.end());
+  // Output of the initial (derivatives) solution without a Step line (no simulation run).
+  if (nrec > 0 && steps.time.size() + 1 == (nrec - 1) * stride + 1) {
+    steps.time.insert(steps.time.begin(), 0.0);
+    steps.step.insert(steps.step.begin(), 0);
+  }
+  r.stride = stride;
+  const std::size_t needed = nrec == 0 ? 0 : (nrec - 1) * stride + 1;
+  if (nrec > 0 && steps.time.size() >= needed) {
+    for (std::size_t i = 0; i < nrec; ++i) {
+      r.time.push_back(steps.time[i * stride]);
+      r.step.push_back(steps.step[i * stride]);
+    }
+    // A strided file's last kept record may be followed by up to stride-1 dropped ones.
+    r.written_records = stride == 1 ? nrec : std::min(steps.time.size(), nrec * stride);
+    if (stride > 1 && r.written_records < needed) r.written_records = needed;
   } else {
     r.time.resize(nrec);
-    for (std::size_t i = 0; i < nrec; ++i) r.time[i] = double(i);
+    for (std::size_t i = 0; i < nrec; ++i) r.time[i] = double(i * stride);
     r.time_is_index = true;
+    r.written_records = stride == 1 ? nrec : 0;  // 0: unknown
   }
   return r;
 }
 
-Results read_results(const std::string& what) {
+Results read_results(const std::string& what, std::size_t stride) {
   const fs::path p(what);
   const std::string ext = p.extension().string();
-  if (ext == ".nc") return read_netcdf(what);
+  if (ext == ".nc") {
+    if (stride != 1) throw ResultsError(what + ": a stride applies to text output only");
+    return read_netcdf(what);
+  }
   static const std::set<std::string> text_ext = {".mov", ".jnt", ".frc", ".act", ".out", ".log"};
-  if (text_ext.count(ext) && fs::exists(p)) return read_text((p.parent_path() / p.stem()).string());
+  if (text_ext.count(ext) && fs::exists(p))
+    return read_text((p.parent_path() / p.stem()).string(), stride);
   if (fs::is_regular_file(p)) {
     // Some other file: NetCDF if it opens as such.
     int id = -1;
@@ -558,7 +571,7 @@ Results read_results(const std::string& what) {
     if (!fs::exists(what + ".mov") && !fs::exists(what + ".jnt"))
       throw ResultsError(fmt::format("{}: not a NetCDF file nor an MBDyn output prefix", what));
   }
-  return read_text(what);
+  return read_text(what, stride);
 }
 
 }  // namespace mbl::output

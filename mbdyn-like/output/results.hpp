@@ -40,6 +40,10 @@ struct Results {
   std::vector<long> step;     ///< step of each record, when known
   bool time_is_index = false; ///< no time information: records numbered 0, 1, ...
   std::map<std::string, Series> vars;
+  /// Records the run wrote: records() unless only every `stride`-th one was kept (a strided
+  /// reference such as ../shared/corpus' ref.mov.gz), then the count its .out file lists.
+  std::size_t written_records = 0;
+  std::size_t stride = 1;
   std::size_t records() const { return time.size(); }
 };
 
@@ -48,9 +52,11 @@ Results read_netcdf(const std::string& path);
 /// Reads the text output <prefix>.mov/.jnt/.frc/.act (those present; at least one is needed),
 /// with the orientation kinds and joint types from <prefix>.log and the times from <prefix>.out.
 /// An incomplete last record (a run that stopped while writing) is dropped.
-Results read_text(const std::string& prefix);
+/// With `stride` > 1 the text files hold only every stride-th record of the run, starting with
+/// the first; the .out file (unstrided) then times them and counts the records written.
+Results read_text(const std::string& prefix, std::size_t stride = 1);
 /// `what` is a .nc file, a text output file (<prefix>.mov, .out, ...) or an output prefix.
-Results read_results(const std::string& what);
+Results read_results(const std::string& what, std::size_t stride = 1);
 
 /// Times of the output steps listed in an .out file (Step lines with the Out flag set).
 struct OutSteps {

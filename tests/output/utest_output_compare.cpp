@@ -7,6 +7,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
+#include <vector>
 
 #include "mbdyn-like/output/compare.hpp"
 #include "mbdyn-like/output/plot.hpp"
@@ -204,4 +206,68 @@ TEST(OutputCompare, NetcdfFillValuesAreAbsentRecords) {
     if (v.name == "elem.joint.2.d") {
       EXPECT_EQ(v.max_abs, 0.0);
     }
+}
+
+namespace {
+
+/// Copies MBDyn's web.pendulum text output (.mov, .out) to `prefix`, keeping every `stride`-th
+/// record of the .mov and adding `extra` records (copies of the last one) at the end of both.
+void write_pendulum_copy(const fs::path& prefix, std::size_t stride, std::size_t extra) {
+  const std::string ref = kShared + "/decks/web.pendulum/mbdyn/pendulum";
+  std::vector<std::string> mov, out;
+  std::ifstream in_mov(ref + ".mov"), in_out(ref + ".out");
+  for (std::string l; std::getline(in_mov, l);) mov.push_back(l);
+  for (std::string l; std::getline(in_out, l);) out.push_back(l);
+  std::size_t steps = 0;
+  for (const auto& l : out) steps += l.rfind("Step ", 0) == 0 ? 1 : 0;
+  ASSERT_GT(steps, 0u);
+  const std::size_t per_record = mov.size() / steps;
+  ASSERT_EQ(per_record * steps, mov.size());
+  std::ofstream o_mov(prefix.string() + ".mov"), o_out(prefix.string() + ".out");
+  for (std::size_t r = 0; r < steps; r += stride)
+    for (std::size_t k = 0; k < per_record; ++k) o_mov << mov[r * per_record + k] << '\n';
+  for (const auto& l : out) o_out << l << '\n';
+  for (std::size_t e = 0; e < extra; ++e) {
+    for (std::size_t k = 0; k < per_record; ++k) o_mov << mov[mov.size() - per_record + k] << '\n';
+    o_out << "Step " << steps + e << " " << 10.02 + 0.01 * double(e) << " 0.01 1 0 0 0 1\n";
+  }
+}
+
+}  // namespace
+
+TEST(OutputCompare, ADifferentNumberOfRecordsFailsUnlessPartial) {
+  const fs::path dir = fs::temp_directory_path() / ("mbl_records_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  write_pendulum_copy(dir / "longer", 1, 1);
+  const std::string ref = kShared + "/decks/web.pendulum/mbdyn/pendulum";
+  std::string out;
+  EXPECT_EQ(cli({"compare", (dir / "longer").string(), ref}, &out), 1);
+  EXPECT_NE(out.find("FAIL: RUN wrote 1003 records, REF 1002"), std::string::npos) << out;
+  EXPECT_EQ(cli({"compare", (dir / "longer").string(), ref, "--partial"}, &out), 0) << out;
+  EXPECT_EQ(cli({"compare", ref, ref, "--json"}, &out), 0);
+  EXPECT_NE(out.find("\"run_records\": 1002"), std::string::npos) << out;
+  fs::remove_all(dir);
+}
+
+TEST(OutputCompare, AStridedReferenceIsTimedByItsOutFile) {
+  const fs::path dir = fs::temp_directory_path() / ("mbl_stride_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  write_pendulum_copy(dir / "strided", 7, 0);
+  const std::string full = kShared + "/decks/web.pendulum/mbdyn/pendulum";
+  const Results strided = read_results((dir / "strided").string(), 7);
+  EXPECT_EQ(strided.records(), (1002u + 6u) / 7u);
+  EXPECT_EQ(strided.written_records, 1002u);
+  ASSERT_GT(strided.time.size(), 2u);
+  EXPECT_DOUBLE_EQ(strided.time[1], 0.07);
+  CompareOptions o;
+  o.tol = 0.0;
+  const CompareReport rep = compare_results(read_results(full), strided, o);
+  EXPECT_TRUE(rep.all_within());
+  EXPECT_EQ(rep.points, strided.records());
+  std::string out;
+  EXPECT_EQ(cli({"compare", full, (dir / "strided").string(), "--ref-stride", "7", "--tol", "0"}, &out), 0)
+      << out;
+  // Read without its stride, the same file is a run of another length.
+  EXPECT_EQ(cli({"compare", full, (dir / "strided").string()}, &out), 1);
+  fs::remove_all(dir);
 }

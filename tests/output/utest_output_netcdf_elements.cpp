@@ -22,7 +22,7 @@ namespace {
 constexpr const char* kDeck = R"(
 begin: data; problem: initial value; end: data;
 begin: initial value;
-  initial time: 0.; final time: 0.1; time step: 0.01;
+  initial time: 0.; final time: 0.095; time step: 0.01;  # 10 steps: t = 0.1
   tolerance: 1e-10; max iterations: 20;
 end: initial value;
 begin: control data;
