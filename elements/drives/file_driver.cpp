@@ -1,4 +1,5 @@
 #include "elements/drives/file_driver.hpp"
+#include "parser/math/math_parser.hpp"
 
 #include <fmt/format.h>
 
@@ -38,9 +39,10 @@ double FileDriver::value(int column, double t) const {
   if (i < 0) {
     const bool below = i == -1;
     if ((below && options_.bailout_lower) || (!below && options_.bailout_upper))
-      throw std::runtime_error(fmt::format(
-          "file driver {} (\"{}\"): time {} is outside the data range [{}, {}] (bailout)", label_,
-          path_, t, times_.front(), times_.back()));
+      // Like MBDyn, a bailout halts the simulation: it ends cleanly at the last converged step.
+      throw math::StopRequest(0, fmt::format(
+          "file driver {} (\"{}\"): time {} is outside the data range [{}, {}]: bailout ends the "
+          "simulation", label_, path_, t, times_.front(), times_.back()));
     if (options_.out_of_range == OutOfRange::PadZeroes) return 0.0;
     return below ? records_.front()[c] : records_.back()[c];
   }

@@ -225,6 +225,8 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
       if (stop.exit_code != 0) {
         report.status = RunStatus::SolutionFailure;
         report.message = fmt::format("step {} at time {}: {}", step + 1, t_new, stop.what());
+      } else {
+        log << fmt::format("info: step {} at time {}: {}\n", step + 1, t_new, stop.what());
       }
       break;
     }

@@ -69,12 +69,14 @@ using PluginFactory = std::function<PluginGetter(std::span<const std::string> ar
                                                  const parser::SourceLocation& where)>;
 
 /// Thrown by the built-in stop(condition, code) when condition is true (e.g. a string drive
-/// "...+stop(Time>2.,0)"): the run must end, successfully when exit_code == 0.
+/// "...+stop(Time>2.,0)"), or by a file driver's `bailout` (input manual §7.1.1): the run must
+/// end with the last converged step, successfully when exit_code == 0.
 class StopRequest : public std::runtime_error {
  public:
-  explicit StopRequest(int exit_code)
-      : std::runtime_error(exit_code == 0 ? "stop() requested: success"
-                                          : "stop() requested: failure"),
+  explicit StopRequest(int exit_code, const std::string& why = {})
+      : std::runtime_error(!why.empty()       ? why
+                           : exit_code == 0 ? "stop() requested: success"
+                                            : "stop() requested: failure"),
         exit_code(exit_code) {}
   int exit_code;
 };
