@@ -27,6 +27,10 @@ int main(int argc, char** argv) {
   app.add_option("deck", input_positional, "input deck (same as -f)");
   app.add_option("-o,--output-file", opt.output_prefix,
                  "output prefix (default: the deck's name without its extension)");
+  app.add_option("-D,--define", opt.defines,
+                 "name[:type]=value: declare a deck variable before reading, as a `set:` at the top "
+                 "(`set: ifndef` keeps it); type bool, integer, real or string, default the value's")
+      ->allow_extra_args(false);
   app.add_flag("--check", opt.check_only, "read and validate the deck, print a model summary, and exit");
   app.add_flag("-s,-q,--silent,--quiet", opt.quiet, "print only errors");
   app.footer(

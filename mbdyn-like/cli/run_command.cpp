@@ -39,8 +39,15 @@ std::string default_prefix(const std::string& deck) {
 
 int run_command(const RunOptions& opt) {
   BuildResult built;
+  std::vector<DeckDefine> defines;
   try {
-    built = read_deck(opt.deck);
+    for (const std::string& d : opt.defines) defines.push_back(parse_define(d));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "mbdyn-like: error: " << e.what() << '\n';
+    return 2;
+  }
+  try {
+    built = read_deck(opt.deck, defines);
   } catch (const parser::InputError& e) {
     std::cerr << e.format();
     return 2;

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 namespace mbl::cli {
 
@@ -8,6 +9,7 @@ struct RunOptions {
   std::string output_prefix;
   bool check_only = false;
   bool quiet = false;
+  std::vector<std::string> defines;  ///< -D name[:type]=value
 };
 
 std::string version_string();

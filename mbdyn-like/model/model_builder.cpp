@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <set>
+#include <stdexcept>
 
 #include "elements/drives/drive_reader.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
@@ -619,8 +622,36 @@ class Builder {
 
 }  // namespace
 
-BuildResult read_deck(const std::string& path) {
+DeckDefine parse_define(const std::string& arg) {
+  const std::size_t eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw std::invalid_argument(fmt::format("-D {}: expected name=value or name:type=value", arg));
+  DeckDefine d;
+  d.text = arg;
+  d.name = arg.substr(0, eq);
+  d.value = arg.substr(eq + 1);
+  if (const std::size_t colon = d.name.find(':'); colon != std::string::npos) {
+    d.type = d.name.substr(colon + 1);
+    d.name.resize(colon);
+    static const char* const types[] = {"bool", "integer", "real", "string"};
+    if (std::find(std::begin(types), std::end(types), d.type) == std::end(types))
+      throw std::invalid_argument(fmt::format(
+          "-D {}: expected a type bool, integer, real or string, found \"{}\"", arg, d.type));
+  }
+  const bool name_ok = !d.name.empty() && (std::isalpha((unsigned char)d.name[0]) || d.name[0] == '_') &&
+                       std::all_of(d.name.begin(), d.name.end(), [](unsigned char c) {
+                         return std::isalnum(c) || c == '_';
+                       });
+  if (!name_ok)
+    throw std::invalid_argument(fmt::format("-D {}: expected a variable name, found \"{}\"", arg, d.name));
+  return d;
+}
+
+BuildResult read_deck(const std::string& path, const std::vector<DeckDefine>& defines) {
   Builder b;
+  for (const DeckDefine& d : defines)
+    b.read_context().math().define(d.name, d.type, d.value,
+                                   fmt::format("on the command line (-D {})", d.text));
   parser::DeckReader deck(path, b.read_context());
   b.run(deck);
   return b.take();

@@ -66,6 +66,7 @@ struct Variable {
   bool is_const = false;
   std::uint64_t declared_by = 0;   ///< id of the declaration node that created it (0 = API)
   std::function<Value()> plugin;   ///< §2.2.2 plugin variable: evaluated at every read
+  std::string defined_outside;     ///< e.g. "on the command line (-D K=1e3)"; empty: in the deck
 
   Value read() const { return plugin ? plugin() : value; }
   Type type() const { return plugin ? read().type() : value.type(); }

@@ -161,6 +161,30 @@ void MathParser::execute_set(std::string_view text, const parser::SourceLocation
   evaluate(text, where);
 }
 
+void MathParser::define(std::string_view name, std::string_view type, std::string_view value,
+                        const std::string& origin) {
+  auto source = std::make_shared<parser::SourceFile>();
+  source->path = "<command line>";
+  std::string value_text(value);
+  std::string type_text(type);
+  if (type_text == "string") {
+    std::string quoted = "\"";
+    for (char c : value_text) quoted += c == '"' ? std::string("\\\"") : std::string(1, c);
+    value_text = quoted + "\"";
+  } else if (type_text.empty()) {
+    // The value's own type; a word that is not an expression is a string (-D tag=a).
+    source->text = value_text;
+    try {
+      type_text = detail::type_name(evaluate(value_text, parser::SourceLocation{source, 1, 1}).type());
+    } catch (const parser::InputError&) {
+      return define(name, "string", value, origin);
+    }
+  }
+  source->text = fmt::format("{} {} = {}", type_text, name, value_text);
+  execute_set(source->text, parser::SourceLocation{source, 1, 1});
+  if (detail::Variable* v = impl_->find(name)) v->defined_outside = origin;
+}
+
 void MathParser::set_variable(std::string_view name, Value value) {
   if (detail::Variable* v = impl_->find(name)) {
     if (v->is_const || v->plugin)

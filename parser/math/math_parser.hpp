@@ -108,6 +108,13 @@ class MathParser {
   /// `[const|ifndef] [bool|integer|real|string] name = expr`, an assignment or an expression.
   void execute_set(std::string_view text, const parser::SourceLocation& where);
 
+  /// Declares a variable before the deck is read (`mbdyn-like -D name[:type]=value`), as a
+  /// `set:` would; `origin` says where ("on the command line (-D K=1e3)") in the error of a later
+  /// plain declaration of the same name. Without a type, the value's own type (integer, real,
+  /// bool; a value that is not an expression is a string); with type string, the text as it is.
+  void define(std::string_view name, std::string_view type, std::string_view value,
+              const std::string& origin);
+
   /// Defines or overwrites a (non-const) variable, e.g. Time, TimeStep, Step, Var.
   void set_variable(std::string_view name, Value value);
   /// Current value of a variable (namespace-qualified names allowed), or nullptr.

@@ -147,9 +147,11 @@ Value DeclareNode::eval(MathParser::Impl& env) const {
     throw LocatedError{offset(), fmt::format("cannot redefine const variable '{}'", d_.name)};
   if (!env.allow_redefinition)
     throw LocatedError{offset(),
-                       fmt::format("variable '{}' is already defined (use an assignment "
+                       fmt::format("variable '{}' is already defined{} (use an assignment "
                                    "'{} = ...' to change it, or 'ifndef' to keep it)",
-                                   d_.name, d_.name)};
+                                   d_.name,
+                                   v->defined_outside.empty() ? "" : " " + v->defined_outside,
+                                   d_.name)};
   v->value = initial();
   v->is_const = d_.is_const;
   v->declared_by = id_;
