@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "mbdyn-like/cli/run_command.hpp"
+#include "mbdyn-like/cli/sweep.hpp"
 #include "parser/errors.hpp"
 
 int main(int argc, char** argv) {
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
     const std::string sub = argv[1];
     if (sub == "compare") return mbl::cli::compare_command(argc - 1, argv + 1);
     if (sub == "plot") return mbl::cli::plot_command(argc - 1, argv + 1);
+    if (sub == "sweep") return mbl::cli::sweep_command(argc - 1, argv + 1);
   }
 
   CLI::App app{"mbdyn-like: a multibody dynamics solver that runs MBDyn input decks"};
@@ -31,12 +33,17 @@ int main(int argc, char** argv) {
                  "name[:type]=value: declare a deck variable before reading, as a `set:` at the top "
                  "(`set: ifndef` keeps it); type bool, integer, real or string, default the value's")
       ->allow_extra_args(false);
+  app.add_option("--metric", opt.metrics,
+                 "name=max|min|final|rms(<expression>): a math-language expression evaluated after "
+                 "every converged step, reduced to one number (printed at the end)");
+  app.add_option("--metrics-file", opt.metrics_file, "write the metrics there instead of stdout");
   app.add_flag("--check", opt.check_only, "read and validate the deck, print a model summary, and exit");
   app.add_flag("-s,-q,--silent,--quiet", opt.quiet, "print only errors");
   app.footer(
       "Subcommands:\n"
       "  mbdyn-like compare RUN REF [--tol 1e-4] [--vars ...] [--json]   compare two runs\n"
       "  mbdyn-like plot RUN VAR... -o fig.svg                              plot variables\n"
+      "  mbdyn-like sweep deck --grid 'K=1e3,1e4' [--metric ...] [-o DIR]   parameter study\n"
       "Exit codes: 0 ok, 2 input error, 3 solution failure.");
   try {
     app.parse(argc, argv);

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "mbdyn-like/model/model_builder.hpp"
 #include "mbdyn-like/output/compare.hpp"
 #include "mbdyn-like/output/plot.hpp"
+#include "mbdyn-like/phases/metrics_output.hpp"
 #include "mbdyn-like/phases/model_output.hpp"
 #include "mbdyn-like/phases/simulation.hpp"
 #include "parser/errors.hpp"
@@ -16,7 +18,13 @@ namespace mbl::cli {
 
 namespace fs = std::filesystem;
 
-std::string version_string() { return "mbdyn-like 0.1.0"; }
+std::string version_string() {
+#ifdef MBL_HAVE_MPI
+  return "mbdyn-like 0.1.0 (sweep: MPI)";
+#else
+  return "mbdyn-like 0.1.0";
+#endif
+}
 
 int compare_command(int argc, char** argv) { return output::run_compare_cli(argc, argv); }
 int plot_command(int argc, char** argv) { return output::run_plot_cli(argc, argv); }
@@ -94,9 +102,34 @@ int run_command(const RunOptions& opt) {
       return 2;
     }
   }
+  std::vector<Metric> metrics;
   try {
-    ModelOutput output(oc);
+    for (const std::string& m : opt.metrics) metrics.push_back(parse_metric(m, built.read_context->math()));
+  } catch (const parser::InputError& e) {
+    std::cerr << e.format();
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "mbdyn-like: error: " << e.what() << '\n';
+    return 2;
+  }
+  try {
+    ModelOutput model_output(oc);
+    MetricsOutput output(model_output, built.read_context->math(), std::move(metrics));
     std::ostream& log = opt.quiet ? std::clog : std::cout;
+    // The metrics are written however the run ends (a failed case of a sweep keeps what it had).
+    struct WriteMetrics {
+      const MetricsOutput& out;
+      const RunOptions& opt;
+      ~WriteMetrics() {
+        if (out.metrics().empty()) return;
+        if (opt.metrics_file.empty()) {
+          out.write(std::cout);
+        } else {
+          std::ofstream f(opt.metrics_file);
+          out.write(f);
+        }
+      }
+    } write_metrics{output, opt};
     const RunReport r = run_simulation(*built.model, s, output, log);
     if (r.status == RunStatus::SolutionFailure) {
       std::cerr << "mbdyn-like: error: " << r.message << "\n"

@@ -10,6 +10,8 @@ struct RunOptions {
   bool check_only = false;
   bool quiet = false;
   std::vector<std::string> defines;  ///< -D name[:type]=value
+  std::vector<std::string> metrics;  ///< --metric name=max|min|final|rms(<expression>)
+  std::string metrics_file;          ///< where the metrics go ("name value" lines); default stdout
 };
 
 std::string version_string();
