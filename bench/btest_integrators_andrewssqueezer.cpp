@@ -19,7 +19,7 @@ namespace {
 class NoOutput : public mbl::RunOutput {
  public:
   void setup(mbl::Model&) override {}
-  void derivatives(mbl::Model&, double, int, double) override {}
+  void derivatives(mbl::Model&, double, int, double, bool) override {}
   void step(mbl::Model&, long, double, double, const mbl::integrators::StepResult&) override {}
   void close() override {}
 };

@@ -12,7 +12,7 @@ namespace mbl::bench {
 class NullOutput final : public RunOutput {
  public:
   void setup(Model&) override {}
-  void derivatives(Model&, double, int, double) override {}
+  void derivatives(Model&, double, int, double, bool) override {}
   void step(Model&, long, double, double, const integrators::StepResult& r) override { iterations += r.iterations; }
   void close() override {}
   long iterations = 0;

@@ -104,15 +104,17 @@ void OutputManager::write_step_key_once() {
   open(OutputFile::Out) << step_key_lines();
 }
 
-void OutputManager::end_step(const StepLine& line) {
+void OutputManager::end_step(const StepLine& line, bool step_line) {
   StepLine l = line;
   l.output = in_output_step_;
-  write_step_key_once();
-  auto& out = open(OutputFile::Out);
-  // The .out line goes to disk at once: after a crash it tells how far the run got.
-  out << format_step_line(l, out_format_.precision_for_step_line(step_lines_)) << '\n'
-      << std::flush;
-  ++step_lines_;
+  if (step_line) {
+    write_step_key_once();
+    auto& out = open(OutputFile::Out);
+    // The .out line goes to disk at once: after a crash it tells how far the run got.
+    out << format_step_line(l, out_format_.precision_for_step_line(step_lines_)) << '\n'
+        << std::flush;
+    ++step_lines_;
+  }
   if (nc_ && in_output_step_) nc_->end_record();
   if (config_.netcdf_sync) flush();
   in_step_ = false;

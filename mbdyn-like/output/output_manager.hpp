@@ -88,9 +88,9 @@ class OutputManager : public OutputSink {
   /// step % frequency == 0; `force` always outputs). Starts a NetCDF record when it is.
   bool begin_step(long step, double time, double dt, bool force = false);
   bool in_output_step() const { return in_output_step_; }
-  /// Writes the .out Step line of the step (its `output` field is taken from begin_step) and
-  /// ends the NetCDF record.
-  void end_step(const StepLine& line);
+  /// Writes the .out Step line of the step (its `output` field is taken from begin_step; none
+  /// without `step_line`) and ends the NetCDF record.
+  void end_step(const StepLine& line, bool step_line = true);
   /// "# Derivatives solution step at time ..." (before the first Step line).
   void write_derivatives_line(double time, int iterations, double error);
   /// "# Initial solution after dummy steps at time ..." (after the derivatives line).

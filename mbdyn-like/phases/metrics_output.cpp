@@ -57,8 +57,9 @@ void MetricsOutput::sample() {
   }
 }
 
-void MetricsOutput::derivatives(Model& model, double t, int iterations, double residual_error) {
-  inner_.derivatives(model, t, iterations, residual_error);
+void MetricsOutput::derivatives(Model& model, double t, int iterations, double residual_error,
+                                bool simulation_follows) {
+  inner_.derivatives(model, t, iterations, residual_error, simulation_follows);
   sample();
 }
 

@@ -35,7 +35,8 @@ class MetricsOutput final : public RunOutput {
   MetricsOutput(RunOutput& inner, math::MathParser& math, std::vector<Metric> metrics)
       : inner_(inner), math_(math), metrics_(std::move(metrics)) {}
   void setup(Model& model) override { inner_.setup(model); }
-  void derivatives(Model& model, double t, int iterations, double residual_error) override;
+  void derivatives(Model& model, double t, int iterations, double residual_error,
+                   bool simulation_follows) override;
   void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
                    double derivatives_error, double t, double dt, int iterations,
                    double residual_error) override;

@@ -268,9 +268,10 @@ void ModelOutput::write_entities(Model& model) {
     if (e->output_enabled()) e->output(manager_);
 }
 
-void ModelOutput::derivatives(Model& model, double t, int iterations, double residual_error) {
+void ModelOutput::derivatives(Model& model, double t, int iterations, double residual_error,
+                              bool simulation_follows) {
   manager_.write_derivatives_line(t, iterations, residual_error);
-  initial_output(model, t, 0.0, iterations, residual_error);
+  initial_output(model, t, 0.0, iterations, residual_error, simulation_follows);
 }
 
 void ModelOutput::dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
@@ -281,7 +282,8 @@ void ModelOutput::dummy_steps(Model& model, double t_derivatives, int derivative
   initial_output(model, t, dt, iterations, residual_error);
 }
 
-void ModelOutput::initial_output(Model& model, double t, double dt, int iterations, double residual_error) {
+void ModelOutput::initial_output(Model& model, double t, double dt, int iterations, double residual_error,
+                                 bool simulation_follows) {
   update_accelerations();
   const bool out = manager_.begin_step(0, t, dt, true);
   if (out) {
@@ -297,7 +299,8 @@ void ModelOutput::initial_output(Model& model, double t, double dt, int iteratio
   line.iterations = iterations;
   line.residual_error = residual_error;
   line.output = out;
-  manager_.end_step(line);
+  manager_.end_step(line, simulation_follows);
+  if (!simulation_follows) manager_.write_out_line("End of derivatives; no simulation is required.");
 }
 
 void ModelOutput::step(Model& model, long step, double t, double dt, const integrators::StepResult& r) {

@@ -40,7 +40,8 @@ class ModelOutput final : public RunOutput {
  public:
   explicit ModelOutput(output::OutputConfig config);
   void setup(Model& model) override;
-  void derivatives(Model& model, double t, int iterations, double residual_error) override;
+  void derivatives(Model& model, double t, int iterations, double residual_error,
+                   bool simulation_follows) override;
   void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
                    double derivatives_error, double t, double dt, int iterations,
                    double residual_error) override;
@@ -60,7 +61,8 @@ class ModelOutput final : public RunOutput {
   void write_log(Model& model);
   void update_accelerations();
   /// The "Step 0" output after the derivatives or the dummy steps.
-  void initial_output(Model& model, double t, double dt, int iterations, double residual_error);
+  void initial_output(Model& model, double t, double dt, int iterations, double residual_error,
+                      bool simulation_follows = true);
   void write_autostruct();
   void write_drives(double t);
   output::OutputManager manager_;

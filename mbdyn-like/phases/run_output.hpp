@@ -10,8 +10,11 @@ class RunOutput {
   virtual ~RunOutput() = default;
   /// After reading and numbering: open files, declare NetCDF variables, write the .log.
   virtual void setup(Model& model) = 0;
-  /// The derivatives phase finished (the "Step 0" line and the initial output).
-  virtual void derivatives(Model& model, double t, int iterations, double residual_error) = 0;
+  /// The derivatives phase finished (the "Step 0" line and the initial output). Without
+  /// `simulation_follows` (final time not after the initial time) MBDyn writes the initial
+  /// output and, instead of the "Step" lines, "End of derivatives; no simulation is required.".
+  virtual void derivatives(Model& model, double t, int iterations, double residual_error,
+                           bool simulation_follows) = 0;
   /// Instead of derivatives() when dummy steps were run (input manual §4.1.3): the derivatives
   /// line, the "after dummy steps" line and the initial output at the time t reached by the
   /// dummy steps (last dummy step dt, with its iterations and error).

@@ -196,7 +196,10 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
   integrators::NewtonSolver newton = make_newton(s, opt, log);
   model.set_time(t, s.time_step, 0);
   integrator->start(model, t, y, yp);  // after_convergence: reactions, drives advance to step 0
-  if (!run_dummy_steps) output.derivatives(model, t, derivatives_iterations, derivatives_error);
+  // MBDyn runs no step when the final time is not after the initial one (t.parser.eval).
+  const bool steps_follow = s.forever || t < s.final_time;
+  if (!run_dummy_steps)
+    output.derivatives(model, t, derivatives_iterations, derivatives_error, steps_follow);
   if (abort_before_dummy || s.abort_after == "dummysteps") {
     report.status = RunStatus::Aborted;
     output.close();

@@ -64,3 +64,15 @@ TEST(DummySteps, AbortAfterDummyStepsWritesTheInitialSolutionOnly) {
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[4].rfind("Step 0 3e-06 1e-06 4 ", 0), 0u) << lines[4];
 }
+
+// A deck whose final time is not after its initial time (t.parser.eval: neither is given) stops
+// after the derivatives: MBDyn writes the initial output and, instead of "Step" lines, "End of
+// derivatives; no simulation is required." — its .out and .mov are ours to the byte.
+TEST(PhasesNoSimulation, OnlyTheDerivativesAreWrittenWhenTheFinalTimeIsNotAfterTheStart) {
+  const std::filesystem::path ref = std::filesystem::path(MBL_SHARED_DIR) / "decks" / "t.parser.eval";
+  const std::filesystem::path dir = mbl::test::fresh_temp_dir("no_simulation");
+  ASSERT_EQ(mbl::test::run_deck(ref / "deck" / "eval", dir / "eval", dir / "log"), 0)
+      << mbl::test::read_file(dir / "log");
+  EXPECT_EQ(mbl::test::read_file(dir / "eval.out"), mbl::test::read_file(ref / "mbdyn" / "eval.out"));
+  EXPECT_EQ(mbl::test::read_file(dir / "eval.mov"), mbl::test::read_file(ref / "mbdyn" / "eval.mov"));
+}
