@@ -7,6 +7,9 @@ namespace mbl::integrators {
 
 void SparseMatrix::resize(int n) {
   n_ = n;
+  trace_.clear();
+  cursor_ = 0;
+  tracing_ = false;
   col_ptr_.assign(n + 1, 0);
   row_idx_.clear();
   values_.clear();
@@ -17,30 +20,52 @@ void SparseMatrix::resize(int n) {
 void SparseMatrix::zero() {
   compress();
   std::fill(values_.begin(), values_.end(), 0.0);
+  cursor_ = 0;
+  tracing_ = true;
 }
 
-void SparseMatrix::add(int row, int col, double v) {
+void SparseMatrix::add_searched(int row, int col, double v, bool grow_on_zero) {
   if (row < 0 || col < 0 || row >= n_ || col >= n_)
     throw std::out_of_range("SparseMatrix::add: index out of range");
+  // Off the trace: the rest of this assembly records a new one.
+  if (tracing_) trace_.resize(cursor_);
   const int b = col_ptr_[col], e = col_ptr_[col + 1];
   auto first = row_idx_.begin() + b, last = row_idx_.begin() + e;
   auto it = std::lower_bound(first, last, row);
   if (it != last && *it == row) {
-    values_[it - row_idx_.begin()] += v;
+    const int slot = int(it - row_idx_.begin());
+    values_[std::size_t(slot)] += v;
+    if (tracing_) {
+      trace_.push_back({row, col, slot});
+      ++cursor_;
+    }
     return;
   }
+  if (v == 0.0 && !grow_on_zero) {
+    if (tracing_) {
+      trace_.push_back({row, col, -1});
+      ++cursor_;
+    }
+    return;
+  }
+  // A new entry: the pattern (and every slot) changes at the next compress(); no trace until
+  // the next assembly.
   pending_.push_back({row, col, v});
+  tracing_ = false;
+  trace_.clear();
+  cursor_ = 0;
 }
 
 void SparseMatrix::add_scattered(const std::vector<int>& rows, const std::vector<int>& cols,
                                  const Eigen::MatrixXd& m) {
   for (int j = 0; j < m.cols(); ++j)
-    for (int i = 0; i < m.rows(); ++i)
-      if (m(i, j) != 0.0) add(rows[i], cols[j], m(i, j));
+    for (int i = 0; i < m.rows(); ++i) add_entry(rows[i], cols[j], m(i, j), false);
 }
 
 void SparseMatrix::compress() {
   if (pending_.empty()) return;
+  trace_.clear();  // the slots move
+  cursor_ = 0;
   // Merge the existing pattern with the pending entries, column by column.
   std::vector<std::vector<std::pair<int, double>>> cols(n_);
   for (int c = 0; c < n_; ++c)

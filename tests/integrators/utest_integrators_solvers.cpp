@@ -1,4 +1,5 @@
 // Linear solvers (KLU vs dense, symbolic reuse, singularity), Newton options, step controller.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -406,3 +407,37 @@ TEST(IntegratorStepController, FactorStrategy) {
 
 }  // namespace
 }  // namespace mbl::integrators
+
+// Assemblies that repeat, change their order, skip zeros or grow the pattern: the traced
+// SparseMatrix holds exactly what a fresh matrix assembled by binary search holds.
+TEST(SparseMatrixTrace, RepeatedAssembliesEqualFreshOnes) {
+  using mbl::integrators::SparseMatrix;
+  std::mt19937 rng(7);
+  const int n = 40;
+  std::uniform_int_distribution<int> idx(0, n - 1);
+  std::uniform_real_distribution<double> val(-1.0, 1.0);
+  struct Add { int r, c; };
+  std::vector<Add> order;
+  for (int k = 0; k < 300; ++k) order.push_back({idx(rng), idx(rng)});
+  SparseMatrix traced(n);
+  for (int pass = 0; pass < 8; ++pass) {
+    // Pass 3 changes the order of the second half, pass 5 grows the pattern; every pass leaves
+    // a random tenth of the values at exactly zero (left out by add_block).
+    if (pass == 3) std::shuffle(order.begin() + 150, order.end(), rng);
+    if (pass == 5) order.push_back({n - 1, 0});
+    traced.zero();
+    SparseMatrix fresh(n);
+    for (const Add& a : order) {  // the same pattern first, then this pass's values
+      fresh.add(a.r, a.c, 1.0);
+    }
+    fresh.zero();
+    std::vector<double> v(order.size());
+    for (auto& x : v) x = std::uniform_int_distribution<int>(0, 9)(rng) == 0 ? 0.0 : val(rng);
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const Eigen::Matrix<double, 1, 1> m(v[k]);
+      traced.add_block(order[k].r, order[k].c, m);
+      fresh.add_block(order[k].r, order[k].c, m);
+    }
+    ASSERT_EQ(traced.to_dense(), fresh.to_dense()) << "pass " << pass;
+  }
+}
