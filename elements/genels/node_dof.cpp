@@ -12,10 +12,7 @@ NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx) {
   const unsigned label = in.label();
   const std::string type = in.keyword();
   d.node = ctx.model().find_node(type, label);
-  if (!d.node && ctx.skipped_nodes().count(label)) {
-    in.not_implemented(fmt::format("this card uses node {}, whose kind is not implemented", label));
-    throw CardSkipped{};
-  }
+  if (!d.node) ctx.skip_if_depends_on_skipped(in, type, label);
   if (!d.node) throw parser::InputError(at, fmt::format("expected an existing node, found no {} node {}", type, label));
   if (d.node->dof_count() == 0)
     throw parser::InputError(at, fmt::format("expected a node with degrees of freedom, found {} node {} (none)", type, label));

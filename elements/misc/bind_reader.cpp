@@ -13,10 +13,15 @@ namespace {
 
 using parser::CardReader;
 
-void read_bind(CardReader& in, BuildContext& ctx, unsigned element_label) {
+// `bind: air properties, ...` binds a datum of the air properties (aerodynamics, not
+// implemented): the card has no element label, so it reads its own.
+void read_bind(CardReader& in, BuildContext& ctx, unsigned) {
+  if (in.peek_keyword_is("air properties")) return in.not_implemented("bind: air properties (aerodynamics)");
+  const unsigned element_label = in.label();
   const parser::SourceLocation type_at = in.location();
   const std::string type = in.keyword();
   const Element* e = ctx.model().find_element(type, element_label);
+  if (!e) ctx.skip_if_depends_on_skipped(in, type, element_label);
   if (!e) throw parser::InputError(type_at, fmt::format("expected an existing element, found no {} {}", type, element_label));
   const parser::SourceLocation node_at = in.location();
   const unsigned node_label = in.label();
@@ -40,7 +45,7 @@ void read_bind(CardReader& in, BuildContext& ctx, unsigned element_label) {
   node->bind(*e, index);
 }
 
-const bool registered = CardRegistry::family("element").add("bind", read_bind);
+const bool registered = CardRegistry::family("unlabelled element").add("bind", read_bind);
 
 }  // namespace
 }  // namespace mbl::elements

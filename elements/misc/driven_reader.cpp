@@ -73,8 +73,13 @@ void read_driven(CardReader& in, BuildContext& ctx, unsigned label) {
 
   const parser::SourceLocation family_at = in.location();
   const std::string family = in.at_end() ? std::string() : in.keyword();
+  if (family.empty()) in.fail_expected("an element card (joint, body, force, ...)");
   const CardReaderFn* reader = CardRegistry::family("element").find(family);
-  if (!reader) throw parser::InputError(family_at, fmt::format("expected an element card (joint, body, force, ...), found \"{}\"", family));
+  if (!reader) {
+    // An element kind MBDyn has and we do not: the driven card is skipped with it.
+    ctx.skip(family, label);
+    return in.not_implemented(fmt::format("element kind \"{}\"", family));
+  }
   const parser::SourceLocation label_at = in.location();
   const unsigned inner_label = in.label();
   if (inner_label != label)
@@ -84,7 +89,13 @@ void read_driven(CardReader& in, BuildContext& ctx, unsigned label) {
   Model& model = ctx.model();
   const std::size_t before = model.elements().size();
   const std::size_t reported = in.context().count("not implemented");
-  (*reader)(in, ctx, label);
+  try {
+    (*reader)(in, ctx, label);
+  } catch (const CardSkipped&) {
+    ctx.skip(family, label);
+    throw;
+  }
+  if (in.context().count("not implemented") != reported) ctx.skip(family, label);
   if (in.context().count("not implemented") != reported || model.elements().size() != before + 1) return;
   std::unique_ptr<Element> inner = model.release_last_element();
 

@@ -53,12 +53,23 @@ StructNode& BuildContext::struct_node(parser::CardReader& in) {
   const parser::SourceLocation where = in.location();
   const unsigned label = in.label();
   StructNode* n = model_.find_struct_node(label);
-  if (!n && skipped_nodes_.count(label)) {
-    in.not_implemented(fmt::format("this card uses node {}, whose kind is not implemented", label));
-    throw CardSkipped{};
-  }
+  if (!n) skip_if_depends_on_skipped(in, "structural", label);
   if (!n) throw parser::InputError(where, fmt::format("expected a structural node label, found {} (no such node)", label));
   return *n;
+}
+
+void BuildContext::skip(std::string_view kind, unsigned label) {
+  skipped_.emplace(CardRegistry::normalise(kind), label);
+}
+
+bool BuildContext::skipped(std::string_view kind, unsigned label) const {
+  return skipped_.count({CardRegistry::normalise(kind), label}) != 0;
+}
+
+void BuildContext::skip_if_depends_on_skipped(parser::CardReader& in, std::string_view kind, unsigned label) {
+  if (!skipped(kind, label)) return;
+  in.not_implemented(fmt::format("this card uses {} {}, whose card is not implemented", kind, label));
+  throw CardSkipped{};
 }
 
 void BuildContext::read_output_flag(parser::CardReader& in, Element& e, const std::string& family) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mbdyn-like/core/model.hpp"
@@ -43,8 +44,13 @@ class BuildContext {
   /// A label whose node card was not implemented throws CardSkipped (the card is reported as
   /// not implemented, since it depends on that node).
   StructNode& struct_node(parser::CardReader& in);
-  /// Labels of node cards that were reported as not implemented.
-  std::set<unsigned>& skipped_nodes() { return skipped_nodes_; }
+  /// Records that the card `<kind>: <label>` (a node kind: "structural", "hydraulic", ...; or an
+  /// element family: "joint", "force", ...) was reported as not implemented.
+  void skip(std::string_view kind, unsigned label);
+  bool skipped(std::string_view kind, unsigned label) const;
+  /// When `<kind> <label>` was skipped, reports the card being read as not implemented (it
+  /// depends on that one) and throws CardSkipped; otherwise returns.
+  void skip_if_depends_on_skipped(parser::CardReader& in, std::string_view kind, unsigned label);
   /// Applies a trailing `output, yes|no` (if present) and the family default.
   void read_output_flag(parser::CardReader& in, Element& e, const std::string& family);
 
@@ -52,7 +58,7 @@ class BuildContext {
   Model& model_;
   parser::ReadContext& read_;
   OutputDefaults output_defaults_;
-  std::set<unsigned> skipped_nodes_;
+  std::set<std::pair<std::string, unsigned>> skipped_;
   bool static_model_ = false;
 };
 

@@ -538,14 +538,27 @@ class Builder {
     if (d == "output" && family != "driver") return read_output_selection(in, family);
     if (family == "element") {
       if (const CardReaderFn* f = CardRegistry::family("unlabelled element").find(d)) {
-        (*f)(in, *ctx_, 0);
-        in.expect_end();
+        const std::size_t before = result_.read_context->count("not implemented");
+        try {
+          (*f)(in, *ctx_, 0);
+        } catch (const CardSkipped&) {
+          return;
+        }
+        if (result_.read_context->count("not implemented") == before) in.expect_end();
         ++found_[d];
         return;
       }
     }
     const CardReaderFn* f = CardRegistry::family(family).find(d);
     if (!f) {
+      // `<kind>: <label>, ...`: remember the label, so that cards using it are skipped too.
+      if (family != "driver" && !in.at_end()) {
+        try {
+          ctx_->skip(d, in.label());
+        } catch (const parser::InputError&) {
+          // a card without a label (`air properties: ...`)
+        }
+      }
       in.not_implemented(fmt::format("{} kind \"{}\"", family, d));
       ++found_[counted_name(d)];
       return;
@@ -557,10 +570,11 @@ class Builder {
     try {
       (*f)(in, *ctx_, label);
     } catch (const CardSkipped&) {
+      if (family != "driver") ctx_->skip(d, label);
       return;
     }
     if (result_.read_context->count("not implemented") == before) in.expect_end();
-    else if (family == "node") ctx_->skipped_nodes().insert(label);
+    else if (family != "driver") ctx_->skip(d, label);
     // A `driven` card counts as the element it wraps (control data `joints:`, ...).
     const auto& elements = result_.model->elements();
     ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d)];

@@ -1,7 +1,8 @@
 // Values of the math language and the operators on them (input manual §2.1.3, §2.2, table 2.3).
 // Semantics follow MBDyn: bool and integer operands combine as integers (1/2 == 0), any real
 // operand promotes to real, `+` with a string on the left concatenates (numbers printed as %ld
-// or %e), comparisons and logical operators work on numbers and give bool.
+// or %e), comparisons and logical operators work on numbers and give bool; integer ^ integer
+// gives a real (MBDyn 2024), a real divided by zero gives inf or nan.
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -167,23 +168,17 @@ void require_number(BinOp op, const Value& v, const char* side) {
                                 op_text(op), side, describe(v)));
 }
 
-Value int_pow(std::int64_t base, std::int64_t exp) {
-  if (exp < 0) {
-    // Integer power with a negative exponent follows integer division: 1/(base^-exp).
-    if (base == 0) throw MathError("division by zero in 0 ^ negative integer");
-    if (base == 1) return Value(std::int64_t{1});
-    if (base == -1) return Value(std::int64_t{(exp % 2 == 0) ? 1 : -1});
-    return Value(std::int64_t{0});
-  }
-  std::int64_t result = 1;
-  for (std::int64_t i = 0; i < exp; ++i) {
-    if (__builtin_mul_overflow(result, base, &result) || result < kIntMin || result > kIntMax)
-      throw MathError(fmt::format(
-          "integer overflow in {} ^ {} (use a real base, e.g. {}.)", base, exp, base));
-    if (result == 0 || result == 1) break;  // stays put; avoids looping on huge exponents
-  }
-  if (result == 1 && base == -1 && exp % 2 == 1) result = -1;
-  return Value(result);
+// MBDyn 2024 (evaluator_impl.h, EE_Power): integer ^ integer (or bool ^ bool) is computed in
+// floating point and gives a *real*, so `9^2/10^2` is 0.81; a result that is not exactly an
+// integer (2^-1, 2^31) is an error there ("overflows (use explicit/implicit cast?)").
+Value integral_pow(std::int64_t base, std::int64_t exp) {
+  const double value = std::pow(static_cast<double>(base), static_cast<double>(exp));
+  if (!(value >= static_cast<double>(kIntMin) && value <= static_cast<double>(kIntMax)) ||
+      value != std::trunc(value))
+    throw MathError(fmt::format(
+        "integer overflow in {} ^ {}: the result is not an integer (use a real base, e.g. {}.)",
+        base, exp, base));
+  return Value(value);
 }
 
 }  // namespace
@@ -217,10 +212,11 @@ Value apply(BinOp op, const Value& a, const Value& b) {
         return Value(op == BinOp::Add ? x + y : op == BinOp::Sub ? x - y : x * y);
       }
     case BinOp::Div:
-      // MBDyn rejects a zero divisor for reals too ("divide by zero").
-      if (b.to_real() == 0.0)
-        throw MathError(fmt::format("division by zero in {} / {}", a.str(), b.str()));
+      // MBDyn 2024 divides a real by zero in IEEE arithmetic (inf, nan: EE_Divide only prints a
+      // note); an integer division by zero would trap there, here it is an error.
       if (ints) {
+        if (b.to_integer() == 0)
+          throw MathError(fmt::format("division by zero in {} / {}", a.str(), b.str()));
         const std::int64_t x = a.to_integer(), y = b.to_integer();
         return Value(checked_int(x == INT64_MIN && y == -1 ? INT64_MAX : x / y, "division"));
       }
@@ -234,13 +230,10 @@ Value apply(BinOp op, const Value& a, const Value& b) {
       if (b.to_integer() == -1) return Value(std::int64_t{0});
       return Value(a.to_integer() % b.to_integer());
     case BinOp::Pow: {
-      if (ints) return int_pow(a.to_integer(), b.to_integer());
-      const double x = a.to_real(), y = b.to_real();
-      if (x == 0.0 && y < 0.0) throw MathError(fmt::format("division by zero in {} ^ {}", a.str(), b.str()));
-      if (x < 0.0 && y != std::floor(y))
-        throw MathError(fmt::format("negative base with a non-integer exponent in {} ^ {}",
-                                    a.str(), b.str()));
-      return Value(std::pow(x, y));
+      // Only integer ^ integer and bool ^ bool take the integral path; mixed kinds (integer ^
+      // bool) and reals are plain pow(), IEEE results included (MBDyn 2024 does not check them).
+      if (a.type() == b.type() && ints) return integral_pow(a.to_integer(), b.to_integer());
+      return Value(std::pow(a.to_real(), b.to_real()));
     }
     case BinOp::Gt:
     case BinOp::Ge:

@@ -32,11 +32,15 @@ TEST(MathBasic, PromotionAndTypes) {
   EXPECT_EQ(ev(p, "TRUE * 2.5").type(), Type::Real);
   EXPECT_EQ(ev(p, "2 * 3").type(), Type::Integer);
   EXPECT_EQ(ev(p, "2 * 3.").type(), Type::Real);
-  EXPECT_EQ(ev(p, "2 ^ 10").to_integer(), 1024);
-  EXPECT_EQ(ev(p, "2 ^ 10").type(), Type::Integer);
-  EXPECT_EQ(ev(p, "2 ^ -1").to_integer(), 0);  // integer power follows integer division
-  EXPECT_EQ(ev(p, "(-1) ^ -3").to_integer(), -1);
-  EXPECT_EQ(ev(p, "0 ^ 0").to_integer(), 1);
+  // MBDyn 2024: integer ^ integer is a real (so 9^2/10^2 is 0.81, not 81/100 == 0)
+  EXPECT_EQ(ev(p, "2 ^ 10").to_real(), 1024.0);
+  EXPECT_EQ(ev(p, "2 ^ 10").type(), Type::Real);
+  EXPECT_DOUBLE_EQ(ev(p, "9^2/10^2").to_real(), 0.81);
+  EXPECT_EQ(ev(p, "(-1) ^ -3").to_real(), -1.0);
+  EXPECT_EQ(ev(p, "0 ^ 0").to_real(), 1.0);
+  EXPECT_EQ(ev(p, "(1 > 0) ^ (1 > 0)").type(), Type::Real);  // bool ^ bool too
+  EXPECT_THROW(ev(p, "2 ^ -1"), mbl::parser::InputError);  // not an integer: MBDyn refuses it
+  EXPECT_EQ(ev(p, "2 ^ (1 > 0)").to_real(), 2.0);  // integer ^ bool: plain pow()
   EXPECT_DOUBLE_EQ(ev(p, "2 ^ .5").to_real(), std::sqrt(2.0));
   EXPECT_DOUBLE_EQ(ev(p, "(-2.) ^ 3").to_real(), -8.0);
   EXPECT_EQ(ev(p, "1 < 2").type(), Type::Bool);

@@ -69,7 +69,7 @@ TEST(MathPrecedence, EveryOperatorPairGroupsAsTheTable) {
       if (!found) indistinguishable.push_back(std::string(a.text) + " " + b.text);
     }
   }
-  // Only pairs where both groupings always agree on these operands may be missing
+  // Only pairs where both groupings always agree (or one always fails) may be missing
   // (e.g. + then + is associative).
   EXPECT_GT(checked, 180);
   for (const auto& pair : indistinguishable)
@@ -77,7 +77,9 @@ TEST(MathPrecedence, EveryOperatorPairGroupsAsTheTable) {
                 pair == "~| ~|" || pair == "* /" || pair == "+ -" || pair == "&& ||" ||
                 pair == "|| &&" || pair == "~| &&" || pair == "&& ~|" || pair == "|| ~|" ||
                 pair == "~| ||" || pair == "* %" || pair == "== ==" || pair == "!= !=" ||
-                pair == "!= ==" || pair == "== !=")
+                pair == "!= ==" || pair == "== !=" ||
+                // integer ^ integer is real (MBDyn 2024) and % refuses reals
+                pair == "^ %" || pair == "% ^")
         << "no operands distinguish the groupings of " << pair;
 }
 
