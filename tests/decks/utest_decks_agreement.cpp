@@ -134,6 +134,12 @@ const DeckCase kDecks[] = {
     {"t.plates.sze2004.sze31.sze31_16x1", "sze31_16x1", 1e-4},
     {"t.plates.beam_2x8_prestress", "beam_2x8_prestress", 1e-4},
     {"t.plates.shell4_x", "shell4_x", 1e-4},
+    // Modal joints (issue #14): clamped, and on a modal node with an origin node and an inertia
+    // element; the airframe's modal node hangs on a revolute hinge.
+    {"t.joints.modal.hand-made.ssbeam_clamped", "ssbeam_clamped", 1e-4},
+    {"t.joints.modal.beam.beam", "beam.mbd", 1e-4, true},
+    {.id = "t.joints.modal.puma.airframe", .main = "airframe.mbd", .tol = 1e-4, .node_vars = "node.struct.*",
+     .norm = "range"},
 };
 
 // gtest prints the deck id instead of the struct's bytes.

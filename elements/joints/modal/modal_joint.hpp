@@ -73,6 +73,7 @@ class ModalJoint final : public Element {
   int modal_equation(int j) const { return first_index() + modes() + j; }
   /// Frame of the FEM model: the modal node's, or the clamped one.
   Mat3 R_WF() const { return modal_node_ ? modal_node_->R_WN() : R0_; }
+  Vec3 x_WF() const { return modal_node_ ? modal_node_->x_W() : x0_; }
 
   template <class T>
   struct State;
