@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "elements/drives/drive_registry.hpp"
+#include "elements/input/file_path.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::drives {
@@ -139,16 +140,9 @@ FileDriverData parse_file_driver_data(const std::string& path, const std::string
 
 namespace {
 
-std::string key_of(unsigned label) { return std::to_string(label); }
+using elements::resolve_path;
 
-/// Relative names are taken from the directory of the deck file that names them.
-std::string resolve_path(const parser::SourceLocation& where, const std::string& name) {
-  namespace fs = std::filesystem;
-  if (fs::path(name).is_absolute() || !where.file) return name;
-  const fs::path candidate = fs::path(where.file->path).parent_path() / name;
-  if (fs::exists(candidate)) return candidate.string();
-  return name;
-}
+std::string key_of(unsigned label) { return std::to_string(label); }
 
 FileDriver::Options read_options(parser::CardReader& in) {
   FileDriver::Options o;

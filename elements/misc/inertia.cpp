@@ -1,5 +1,7 @@
 #include "elements/misc/inertia.hpp"
 
+#include "elements/joints/modal/modal_joint.hpp"
+
 #include "mbdyn-like/core/log_text.hpp"
 
 #include <fmt/format.h>
@@ -29,6 +31,17 @@ bool body_mass_properties(const Element& e, MassProperties& out) {
   if (const auto* b = dynamic_cast<const VariableMassBody*>(&e)) {
     const double t = b->time();
     return fill(b->node(), b->mass(t), b->b_N(t), b->J_cm_N(t));
+  }
+  // A modal joint's rigid-body invariants (mass, Inv2, Inv7 about the FEM origin).
+  if (const auto* j = dynamic_cast<const ModalJoint*>(&e)) {
+    const ModalBody& mb = j->body();
+    const double m = mb.mass;
+    const Vec3 c = m != 0.0 ? Vec3(mb.S / m) : Vec3::Zero();
+    const Mat3 J_cm = mb.J + m * skew(c) * skew(c);
+    if (const StructNode* n = j->modal_node()) return fill(*n, m, c, J_cm);
+    const Vec3 c_W = j->R_WF() * c;
+    out = {m, j->x_WF() + c_W, Vec3::Zero(), Vec3::Zero(), j->R_WF() * J_cm * j->R_WF().transpose()};
+    return true;
   }
   return false;
 }

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "elements/joints/modal/modal_joint.hpp"
 #include "elements/misc/inertia.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "parser/errors.hpp"
@@ -43,8 +44,21 @@ void read_inertia(CardReader& in, BuildContext& ctx, unsigned label) {
       } while (!in.at_end() && !at_type_or_option(in));
       continue;
     }
+    if (in.keyword_is("joint")) {
+      // Joints with inertia: the modal joints.
+      do {
+        const parser::SourceLocation at = in.location();
+        const unsigned l = in.label();
+        const Element* e = model.find_element("joint", l);
+        if (!dynamic_cast<const ModalJoint*>(e))
+          throw parser::InputError(at, fmt::format("expected the label of a modal joint, found {}", l));
+        if (!seen.insert(e).second) throw parser::InputError(at, fmt::format("joint {} is listed twice", l));
+        members.push_back(e);
+      } while (!in.at_end() && !at_type_or_option(in));
+      continue;
+    }
     if (!in.keyword_is("body")) {
-      if (in.peek_keyword_is("joint") || in.peek_keyword_is("solid") || in.peek_keyword_is("loadable"))
+      if (in.peek_keyword_is("solid") || in.peek_keyword_is("loadable"))
         return in.not_implemented("inertia of \"" + in.keyword() + "\" elements");
       in.fail_expected("an element type (body, joint, solid, loadable) or output");
     }

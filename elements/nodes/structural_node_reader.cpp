@@ -12,7 +12,7 @@ using parser::CardReader;
 
 void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
   n.orientation_output = ctx.output_defaults().orientation;
-  n.compute_accelerations = ctx.output_defaults().accelerations && n.is_dynamic();
+  n.compute_accelerations = ctx.output_defaults().accelerations && n.has_inertia_block();
   n.set_output_enabled(ctx.output_defaults().enabled("structural nodes"));
   n.autostruct_output = ctx.output_defaults().enabled("automatic structural");
   while (!in.at_end()) {

@@ -34,9 +34,9 @@ std::string_view StructNode::type_name() const {
 
 int StructNode::dof_count() const {
   switch (type_) {
-    case Type::Dynamic: return 12;
-    case Type::Static:
-    case Type::Modal: return 6;
+    case Type::Dynamic:
+    case Type::Modal: return 12;
+    case Type::Static: return 6;
     default: return 0;
   }
 }
@@ -51,6 +51,11 @@ void StructNode::initial_state(Vector& y, Vector& yp) const {
   if (is_dynamic()) {
     yp.segment<3>(i + 6) = initial_beta_dot;
     yp.segment<3>(i + 9) = initial_gamma_dot;
+  }
+  if (type_ == Type::Modal) {
+    y.segment<3>(i + 6) = ic_.v_W;
+    y.segment<3>(i + 9) = ic_.w_W;
+    yp.segment<6>(i + 6).setZero();
   }
   // Momenta are set by the bodies (Element::initial_state adds m v + w x s, ...).
 }
@@ -71,6 +76,10 @@ void StructNode::update(const Vector& y, const Vector& yp) {
     gamma_ = y.segment<3>(i + 9);
     beta_dot_ = yp.segment<3>(i + 6);
     gamma_dot_ = yp.segment<3>(i + 9);
+  }
+  if (type_ == Type::Modal) {
+    xpp_W_ = yp.segment<3>(i + 6);
+    wp_W_ = yp.segment<3>(i + 9);
   }
 }
 

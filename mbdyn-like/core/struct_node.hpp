@@ -7,6 +7,8 @@
 //   dynamic nodes only:
 //   dof_index()+6..8  beta   momentum          (differential)
 //   dof_index()+9..11 gamma  momenta moment    (differential)
+//   modal nodes only (input manual §6.5.3): v, w at dof_index()+6..8, +9..11 (differential;
+//   their derivatives are the accelerations)
 // Equations: force/moment equilibrium at eq_index() (= first+6 for dynamic, first for static);
 // momentum definitions (dynamic) at momentum_eq_index() (= first).
 #include <array>
@@ -36,13 +38,17 @@ class StructNode : public Node {
   Type type() const { return type_; }
   std::string_view type_name() const;  ///< "static", "dynamic", ... (NetCDF, .log)
   bool is_dynamic() const { return type_ == Type::Dynamic; }
+  /// Dynamic and modal nodes carry 6 more unknowns after x, g (momenta; for a modal node the
+  /// velocity v and angular velocity w, whose definitions and equilibrium the modal joint
+  /// writes) and number their equilibrium rows after them.
+  bool has_inertia_block() const { return type_ == Type::Dynamic || type_ == Type::Modal; }
   bool is_dummy() const { return type_ == Type::DummyOffset || type_ == Type::DummyRelativeFrame; }
 
   int dof_count() const override;
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
 
   int dof_index() const { return first_index(); }
-  int eq_index() const { return first_index() + (is_dynamic() ? 6 : 0); }
+  int eq_index() const { return first_index() + (has_inertia_block() ? 6 : 0); }
   int momentum_dof_index() const { return first_index() + 6; }
   int momentum_eq_index() const { return first_index(); }
 

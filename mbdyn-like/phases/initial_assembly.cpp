@@ -268,7 +268,7 @@ AssemblyPositionProblem::AssemblyPositionProblem(Model& model, std::vector<Eleme
       row_active_[node.eq_index() + k] = 1;
       col_active_[node.dof_index() + k] = 1;
       // The momentum definitions fix the momenta.
-      if (node.is_dynamic()) identity_col_[node.momentum_eq_index() + k] = node.momentum_dof_index() + k;
+      if (node.has_inertia_block()) identity_col_[node.momentum_eq_index() + k] = node.momentum_dof_index() + k;
     }
   }
   for (Element* e : participants_)

@@ -193,7 +193,7 @@ void ModelOutput::write_log(Model& model) {
     dofs += fmt::format(" {}", s->dof_index());
     eqs += fmt::format(" {}", s->eq_index());
     labels += fmt::format(" {}", s->label());
-    if (s->is_dynamic()) {
+    if (s->has_inertia_block()) {
       mdofs += fmt::format(" {}", s->momentum_dof_index());
       meqs += fmt::format(" {}", s->momentum_eq_index());
     }

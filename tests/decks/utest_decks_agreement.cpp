@@ -134,6 +134,12 @@ const DeckCase kDecks[] = {
     {"t.plates.sze2004.sze31.sze31_16x1", "sze31_16x1", 1e-4},
     {"t.plates.beam_2x8_prestress", "beam_2x8_prestress", 1e-4},
     {"t.plates.shell4_x", "shell4_x", 1e-4},
+    // Modal joints (issue #14): clamped, and on a modal node with an origin node and an inertia
+    // element; the airframe's modal node hangs on a revolute hinge.
+    {"t.joints.modal.hand-made.ssbeam_clamped", "ssbeam_clamped", 1e-4},
+    {"t.joints.modal.beam.beam", "beam.mbd", 1e-4, true},
+    {.id = "t.joints.modal.puma.airframe", .main = "airframe.mbd", .tol = 1e-4, .node_vars = "node.struct.*",
+     .norm = "range"},
 };
 
 // gtest prints the deck id instead of the struct's bytes.
@@ -170,6 +176,29 @@ TEST_P(DeckAgreement, NodePositionsAgreeWithMBDyn) {
     EXPECT_LE(ratio, c.iterations_max) << ours.iterations_per_step << " vs MBDyn " << mbdyn.iterations_per_step;
   }
   if (!HasFailure()) fs::remove_all(dir);  // per-process folders: keep only failures' outputs
+}
+
+// The modal force deck names its FEM file as MBDyn's test tree holds it
+// ("../../joints/modal/agard-445.6.fem"), which its folder does not carry: the run stages the deck
+// with the same AGARD 445.6 wing file of the corpus at that relative place.
+TEST(DeckAgreementModal, ModalForceDeckAgreesWithMBDyn) {
+  const fs::path folder = fs::path(MBL_SHARED_DIR) / "decks" / "t.forces.modal.modal";
+  const fs::path fem = fs::path(MBL_SHARED_DIR) / "corpus" / "t.forces.modalext.edge.edge" / "deck" / "joints" /
+                       "modal" / "agard-445.6.fem";
+  ASSERT_TRUE(fs::exists(fem)) << fem;
+  const fs::path dir = fresh_temp_dir("deck_modal_force");
+  fs::create_directories(dir / "forces" / "modal");
+  fs::create_directories(dir / "joints" / "modal");
+  fs::copy_file(folder / "deck" / "modal", dir / "forces" / "modal" / "modal");
+  fs::copy_file(fem, dir / "joints" / "modal" / "agard-445.6.fem");
+  const fs::path out = dir / "run";
+  ASSERT_EQ(run_deck(dir / "forces" / "modal" / "modal", out, dir / "run.log"), 0) << read_file(dir / "run.log");
+  const fs::path ref = folder / "mbdyn" / "modal";
+  EXPECT_EQ(compare_outputs(out, ref, "node.struct.*", "range", 1e-4, dir / "compare.log", 1e-6), 0)
+      << read_file(dir / "compare.log");
+  // The force's text output: label, resultant force and moment (node frame), the drive values.
+  EXPECT_EQ(read_file(out.string() + ".frc"), read_file(ref.string() + ".frc"));
+  if (!HasFailure()) fs::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(Decks, DeckAgreement, ::testing::ValuesIn(kDecks),

@@ -1,0 +1,454 @@
+#include "elements/joints/modal/modal_joint.hpp"
+
+#include <cmath>
+#include <unsupported/Eigen/AutoDiff>
+
+#include <fmt/format.h>
+
+#include "mbdyn-like/core/gravity_field.hpp"
+#include "mbdyn-like/core/model.hpp"
+
+namespace mbl::elements {
+
+namespace {
+
+using AD = Eigen::AutoDiffScalar<Eigen::VectorXd>;
+template <class T>
+using V3 = Eigen::Matrix<T, 3, 1>;
+template <class T>
+using M3 = Eigen::Matrix<T, 3, 3>;
+template <class T>
+using VN = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+double value_of(double x) { return x; }
+double value_of(const AD& x) { return x.value(); }
+
+template <class T>
+M3<T> skew_of(const V3<T>& v) {
+  M3<T> m;
+  m << T(0.0), -v[2], v[1], v[2], T(0.0), -v[0], -v[1], v[0], T(0.0);
+  return m;
+}
+
+/// Rotation vector of a matrix that is a rotation up to the first order of the modal rotations
+/// (R2^T R (I + [phi x]) is not orthogonal): the axial part scaled by atan2(|ax|, (tr - 1)/2)/|ax|,
+/// as MBDyn's VecRot does for rotations below a right angle.
+template <class T>
+V3<T> vec_rot(const M3<T>& A) {
+  const T c = (A.trace() - 1.0) / 2.0;
+  const V3<T> ax(0.5 * (A(2, 1) - A(1, 2)), 0.5 * (A(0, 2) - A(2, 0)), 0.5 * (A(1, 0) - A(0, 1)));
+  const T s2 = ax.dot(ax);
+  using std::atan2;
+  using std::sqrt;
+  if (value_of(s2) < 1e-16) return ax * (1.0 / c - s2 / (3.0 * c * c * c));
+  const T s = sqrt(s2);
+  return ax * (atan2(s, c) / s);
+}
+
+}  // namespace
+
+template <class T>
+struct ModalJoint::State {
+  V3<T> x, xp, v, vp, w, wp, omega;
+  M3<T> R;
+  VN<T> a, ap, b, bp;
+  std::vector<V3<T>> F, M, x2;
+  std::vector<M3<T>> R2;
+};
+
+ModalJoint::ModalJoint(unsigned label, ModalBody body, StructNode* modal_node, const Vec3& x0, const Mat3& R0,
+                       std::vector<Interface> interfaces)
+    : Element(label), body_(std::move(body)), modal_node_(modal_node), x0_(x0), R0_(R0),
+      interfaces_(std::move(interfaces)) {
+  q_ = body_.q0;
+  qp_ = body_.qp0;
+  qpp_ = Eigen::VectorXd::Zero(modes());
+  F_.assign(interfaces_.size(), Vec3::Zero());
+  M_.assign(interfaces_.size(), Vec3::Zero());
+}
+
+void ModalJoint::setup(Model& model) { model_ = &model; }
+
+void ModalJoint::initial_state(Vector& y, Vector& yp) const {
+  const int N = modes(), i = first_index();
+  y.segment(i, N) = body_.q0;
+  yp.segment(i, N) = body_.qp0;
+  y.segment(i + N, N) = body_.qp0;
+  yp.segment(i + N, N).setZero();
+}
+
+std::vector<int> ModalJoint::local_rows() const {
+  std::vector<int> rows;
+  if (modal_node_)
+    for (int k = 0; k < 12; ++k) rows.push_back(modal_node_->first_index() + k);
+  for (int k = 0; k < dof_count(); ++k) rows.push_back(first_index() + k);
+  for (const Interface& f : interfaces_)
+    for (int k = 0; k < 6; ++k) rows.push_back(f.node->eq_index() + k);
+  return rows;
+}
+
+std::vector<int> ModalJoint::local_cols() const {
+  std::vector<int> cols;
+  if (modal_node_)
+    for (int k = 0; k < 12; ++k) cols.push_back(modal_node_->dof_index() + k);
+  for (int k = 0; k < dof_count(); ++k) cols.push_back(first_index() + k);
+  for (const Interface& f : interfaces_)
+    for (int k = 0; k < 6; ++k) cols.push_back(f.node->dof_index() + k);
+  return cols;
+}
+
+ModalJoint::State<double> ModalJoint::current_state(const StepContext& c) const {
+  const Vector& y = *c.y;
+  const Vector& yp = *c.yp;
+  const int N = modes(), i0 = first_index();
+  State<double> s;
+  if (modal_node_) {
+    const int n = modal_node_->dof_index();
+    s.x = modal_node_->x_W();
+    s.xp = modal_node_->v_W();
+    s.R = modal_node_->R_WN();
+    s.omega = modal_node_->w_W();
+    s.v = y.segment<3>(n + 6);
+    s.w = y.segment<3>(n + 9);
+    s.vp = yp.segment<3>(n + 6);
+    s.wp = yp.segment<3>(n + 9);
+  } else {
+    s.x = x0_;
+    s.R = R0_;
+    s.xp = s.v = s.vp = s.w = s.wp = s.omega = Vec3::Zero();
+  }
+  s.a = y.segment(i0, N);
+  s.ap = yp.segment(i0, N);
+  s.b = y.segment(i0 + N, N);
+  s.bp = yp.segment(i0 + N, N);
+  for (std::size_t k = 0; k < interfaces_.size(); ++k) {
+    const int j = i0 + 2 * N + 6 * static_cast<int>(k);
+    s.F.push_back(y.segment<3>(j));
+    s.M.push_back(y.segment<3>(j + 3));
+    s.x2.push_back(interfaces_[k].node->x_W());
+    s.R2.push_back(interfaces_[k].node->R_WN());
+  }
+  return s;
+}
+
+template <class T>
+void ModalJoint::evaluate(const State<T>& s, const StepContext& c, std::vector<T>& r) const {
+  const ModalBody& B = body_;
+  const int N = modes();
+  const int nif = static_cast<int>(interfaces_.size());
+  const int row_node = 0, row_own = modal_node_ ? 12 : 0, row_if = row_own + 2 * N + 6 * nif;
+  r.assign(row_if + 6 * nif, T(0.0));
+  const bool assembly = c.initial_assembly;
+  // Constraint rows are divided by dCoef as MBDyn does (not in the assembly's position problem).
+  const double divisor = assembly ? 1.0 : c.dCoef;
+  auto add3 = [&](int row, const V3<T>& v) {
+    for (int k = 0; k < 3; ++k) r[row + k] += v[k];
+  };
+  const M3<T> RT = s.R.transpose();
+
+  // Products of the invariants with the modal coordinates (technical manual, modal element).
+  V3<T> inv3_a = V3<T>::Zero(), inv3_b = V3<T>::Zero(), inv3_bp = V3<T>::Zero();
+  if (B.inv3.size())
+    for (int j = 0; j < N; ++j) {
+      const Vec3 c3 = B.inv3.col(j);
+      inv3_a += c3 * s.a[j];
+      inv3_b += c3 * s.b[j];
+      inv3_bp += c3 * s.bp[j];
+    }
+  M3<T> inv8_a = M3<T>::Zero(), inv8_b = M3<T>::Zero(), inv9_aa = M3<T>::Zero(), inv9_ab = M3<T>::Zero();
+  M3<T> inv10_b = M3<T>::Zero();
+  Eigen::Matrix<T, 3, Eigen::Dynamic> inv5_a = Eigen::Matrix<T, 3, Eigen::Dynamic>::Zero(3, N);
+  Eigen::Matrix<T, 3, Eigen::Dynamic> inv5_b = inv5_a;
+  for (int j = 0; j < N; ++j) {
+    if (B.inv5.size())
+      for (int k = 0; k < N; ++k) {
+        const Vec3 c5 = B.inv5.col(j * N + k);
+        inv5_a.col(k) += c5 * s.a[j];
+        inv5_b.col(k) += c5 * s.b[j];
+      }
+    if (B.inv8.size()) {
+      const Mat3 I8 = B.inv8.middleCols<3>(3 * j);
+      inv8_a += I8 * s.a[j];
+      inv8_b += I8 * s.b[j];
+      if (B.inv9.size())
+        for (int k = 0; k < N; ++k) {
+          const Mat3 I9 = B.inv9.middleCols<3>(3 * (j * N + k));
+          inv9_aa += I9 * T(s.a[j] * s.a[k]);
+          inv9_ab += I9 * T(s.a[j] * s.b[k]);
+        }
+    }
+    if (B.inv10.size()) inv10_b += Mat3(B.inv10.middleCols<3>(3 * j)) * s.b[j];
+  }
+  Vec3 g = Vec3::Zero();
+  const GravityField* field = model_ ? model_->gravity() : nullptr;
+  const bool gravity = field != nullptr && !assembly;
+  if (gravity) g = field->acceleration(Vec3(value_of(s.x[0]), value_of(s.x[1]), value_of(s.x[2])), c.t);
+
+  V3<T> F_node = V3<T>::Zero(), M_node = V3<T>::Zero();
+  const V3<T> RTw = RT * s.w;
+  if (modal_node_ && !assembly) {
+    M3<T> Jt = B.J.template cast<T>();
+    if (B.inv8.size()) Jt += inv8_a + inv8_a.transpose();
+    if (B.inv9.size()) Jt -= inv9_aa;
+    const M3<T> J = s.R * Jt * RT;
+    const V3<T> S = s.R * (B.S.template cast<T>() + inv3_a);
+    // Inertia forces and moments of the floating frame, with the modal coupling terms.
+    F_node = -B.mass * s.vp + S.cross(s.wp) - s.w.cross(s.w.cross(S));
+    if (B.inv3.size()) F_node -= s.R * inv3_bp + 2.0 * s.w.cross(V3<T>(s.R * inv3_b));
+    M_node = -S.cross(s.vp) - J * s.wp - s.w.cross(V3<T>(J * s.w));
+    if (B.inv4.size()) {
+      VN<T> bp = s.bp;
+      M_node -= s.R * V3<T>(B.inv4.template cast<T>() * bp);
+    }
+    if (B.inv5.size()) M_node -= s.R * V3<T>(inv5_a * s.bp);
+    if (B.inv8.size()) {
+      M3<T> tmp = inv8_b;
+      if (B.inv9.size()) tmp -= inv9_ab;
+      M_node -= s.R * V3<T>(tmp * RTw * 2.0);
+    }
+    if (B.inv10.size()) {
+      V3<T> tmp = (inv10_b + inv10_b.transpose()) * RTw;
+      if (B.inv11.size()) tmp += s.w.cross(V3<T>(s.R * V3<T>(B.inv11.template cast<T>() * s.b)));
+      M_node -= s.R * tmp;
+    }
+    if (gravity) {
+      F_node += B.mass * g.template cast<T>();
+      M_node += S.cross(g.template cast<T>());
+    }
+    // Order reduction: v = x', w = omega (MBDyn's modal node has no equations of its own).
+    add3(row_node, V3<T>(s.v - s.xp));
+    add3(row_node + 3, V3<T>(s.w - s.omega));
+  }
+
+  // Modal equations.
+  for (int j = 0; j < N; ++j) {
+    if (assembly) {
+      // Assembly keeps the modal coordinates at their initial values.
+      r[row_own + j] = T(B.q0[j]) - s.a[j];
+      r[row_own + N + j] = T(B.qp0[j]) - s.b[j];
+      continue;
+    }
+    r[row_own + j] = s.b[j] - s.ap[j];
+    T d = T(0.0);
+    for (int k = 0; k < N; ++k) d -= B.M(j, k) * s.bp[k] + B.C(j, k) * s.b[k] + B.K(j, k) * s.a[k];
+    if (B.inv3.size()) {
+      const V3<T> RI3 = s.R * B.inv3.col(j).template cast<T>();
+      d -= RI3.dot(s.vp);
+      if (gravity) d += RI3.dot(g.template cast<T>());
+    }
+    if (B.inv4.size()) {
+      V3<T> I4 = B.inv4.col(j).template cast<T>();
+      if (B.inv5.size()) {
+        I4 += inv5_a.col(j);
+        d -= 2.0 * V3<T>(s.R * inv5_b.col(j)).dot(s.w);
+      }
+      d -= V3<T>(s.R * I4).dot(s.wp);
+    }
+    if (B.inv8.size() || B.inv10.size()) {
+      M3<T> tmp = M3<T>::Zero();
+      if (B.inv8.size()) {
+        tmp += Mat3(B.inv8.middleCols<3>(3 * j).transpose()).template cast<T>();
+        if (B.inv9.size())
+          for (int k = 0; k < N; ++k) tmp -= Mat3(B.inv9.middleCols<3>(3 * (j * N + k))) * s.a[k];
+      }
+      if (B.inv10.size()) tmp += Mat3(B.inv10.middleCols<3>(3 * j)).template cast<T>();
+      d += s.w.dot(V3<T>(s.R * V3<T>(tmp * RTw)));
+    }
+    r[row_own + N + j] += d;
+  }
+
+  // Interface clamps.
+  for (int i = 0; i < nif; ++i) {
+    const Interface& f = interfaces_[i];
+    V3<T> phit_a = V3<T>::Zero(), phir_a = V3<T>::Zero();
+    for (int j = 0; j < N; ++j) {
+      phit_a += f.phi_t.col(j) * s.a[j];
+      phir_a += f.phi_r.col(j) * s.a[j];
+    }
+    const V3<T> d1 = s.R * (f.x_fem.template cast<T>() + phit_a);
+    const M3<T> R1 = s.R * (M3<T>::Identity() + skew_of(phir_a));
+    const V3<T> d2 = s.R2[i] * f.offset_N.template cast<T>();
+    const V3<T>& F = s.F[i];
+    const V3<T> R2M = s.R2[i] * s.M[i];
+    if (modal_node_) {
+      F_node -= F;
+      M_node -= d1.cross(F) + R2M;
+    }
+    const V3<T> RTF = RT * F, RTM = RT * R2M;
+    if (!assembly)
+      for (int j = 0; j < N; ++j)
+        r[row_own + N + j] -= f.phi_t.col(j).template cast<T>().dot(RTF) + f.phi_r.col(j).template cast<T>().dot(RTM);
+    const int rc = row_own + 2 * N + 6 * i;
+    add3(rc, V3<T>((s.x2[i] + d2 - s.x - d1) / divisor));
+    add3(rc + 3, V3<T>(-vec_rot<T>(M3<T>(s.R2[i].transpose() * R1)) / divisor));
+    add3(row_if + 6 * i, F);
+    add3(row_if + 6 * i + 3, V3<T>(d2.cross(F) + R2M));
+  }
+  if (modal_node_) {
+    add3(row_node + 6, F_node);
+    add3(row_node + 9, M_node);
+  }
+}
+
+void ModalJoint::residual(ResidualSink& sink, const StepContext& c) {
+  const State<double> s = current_state(c);
+  std::vector<double> r;
+  evaluate(s, c, r);
+  const std::vector<int> rows = local_rows();
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (!modal_node_ || k >= 6 || !c.initial_assembly) sink.add(rows[k], r[k]);
+  q_ = s.a;
+  qp_ = s.b;
+  qpp_ = s.bp;
+  for (std::size_t k = 0; k < interfaces_.size(); ++k) {
+    F_[k] = s.F[k];
+    M_[k] = s.M[k];
+  }
+}
+
+// The Jacobian is the exact derivative of the residual along the Newton update (forward
+// automatic differentiation): differential unknowns move by dCoef d, their derivatives by d;
+// node orientations turn by dCoef [d x] and angular velocities change by d - dCoef w_ref x d
+// (technical manual §5.1).
+void ModalJoint::jacobian(JacobianSink& sink, const StepContext& c) {
+  const State<double> s0 = current_state(c);
+  const std::vector<int> rows = local_rows();
+  const std::vector<int> cols = local_cols();
+  const int nc = static_cast<int>(cols.size());
+  const double dc = c.dCoef;
+  auto var = [&](double v, int col, double scale) {
+    return AD(v, Eigen::VectorXd::Unit(nc, col) * scale);
+  };
+  auto vec = [&](const Vec3& v, int col, double scale) {
+    return V3<AD>(var(v[0], col, scale), var(v[1], col + 1, scale), var(v[2], col + 2, scale));
+  };
+  auto rotated = [&](const Mat3& R, int col) {
+    const V3<AD> theta = vec(Vec3::Zero(), col, dc);
+    return M3<AD>((M3<AD>::Identity() + skew_of(theta)) * R.cast<AD>());
+  };
+  auto constant = [&](const Vec3& v) {
+    return V3<AD>(AD(v[0], Eigen::VectorXd::Zero(nc)), AD(v[1], Eigen::VectorXd::Zero(nc)),
+                  AD(v[2], Eigen::VectorXd::Zero(nc)));
+  };
+  State<AD> s;
+  const int N = modes();
+  const int col_own = modal_node_ ? 12 : 0, col_if = col_own + dof_count();
+  if (modal_node_) {
+    s.x = vec(s0.x, 0, dc);
+    s.xp = vec(s0.xp, 0, 1.0);
+    s.R = rotated(s0.R, 3);
+    const V3<AD> dg = vec(Vec3::Zero(), 3, 1.0);
+    s.omega = constant(s0.omega) + dg - dc * V3<AD>(modal_node_->w_ref().cast<AD>().cross(dg));
+    s.v = vec(s0.v, 6, dc);
+    s.vp = vec(s0.vp, 6, 1.0);
+    s.w = vec(s0.w, 9, dc);
+    s.wp = vec(s0.wp, 9, 1.0);
+  } else {
+    s.x = constant(s0.x);
+    s.R = s0.R.cast<AD>();
+    s.xp = s.v = s.vp = s.w = s.wp = s.omega = constant(Vec3::Zero());
+  }
+  s.a.resize(N);
+  s.ap.resize(N);
+  s.b.resize(N);
+  s.bp.resize(N);
+  for (int j = 0; j < N; ++j) {
+    s.a[j] = var(s0.a[j], col_own + j, dc);
+    s.ap[j] = var(s0.ap[j], col_own + j, 1.0);
+    s.b[j] = var(s0.b[j], col_own + N + j, dc);
+    s.bp[j] = var(s0.bp[j], col_own + N + j, 1.0);
+  }
+  for (std::size_t k = 0; k < interfaces_.size(); ++k) {
+    const int cr = col_own + 2 * N + 6 * static_cast<int>(k);
+    s.F.push_back(vec(s0.F[k], cr, 1.0));
+    s.M.push_back(vec(s0.M[k], cr + 3, 1.0));
+    const int cn = col_if + 6 * static_cast<int>(k);
+    s.x2.push_back(vec(s0.x2[k], cn, dc));
+    s.R2.push_back(rotated(s0.R2[k], cn + 3));
+  }
+  std::vector<AD> r;
+  evaluate(s, c, r);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (modal_node_ && k < 6 && c.initial_assembly) continue;
+    const Eigen::VectorXd& d = r[k].derivatives();
+    for (int j = 0; j < d.size(); ++j)
+      if (d[j] != 0.0) sink.add(rows[k], cols[j], -d[j]);
+  }
+}
+
+void ModalJoint::after_convergence(const StepContext& c) {
+  const State<double> s = current_state(c);
+  q_ = s.a;
+  qp_ = s.b;
+  qpp_ = s.bp;
+  F_ = s.F;
+  M_ = s.M;
+}
+
+void ModalJoint::output_setup(OutputSink&) {}
+
+// The .mod file (§8.12.31 "Output"): per mode "label.mode q qP qPP", then per interface node
+// with output "label@node F M".
+void ModalJoint::output(OutputSink& out) const {
+  std::ostream* os = out.text(OutputFile::Mod);
+  if (!os) return;
+  for (int j = 0; j < modes(); ++j) {
+    out.write_label(*os, label());
+    *os << '.' << body_.mode_numbers[j];
+    out.write(*os, q_[j]);
+    out.write(*os, qp_[j]);
+    out.write(*os, qpp_[j]);
+    *os << '\n';
+  }
+  for (std::size_t k = 0; k < interfaces_.size(); ++k) {
+    if (!interfaces_[k].output) continue;
+    out.write_label(*os, label());
+    *os << '@' << interfaces_[k].node->label();
+    out.write(*os, F_[k]);
+    out.write(*os, M_[k]);
+    *os << '\n';
+  }
+}
+
+std::string ModalJoint::log_line() const {
+  const Vec3 x_cg = body_.S / body_.mass;
+  std::string s = fmt::format("modal: {} {} {:g} {:g} {:g} {:g}", label(),
+                              modal_node_ ? static_cast<long>(modal_node_->label()) : -1L, body_.mass, x_cg[0],
+                              x_cg[1], x_cg[2]);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) s += fmt::format(" {:g}", body_.J(r, c));
+  return s;
+}
+
+unsigned ModalJoint::private_data_index(std::string_view name) const {
+  for (int kind = 0; kind < 3; ++kind) {
+    static const char* prefixes[] = {"q[", "qP[", "qPP["};
+    const std::string_view p = prefixes[kind];
+    if (!name.starts_with(p) || !name.ends_with("]")) continue;
+    std::string_view arg = name.substr(p.size(), name.size() - p.size() - 1);
+    const bool by_index = !arg.empty() && arg.front() == '#';
+    if (by_index) arg.remove_prefix(1);
+    int n = 0;
+    for (char ch : arg) {
+      if (ch < '0' || ch > '9') return 0;
+      n = 10 * n + (ch - '0');
+    }
+    int j = -1;
+    if (by_index) j = n - 1;
+    else
+      for (int k = 0; k < modes(); ++k)
+        if (body_.mode_numbers[k] == n) j = k;
+    if (j < 0 || j >= modes()) return 0;
+    return static_cast<unsigned>(kind * modes() + j + 1);
+  }
+  return 0;
+}
+
+double ModalJoint::private_data(unsigned i) const {
+  const int k = static_cast<int>(i) - 1, N = modes();
+  if (k < N) return q_[k];
+  if (k < 2 * N) return qp_[k - N];
+  return qpp_[k - 2 * N];
+}
+
+}  // namespace mbl::elements
