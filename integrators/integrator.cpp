@@ -1,5 +1,7 @@
 #include "integrators/integrator.hpp"
 
+#include "integrators/generalized_alpha.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -378,10 +380,11 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
   if (name == "dirk54")
     return std::make_unique<StageNIntegrator<6>>("DIRK54", [](double) { return coef::esdirk4_6(); },
                                                  nullptr);
+  if (name == "generalizedalpha") return std::make_unique<GeneralizedAlphaIntegrator>(need_rho());
   throw std::invalid_argument(fmt::format(
       "unknown integration method \"{}\" (expected crank nicolson, implicit euler, bdf, ms, ms2, "
       "ms3, ms4, hope, ss2, ss3, ss4, Bathe, msstc3, msstc4, msstc5, mssth3, mssth4, mssth5, "
-      "DIRK33, DIRK43, DIRK54)",
+      "DIRK33, DIRK43, DIRK54, generalized alpha)",
       spec.name));
 }
 

@@ -160,7 +160,8 @@ class StageNIntegrator : public ImplicitStepIntegrator {
 /// Plain data for make_integrator (the model builder reads the `method:` card).
 struct MethodSpec {
   /// crank nicolson | implicit euler | bdf | ms | ms2 | ms3 | ms4 | hope | ss2 | ss3 | ss4 |
-  /// Bathe | msstc3 | msstc4 | msstc5 | mssth3 | mssth4 | mssth5 | DIRK33 | DIRK43 | DIRK54
+  /// Bathe | msstc3 | msstc4 | msstc5 | mssth3 | mssth4 | mssth5 | DIRK33 | DIRK43 | DIRK54 |
+  /// generalized alpha (second-order form, integrators/generalized_alpha.hpp)
   /// (case-insensitive).
   std::string name = "ms";
   RhoFunction rho;      ///< differential spectral radius (required by the tunable methods)

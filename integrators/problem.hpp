@@ -18,6 +18,7 @@
 namespace mbl::integrators {
 
 using Vector = Eigen::VectorXd;
+class SecondOrderProblem;
 
 enum class DofOrder : unsigned char { Differential, Algebraic };
 
@@ -74,6 +75,11 @@ class Problem {
   /// Called when advance() fails (possibly after some ESDIRK stages converged): go back to the
   /// saved checkpoint. The integrator then calls update(t, y, y') with the last converged step.
   virtual void restore_checkpoint() {}
+
+  /// The same model in second-order form (integrators/second_order_problem.hpp), for the
+  /// second-order methods; nullptr when the problem has none. Throws std::invalid_argument
+  /// naming what the second-order form cannot express.
+  virtual SecondOrderProblem* second_order() { return nullptr; }
 };
 
 }  // namespace mbl::integrators

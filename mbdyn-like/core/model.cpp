@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "mbdyn-like/core/model_second_order.hpp"
+
 namespace mbl {
 
 Model::Model() {
@@ -75,6 +77,12 @@ void Model::number_dofs() {
     next += e->dof_count();
   }
   n_dofs_ = next;
+  second_order_.reset();
+}
+
+integrators::SecondOrderProblem* Model::second_order() {
+  if (!second_order_) second_order_ = std::make_unique<ModelSecondOrder>(*this);
+  return second_order_.get();
 }
 
 void Model::initial_state(Vector& y, Vector& yp) const {

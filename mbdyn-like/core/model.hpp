@@ -16,6 +16,8 @@
 
 namespace mbl {
 
+class ModelSecondOrder;
+
 class Model : public integrators::Problem, public parser::EntityDirectory {
  public:
   Model();
@@ -65,6 +67,8 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   void rebase_history(std::span<Vector> y_hist, std::span<Vector> yp_hist) override;
   void after_predict(double t, Vector& y, Vector& yp) override;
   void derivatives_update(Vector& y, Vector& yp) override;
+  /// The second-order view (model_second_order.hpp), built at the first call after numbering.
+  integrators::SecondOrderProblem* second_order() override;
 
   /// Sets Time/TimeStep/Step for drives and the math environment.
   void set_time(double t, double dt, long step);
@@ -93,6 +97,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   void install_plugins();  ///< [dof, ...], [node, ...], [element, ...] (model_plugins.cpp)
   int n_dofs_ = 0;
   std::vector<integrators::DofOrder> dof_order_;
+  std::unique_ptr<ModelSecondOrder> second_order_;
   const Vector* y_ = nullptr;
   const Vector* yp_ = nullptr;
 };

@@ -95,6 +95,12 @@ class StructNode : public Node {
   /// The derivatives phase computes momenta derivatives; the input velocities stay.
   void derivatives_update(Vector& y, Vector& yp) const override;
 
+  /// Second-order integrators move the node on SO(3) themselves: R_WN becomes the reference of
+  /// g = 0 with no reference angular velocity (omega = g'); update() follows.
+  void place(const Mat3& R_WN) {
+    R_ref_ = R_WN;
+    w_ref_.setZero();
+  }
   /// Sets the kinematics directly (initial assembly, dummy nodes).
   void set_kinematics(const Vec3& x, const Mat3& R, const Vec3& v, const Vec3& w);
   const InitialConditions& initial() const { return ic_; }

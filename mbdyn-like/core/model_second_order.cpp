@@ -1,0 +1,153 @@
+#include "mbdyn-like/core/model_second_order.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/core/rotations.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
+
+namespace mbl {
+
+ModelSecondOrder::ModelSecondOrder(Model& model) : model_(model) {
+  for (const auto& n : model.nodes()) {
+    auto* s = dynamic_cast<StructNode*>(n.get());
+    const bool rigid = s && (s->type() == StructNode::Type::Static || s->is_dynamic());
+    if (!rigid && n->dof_count() > 0)
+      throw std::invalid_argument(fmt::format(
+          "{} node {} has no second-order form (only static and dynamic structural nodes)",
+          n->kind(), n->label()));
+    if (rigid) nodes_.push_back(s);
+  }
+  for (const auto& e : model.elements())
+    for (int k = 0; k < e->dof_count(); ++k) {
+      if (e->dof_order(k) != integrators::DofOrder::Algebraic)
+        throw std::invalid_argument(fmt::format(
+            "{} {} ({}) has state unknowns; the second-order form takes only constraints",
+            e->kind(), e->label(), e->type_name()));
+      constraint_dofs_.push_back(e->first_index() + k);
+    }
+  x_base_.resize(nodes_.size());
+  R_base_.resize(nodes_.size());
+  for (std::size_t k = 0; k < nodes_.size(); ++k) {
+    x_base_[k] = nodes_[k]->x_W();
+    R_base_[k] = nodes_[k]->R_WN();
+  }
+  x_ = x_base_;
+  R_ = R_base_;
+  J_.resize(model.size());
+}
+
+void ModelSecondOrder::set_configuration(const Vector& dq) {
+  // Seed 003 §2: positions add, orientations move by the exponential map (spatial increment).
+  for (std::size_t k = 0; k < nodes_.size(); ++k) {
+    x_[k] = x_base_[k] + dq.segment<3>(6 * k);
+    R_[k] = rot::rotvec_to_R(dq.segment<3>(6 * k + 3)) * R_base_[k];
+  }
+}
+
+void ModelSecondOrder::commit_configuration() {
+  x_base_ = x_;
+  R_base_ = R_;
+}
+
+void ModelSecondOrder::place(double t, const Vector& v, const Vector& lambda, const Vector* p,
+                             const Vector* pdot) {
+  y_.setZero(model_.size());
+  yp_.setZero(model_.size());
+  for (std::size_t k = 0; k < nodes_.size(); ++k) {
+    StructNode& n = *nodes_[k];
+    const int i = n.dof_index();
+    y_.segment<3>(i) = x_[k];
+    yp_.segment<6>(i) = v.segment<6>(6 * k);  // x' and g' = omega at g = 0
+    n.place(R_[k]);
+    if (n.is_dynamic() && p) {
+      y_.segment<6>(i + 6) = p->segment<6>(6 * k);
+      yp_.segment<6>(i + 6) = pdot->segment<6>(6 * k);
+    }
+  }
+  for (std::size_t j = 0; j < constraint_dofs_.size(); ++j) y_[constraint_dofs_[j]] = lambda[j];
+  model_.update(t, y_, yp_);
+}
+
+Vector ModelSecondOrder::momentum(double t, const Vector& w) {
+  place(t, w, Vector::Zero(constraint_size()), nullptr, nullptr);
+  model_.residual(t, 1.0, r_, nullptr);
+  Vector p = Vector::Zero(velocity_size());
+  for (std::size_t k = 0; k < nodes_.size(); ++k)
+    if (nodes_[k]->is_dynamic()) p.segment<6>(6 * k) = r_.segment<6>(nodes_[k]->momentum_eq_index());
+  return p;
+}
+
+void ModelSecondOrder::evaluate(double t, const Vector& v, const Vector& a, const Vector& lambda,
+                                Vector& r, Vector& phi) {
+  const Vector p = momentum(t, v);
+  // dp/dt along the motion: central difference on the exponential curve q (+) e v, v + e a
+  // (p is linear in its velocities, so only the configuration part is approximated).
+  const double e = 1e-6 / std::max(1.0, v.size() ? v.lpNorm<Eigen::Infinity>() : 0.0);
+  const std::vector<Vec3> x0 = x_;
+  const std::vector<Mat3> R0 = R_;
+  auto displaced = [&](double s) {
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      x_[k] = x0[k] + s * v.segment<3>(6 * k);
+      R_[k] = rot::rotvec_to_R(s * v.segment<3>(6 * k + 3)) * R0[k];
+    }
+    return momentum(t, v + s * a);
+  };
+  const Vector pdot = (displaced(e) - displaced(-e)) / (2.0 * e);
+  x_ = x0;
+  R_ = R0;
+  place(t, v, lambda, &p, &pdot);
+  model_.residual(t, 1.0, r_, nullptr);
+  r.resize(velocity_size());
+  for (std::size_t k = 0; k < nodes_.size(); ++k) r.segment<6>(6 * k) = r_.segment<6>(nodes_[k]->eq_index());
+  phi.resize(constraint_size());
+  for (std::size_t j = 0; j < constraint_dofs_.size(); ++j) phi[j] = r_[constraint_dofs_[j]];
+}
+
+void ModelSecondOrder::mass(integrators::Matrix& M) {
+  const int n = velocity_size();
+  M.resize(n, n);
+  const double t = model_.drive_env().time;
+  for (int j = 0; j < n; ++j) M.col(j) = momentum(t, Vector::Unit(n, j));
+}
+
+void ModelSecondOrder::constraint_jacobian(double t, integrators::Matrix& B) {
+  const int m = constraint_size();
+  place(t, Vector::Zero(velocity_size()), Vector::Zero(m), nullptr, nullptr);
+  J_.zero();
+  model_.jacobian(t, 1.0, J_);
+  B.setZero(m, velocity_size());
+  for (int j = 0; j < m; ++j)
+    for (std::size_t k = 0; k < nodes_.size(); ++k)
+      for (int c = 0; c < 6; ++c)
+        B(j, 6 * k + c) = -J_.coeff(constraint_dofs_[j], nodes_[k]->dof_index() + c);
+}
+
+void ModelSecondOrder::from_first_order(const Vector& y, const Vector& yp, Vector& v,
+                                        Vector& lambda) {
+  v.resize(velocity_size());
+  for (std::size_t k = 0; k < nodes_.size(); ++k) {
+    const int i = nodes_[k]->dof_index();
+    x_base_[k] = y.segment<3>(i);
+    // Canonical point: g = 0, so the node's orientation is its reference and g' = omega.
+    R_base_[k] = nodes_[k]->R_ref();
+    v.segment<6>(6 * k) = yp.segment<6>(i);
+  }
+  lambda.resize(constraint_size());
+  for (std::size_t j = 0; j < constraint_dofs_.size(); ++j) lambda[j] = y[constraint_dofs_[j]];
+  x_ = x_base_;
+  R_ = R_base_;
+}
+
+void ModelSecondOrder::to_first_order(double t, const Vector& v, const Vector& a,
+                                      const Vector& lambda, Vector& y, Vector& yp) {
+  Vector r, phi;
+  evaluate(t, v, a, lambda, r, phi);
+  y = y_;
+  yp = yp_;
+}
+
+}  // namespace mbl

@@ -1,0 +1,61 @@
+// The seed methods beyond MBDyn (docs/seeds.md) run the pendulum deck of examples/ through the
+// normal front end and output: each `method:` card must stay within 1e-3 of the model size
+// (the 1 m arm) of the `ms` run at the deck's dt = 1e-3, record for record.
+#include <gtest/gtest.h>
+
+#include "support/run_program.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "mbdyn-like/output/results.hpp"
+
+namespace fs = std::filesystem;
+using namespace mbl;
+
+namespace {
+
+/// The pendulum deck with its `method:` card replaced (and, if given, its time step).
+std::string pendulum_with(const std::string& method, const std::string& time_step = "") {
+  std::string deck = test::read_file(fs::path(MBL_SOURCE_DIR) / "examples/pendulum/pendulum.mbd");
+  const std::string card = "method: ms, 0.6;";
+  deck.replace(deck.find(card), card.size(), "method: " + method + ";");
+  if (!time_step.empty()) {
+    const std::string step = "time step: 1.e-3;";
+    deck.replace(deck.find(step), step.size(), "time step: " + time_step + ";");
+  }
+  return deck;
+}
+
+/// Largest distance between the node positions of two runs over their common records.
+double worst_position_gap(const output::Results& a, const output::Results& b) {
+  const output::Series& Xa = a.vars.at("node.struct.1.X");
+  const output::Series& Xb = b.vars.at("node.struct.1.X");
+  double worst = 0.0;
+  for (std::size_t k = 0; k < std::min(a.records(), b.records()); ++k) {
+    // Same time (records at equal dt) or the nearest record of b.
+    EXPECT_NEAR(a.time[k], b.time[k], 1e-9);
+    for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(Xa.at(k, c) - Xb.at(k, c)));
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST(SeedMethods, GeneralizedAlphaPendulumFollowsMs) {
+  const test::TextDeckRun ms = test::run_deck_text("seeds_ms", pendulum_with("ms, 0.6"));
+  ASSERT_EQ(ms.rc, 0) << ms.log();
+  for (const char* rho : {"0.", "0.5", "0.8", "1."}) {
+    const test::TextDeckRun ga = test::run_deck_text("seeds_ga", pendulum_with(std::string("generalized alpha, ") + rho));
+    ASSERT_EQ(ga.rc, 0) << ga.log();
+    const output::Results a = output::read_results((ga.dir / "run").string());
+    const output::Results b = output::read_results((ms.dir / "run").string());
+    ASSERT_EQ(a.records(), b.records());
+    EXPECT_LT(worst_position_gap(a, b), 1e-3) << "rho_inf " << rho;
+    // The arm stays 1 m long (to the 7 digits of the text output).
+    const output::Series& X = a.vars.at("node.struct.1.X");
+    for (std::size_t k = 0; k < a.records(); ++k)
+      ASSERT_NEAR(std::hypot(X.at(k, 0), X.at(k, 2)), 1.0, 1e-6) << "record " << k;
+  }
+}

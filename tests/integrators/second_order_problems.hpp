@@ -1,0 +1,57 @@
+#pragma once
+// Small second-order problems (integrators/second_order_problem.hpp) on a vector space: the
+// configuration is q = q_base + dq. Shared by the tests of the seed methods.
+#include <cmath>
+
+#include "integrators/second_order_problem.hpp"
+
+namespace mbl::integrators::testing {
+
+class VectorSecondOrder : public SecondOrderProblem {
+ public:
+  explicit VectorSecondOrder(Vector q0) : q_base_(q0), q_(std::move(q0)) {}
+  int velocity_size() const override { return static_cast<int>(q_.size()); }
+  void set_configuration(const Vector& dq) override { q_ = q_base_ + dq; }
+  void commit_configuration() override { q_base_ = q_; }
+  void from_first_order(const Vector&, const Vector&, Vector&, Vector&) override {}
+  void to_first_order(double, const Vector&, const Vector&, const Vector&, Vector&, Vector&) override {}
+  const Vector& q() const { return q_; }
+  void set_q(const Vector& q) { q_base_ = q_ = q; }
+
+ protected:
+  Vector q_base_, q_;
+};
+
+/// m q'' + c q' + k q = 0.
+class LinearOscillator : public VectorSecondOrder {
+ public:
+  LinearOscillator(double m, double c, double k) : VectorSecondOrder(Vector::Zero(1)), m_(m), c_(c), k_(k) {}
+  int constraint_size() const override { return 0; }
+  void evaluate(double, const Vector& v, const Vector& a, const Vector&, Vector& r, Vector& phi) override {
+    r = Vector::Constant(1, -k_ * q_[0] - c_ * v[0] - m_ * a[0]);
+    phi.resize(0);
+  }
+  void mass(Matrix& M) override { M = Matrix::Constant(1, 1, m_); }
+  void constraint_jacobian(double, Matrix& B) override { B.resize(0, 1); }
+  double m_, c_, k_;
+};
+
+/// A point mass m on a massless arm of length L hinged at the origin, in Cartesian
+/// coordinates (x, y), gravity -g along y: Phi = (x^2 + y^2 - L^2) / 2, Phi_q = (x, y),
+/// m q'' = (0, -m g) - Phi_q^T lambda (lambda = arm tension / L).
+class CartesianPendulum : public VectorSecondOrder {
+ public:
+  CartesianPendulum(double m, double L, double g, double theta0)
+      : VectorSecondOrder(Eigen::Vector2d(L * std::sin(theta0), -L * std::cos(theta0))), m_(m), L_(L), g_(g) {}
+  int constraint_size() const override { return 1; }
+  void evaluate(double, const Vector&, const Vector& a, const Vector& lambda, Vector& r, Vector& phi) override {
+    r = -m_ * a - lambda[0] * q_;
+    r[1] -= m_ * g_;
+    phi = Vector::Constant(1, 0.5 * (q_.squaredNorm() - L_ * L_));
+  }
+  void mass(Matrix& M) override { M = m_ * Matrix::Identity(2, 2); }
+  void constraint_jacobian(double, Matrix& B) override { B = q_.transpose(); }
+  double m_, L_, g_;
+};
+
+}  // namespace mbl::integrators::testing
