@@ -68,6 +68,7 @@ class Element : public parser::PrivateDataOwner {
   double private_data(unsigned) const override { return 0.0; }
 
   parser::SourceLocation where;  ///< the card that defined it
+  std::string name;              ///< the card's `name, "..."` (input manual §2.1), for output
 
  private:
   unsigned label_;

@@ -565,8 +565,10 @@ class Builder {
     }
     const unsigned label = family == "driver" ? 0 : in.label();
     // `<card>: <label> [, name, "<name>"], ...` (input manual §2.1): names are for output only.
-    if (family != "driver" && in.keyword_is("name")) in.string();
+    std::string name;
+    if (family != "driver" && in.keyword_is("name")) name = in.string();
     const std::size_t before = result_.read_context->count("not implemented");
+    const std::size_t elements_before = result_.model->elements().size();
     try {
       (*f)(in, *ctx_, label);
     } catch (const CardSkipped&) {
@@ -577,6 +579,7 @@ class Builder {
     else if (family != "driver") ctx_->skip(d, label);
     // A `driven` card counts as the element it wraps (control data `joints:`, ...).
     const auto& elements = result_.model->elements();
+    if (elements.size() > elements_before) elements.back()->name = name;
     ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d)];
   }
 
