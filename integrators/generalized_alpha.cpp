@@ -142,26 +142,39 @@ StepResult GeneralizedAlpha::step(SecondOrderProblem& p, double rho_inf, double 
   return res;
 }
 
-SecondOrderProblem* second_order_form(Problem& problem, const std::string& method,
-                                      StepResult& failure) {
+SecondOrderProblem* SecondOrderIntegrator::load_last(Problem& problem, StepResult& failure,
+                                                     Vector& v, Vector& lambda) {
+  SecondOrderProblem* p = nullptr;
   try {
-    if (SecondOrderProblem* p = problem.second_order()) return p;
-    failure.message = fmt::format("{}: the problem has no second-order form", method);
+    p = problem.second_order();
+    if (!p) failure.message = fmt::format("{}: the problem has no second-order form", name());
   } catch (const std::invalid_argument& e) {
-    failure.message = fmt::format("{}: {}", method, e.what());
+    failure.message = fmt::format("{}: {}", name(), e.what());
   }
-  failure.failure = FailureReason::InvalidParameter;
-  return nullptr;
+  if (!p) {
+    failure.failure = FailureReason::InvalidParameter;
+    return nullptr;
+  }
+  const Point& last = history_.front();
+  p->from_first_order(last.y, last.yp, v, lambda);
+  return p;
+}
+
+void SecondOrderIntegrator::finish(Problem& problem, SecondOrderProblem& p, double t,
+                                   const Vector& v, const Vector& a, const Vector& lambda,
+                                   Point& out) {
+  out.t = t;
+  p.to_first_order(t, v, a, lambda, out.y, out.yp);
+  problem.after_convergence(t, out.y, out.yp);
 }
 
 StepResult GeneralizedAlphaIntegrator::step(Problem& problem, double t, double dt,
                                             NewtonSolver& newton, Point& out) {
   StepResult failure;
-  SecondOrderProblem* p = second_order_form(problem, name(), failure);
+  Vector lambda;
+  SecondOrderProblem* p = load_last(problem, failure, state_.v, lambda);
   if (!p) return failure;
   const Point& last = history_.front();
-  Vector lambda;
-  p->from_first_order(last.y, last.yp, state_.v, lambda);
   if (!started_) {
     state_.lambda = lambda;
     consistent_accelerations(*p, last.t, state_.v, state_.qdd, state_.lambda);
@@ -172,9 +185,7 @@ StepResult GeneralizedAlphaIntegrator::step(Problem& problem, double t, double d
   StepResult r = method_.step(*p, rho_(t), t, dt, next, newton.options());
   if (!r.converged) return r;
   state_ = std::move(next);
-  out.t = t;
-  p->to_first_order(t, state_.v, state_.qdd, state_.lambda, out.y, out.yp);
-  problem.after_convergence(t, out.y, out.yp);
+  finish(problem, *p, t, state_.v, state_.qdd, state_.lambda, out);
   return r;
 }
 

@@ -51,11 +51,24 @@ class GeneralizedAlpha {
   Matrix S_, T_, B_;
 };
 
+/// Base of the integrators that run a Problem through its second-order form: the converged
+/// step points stay first-order (history, output), each step goes through the form.
+class SecondOrderIntegrator : public ImplicitStepIntegrator {
+ protected:
+  using ImplicitStepIntegrator::ImplicitStepIntegrator;
+  /// The second-order form with the last converged point loaded as its base (v, lambda
+  /// returned), or nullptr with `failure` set.
+  SecondOrderProblem* load_last(Problem& problem, StepResult& failure, Vector& v, Vector& lambda);
+  /// The new point (at the form's current configuration) as the canonical first-order `out`.
+  void finish(Problem& problem, SecondOrderProblem& p, double t, const Vector& v, const Vector& a,
+              const Vector& lambda, Point& out);
+};
+
 /// `method: generalized alpha, <rho_inf>;` on a Problem that has a second-order form.
-class GeneralizedAlphaIntegrator : public ImplicitStepIntegrator {
+class GeneralizedAlphaIntegrator : public SecondOrderIntegrator {
  public:
   explicit GeneralizedAlphaIntegrator(RhoFunction rho)
-      : ImplicitStepIntegrator("generalized alpha", 1), rho_(std::move(rho)) {}
+      : SecondOrderIntegrator("generalized alpha", 1), rho_(std::move(rho)) {}
 
  protected:
   StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
@@ -68,9 +81,5 @@ class GeneralizedAlphaIntegrator : public ImplicitStepIntegrator {
   SecondOrderState state_;
   bool started_ = false;
 };
-
-/// The second-order form of `problem`, or a failed StepResult naming why there is none.
-SecondOrderProblem* second_order_form(Problem& problem, const std::string& method,
-                                      StepResult& failure);
 
 }  // namespace mbl::integrators

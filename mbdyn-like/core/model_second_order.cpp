@@ -45,6 +45,8 @@ void ModelSecondOrder::set_configuration(const Vector& dq) {
   for (std::size_t k = 0; k < nodes_.size(); ++k) {
     x_[k] = x_base_[k] + dq.segment<3>(6 * k);
     R_[k] = rot::rotvec_to_R(dq.segment<3>(6 * k + 3)) * R_base_[k];
+    // The node follows at once: a first-order update() after a failed step finds it at q.
+    nodes_[k]->place(R_[k]);
   }
 }
 

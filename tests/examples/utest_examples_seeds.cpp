@@ -59,3 +59,28 @@ TEST(SeedMethods, GeneralizedAlphaPendulumFollowsMs) {
       ASSERT_NEAR(std::hypot(X.at(k, 0), X.at(k, 2)), 1.0, 1e-6) << "record " << k;
   }
 }
+
+TEST(SeedMethods, CentralDifferencesPendulumFollowsMs) {
+  const test::TextDeckRun ms = test::run_deck_text("seeds_ms", pendulum_with("ms, 0.6"));
+  ASSERT_EQ(ms.rc, 0) << ms.log();
+  const output::Results b = output::read_results((ms.dir / "run").string());
+  for (const char* card : {"central differences, degree, 3, 1., 0.5", "central differences, degree, 3, 2., 0.5",
+                           "central differences, degree, 4, 0.75, 1./3., 0.5"}) {
+    const test::TextDeckRun cd = test::run_deck_text("seeds_cd", pendulum_with(card));
+    ASSERT_EQ(cd.rc, 0) << card << "\n" << cd.log();
+    const output::Results a = output::read_results((cd.dir / "run").string());
+    ASSERT_EQ(a.records(), b.records());
+    EXPECT_LT(worst_position_gap(a, b), 1e-3) << card;
+  }
+}
+
+// omega = sqrt(g/L) = 3.13 rad/s: dt = 0.7 gives omega dt = 2.19 > 2, the limit of the
+// reformulated central differences; the run stops at once with exit 3 and names the limit.
+TEST(SeedMethods, CentralDifferencesBeyondTheStabilityLimitStops) {
+  const test::TextDeckRun cd = test::run_deck_text("seeds_cd_limit", pendulum_with("central differences, degree, 3, 1., 0.5", "0.7"));
+  EXPECT_EQ(cd.rc, 3) << cd.log();
+  EXPECT_NE(cd.log().find("exceeds the stability limit omega*dt <= 2"), std::string::npos) << cd.log();
+  // Well below the limit (omega dt = 0.94) the same deck runs.
+  const test::TextDeckRun ok = test::run_deck_text("seeds_cd_ok", pendulum_with("central differences, degree, 3, 1., 0.5", "0.3"));
+  EXPECT_EQ(ok.rc, 0) << ok.log();
+}

@@ -55,3 +55,23 @@ class CartesianPendulum : public VectorSecondOrder {
 };
 
 }  // namespace mbl::integrators::testing
+
+namespace mbl::integrators::testing {
+
+/// The IFToMM simple pendulum of seed 002 §3 in its angle from the horizontal (eq. 14):
+/// theta'' = -(g/L) cos theta, unit mass and length, released at rest from theta = 0.
+class AnglePendulum : public VectorSecondOrder {
+ public:
+  AnglePendulum() : VectorSecondOrder(Vector::Zero(1)) {}
+  int constraint_size() const override { return 0; }
+  void evaluate(double, const Vector&, const Vector& a, const Vector&, Vector& r, Vector& phi) override {
+    r = Vector::Constant(1, -g_ * std::cos(q_[0]) - a[0]);
+    phi.resize(0);
+  }
+  void mass(Matrix& M) override { M = Matrix::Identity(1, 1); }
+  void constraint_jacobian(double, Matrix& B) override { B.resize(0, 1); }
+  double energy(double theta_dot) const { return 0.5 * theta_dot * theta_dot + g_ * std::sin(q_[0]); }
+  double g_ = 9.81;
+};
+
+}  // namespace mbl::integrators::testing
