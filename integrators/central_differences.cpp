@@ -27,12 +27,12 @@ CentralDifferences::CentralDifferences(CentralDifferencesParameters p) : p_(p) {
   limit_ = lo;
 }
 
-CentralDifferences::Affine CentralDifferences::affine(const std::array<Vector, 4>& prev,
+PointMaps CentralDifferences::affine(const std::array<Vector, 4>& prev,
                                                       double h) const {
   const auto& [v, a, j, s] = prev;
   const double h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
   const double al = p_.alpha, be = p_.beta, ga = p_.gamma, ze = p_.zeta;
-  Affine f;
+  PointMaps f;
   if (p_.degree == 3) {  // eqs. 15-16, z = q''(t)
     f.a = Vector::Zero(v.size());
     f.ca = 1.0;
@@ -80,7 +80,7 @@ double CentralDifferences::spectral_radius(double Omega) const {
     const Eigen::VectorXd e = Eigen::VectorXd::Unit(n, c);
     std::array<Vector, 4> prev;
     for (int k = 0; k < 4; ++k) prev[k] = Vector::Constant(1, k + 1 < n ? e[k + 1] : 0.0);
-    const Affine f = affine(prev, Omega);
+    const PointMaps f = affine(prev, Omega);
     const Vector z = Vector::Constant(1, (-e[0] - f.a[0]) / f.ca);
     std::array<Vector, 4> next;
     derivatives_from(p_.degree, Omega, p_.zeta, prev, f.v + f.cv * z, f.a + f.ca * z, z, next);
@@ -90,20 +90,20 @@ double CentralDifferences::spectral_radius(double Omega) const {
   return A.eigenvalues().cwiseAbs().maxCoeff();
 }
 
-StepResult CentralDifferences::solve(SecondOrderProblem& p, double t, double h, const Affine& f,
-                                     CentralDifferencesState& s, const NewtonOptions& opt,
-                                     Vector& z) const {
+StepResult solve_point(SecondOrderProblem& p, double t, double h, const PointMaps& f,
+                       Vector& lambda, const NewtonOptions& opt, Vector& z, PointMatrix kind) {
   StepResult res;
   const int n = p.velocity_size(), m = p.constraint_size();
   const Vector zero = Vector::Zero(n);
   Vector r, phi_t, phi_next, rhs(n + m);
   Matrix T, B_t, B_next, S(n + m, n + m);
+  Eigen::FullPivLU<Matrix> lu;
   for (int it = 0;; ++it) {
     const Vector v = f.v + f.cv * z, a = f.a + f.ca * z, dq = f.dq + f.cdq * z;
     p.set_configuration(dq);
-    p.evaluate(t + h, v, a, s.lambda, r, phi_next);
+    p.evaluate(t + h, v, a, lambda, r, phi_next);
     p.set_configuration(zero);
-    p.evaluate(t, v, a, s.lambda, r, phi_t);
+    p.evaluate(t, v, a, lambda, r, phi_t);
     const double err_r = n ? r.lpNorm<Eigen::Infinity>() : 0.0;
     const double err_c = m ? phi_next.lpNorm<Eigen::Infinity>() : 0.0;
     res.residual_error = std::max(err_r, err_c);
@@ -119,19 +119,24 @@ StepResult CentralDifferences::solve(SecondOrderProblem& p, double t, double h, 
       res.failure = FailureReason::MaxIterations;
       return res;
     }
-    // Eq. 90 in increments of q''(t): [M + (cv/ca) C, B_t^T; B_{t+h}, 0], the constraint row
-    // divided by cdq/ca so that both blocks are O(1).
-    p.dynamics_matrix(t, zero, v, a, s.lambda, 1.0, f.cv / f.ca, 0.0, T);
-    p.constraint_jacobian(t, B_t);
-    p.set_configuration(dq);
-    p.constraint_jacobian(t + h, B_next);
-    p.set_configuration(zero);
-    S.setZero();
-    S.topLeftCorner(n, n) = T;
-    S.topRightCorner(n, m) = B_t.transpose();
-    S.bottomLeftCorner(m, n) = B_next;
+    // Eq. 90 in increments of q''(t).
+    if (kind == PointMatrix::Newton || it == 0) {
+      p.dynamics_matrix(t, zero, v, a, lambda, 1.0, f.cv / f.ca, 0.0, T);
+      p.constraint_jacobian(t, B_t);
+      if (kind == PointMatrix::Newton) {
+        p.set_configuration(dq);
+        p.constraint_jacobian(t + h, B_next);
+        p.set_configuration(zero);
+      } else {
+        B_next = B_t;
+      }
+      S.setZero();
+      S.topLeftCorner(n, n) = T;
+      S.topRightCorner(n, m) = B_t.transpose();
+      S.bottomLeftCorner(m, n) = B_next;
+      lu.compute(S);
+    }
     rhs << r, -(f.ca / f.cdq) * phi_next;
-    Eigen::FullPivLU<Matrix> lu(S);
     if (!lu.isInvertible()) {
       res.failure = FailureReason::SingularMatrix;
       return res;
@@ -140,7 +145,7 @@ StepResult CentralDifferences::solve(SecondOrderProblem& p, double t, double h, 
     ++res.iterations;
     res.solution_error = d.lpNorm<Eigen::Infinity>();
     z += d.head(n) / f.ca;
-    s.lambda += d.tail(m);
+    lambda += d.tail(m);
   }
 }
 
@@ -169,7 +174,7 @@ StepResult CentralDifferences::start(SecondOrderProblem& p, double t0, double h,
     s0 = (ap - 2 * a0 + am) / (e * e);
   }
   // The point t0 with q'(t0) given: q'' = z, q_1 = q_0 (+) (h q' + h^2/2 z + Taylor terms).
-  Affine f;
+  PointMaps f;
   f.v = v0;
   f.cv = 0.0;
   f.a = Vector::Zero(n);
@@ -178,11 +183,10 @@ StepResult CentralDifferences::start(SecondOrderProblem& p, double t0, double h,
   f.cdq = h * h / 2;
   Vector z = a0;
   s.lambda = lambda;
-  StepResult r = solve(p, t0, h, f, s, opt, z);
+  StepResult r = solve_point(p, t0, h, f, s.lambda, opt, z, PointMatrix::Newton);
   if (!r.converged) return r;
   s.d = {v0, z, j0, s0};
   s.dq_next = f.dq + f.cdq * z;
-  s.started = true;
   return r;
 }
 
@@ -190,11 +194,11 @@ StepResult CentralDifferences::step(SecondOrderProblem& p, double t, double h,
                                     CentralDifferencesState& s, const NewtonOptions& opt) {
   p.set_configuration(s.dq_next);
   p.commit_configuration();
-  const Affine f = affine(s.d, h);
+  const PointMaps f = affine(s.d, h);
   // Start Newton from the previous value of the top derivative.
   Vector z = p_.degree == 3 ? s.d[1] : p_.degree == 4 ? s.d[2] : s.d[3];
   CentralDifferencesState next = s;
-  StepResult r = solve(p, t, h, f, next, opt, z);
+  StepResult r = solve_point(p, t, h, f, next.lambda, opt, z, PointMatrix::Newton);
   if (!r.converged) {
     p.set_configuration(-s.dq_next);
     p.commit_configuration();
@@ -227,26 +231,20 @@ double CentralDifferences::highest_frequency(SecondOrderProblem& p, double t,
   return std::sqrt(mu.cwiseAbs().maxCoeff());
 }
 
-StepResult CentralDifferencesIntegrator::step(Problem& problem, double t, double dt,
-                                              NewtonSolver& newton, Point& out) {
+StepResult CentralDifferencesIntegrator::second_order_step(Problem& problem, SecondOrderProblem& p,
+                                                           double t, double dt, const Vector& v,
+                                                           const Vector& lambda,
+                                                           const NewtonOptions& opt, Point& out) {
   StepResult failure;
-  Vector v, lambda;
-  SecondOrderProblem* p = load_last(problem, failure, v, lambda);
-  if (!p) return failure;
-  const Point& last = history_.front();
-  const NewtonOptions& opt = newton.options();
-  CentralDifferencesState s = state_;
-  if (!s.started) {
+  CentralDifferencesState s = started_ ? state_ : CentralDifferencesState{};
+  if (!started_) {
     s.d[0] = v;
     s.lambda = lambda;
-    const StepResult r = method_.start(*p, last.t, dt, s, opt);
-    if (!r.converged) {
-      p->set_configuration(Vector::Zero(p->velocity_size()));
-      return r;
-    }
+    const StepResult r = method_.start(p, t - dt, dt, s, opt);
+    if (!r.converged) return r;
   }
   const CentralDifferencesParameters& c = method_.parameters();
-  const double omega = CentralDifferences::highest_frequency(*p, last.t, s);
+  const double omega = CentralDifferences::highest_frequency(p, t - dt, s);
   if (omega * dt > method_.stability_limit()) {
     failure.failure = FailureReason::InvalidParameter;
     failure.message = fmt::format(
@@ -258,10 +256,10 @@ StepResult CentralDifferencesIntegrator::step(Problem& problem, double t, double
         dt, method_.stability_limit(), omega, omega * dt);
     return failure;
   }
-  StepResult r = method_.step(*p, t, dt, s, opt);
+  StepResult r = method_.step(p, t, dt, s, opt);
   if (!r.converged) return r;
   state_ = std::move(s);
-  finish(problem, *p, t, state_.d[0], state_.d[1], state_.lambda, out);
+  finish(problem, p, t, state_.d[0], state_.d[1], state_.lambda, out);
   return r;
 }
 

@@ -23,12 +23,26 @@ struct CentralDifferencesParameters {
   double alpha = 1, beta = 0.5, gamma = 0.5, zeta = 1;
 };
 
+/// One point solve of the DAE form (seed 002 eqs. 84-90; seed 003 eq. 5): the unknown z and
+/// the maps z -> q'(t) = v + cv z, q''(t) = a + ca z, q_{t+h} = q_t (+) (dq + cdq z).
+struct PointMaps {
+  Vector v, a, dq;                 ///< values at z = 0
+  double cv = 0, ca = 1, cdq = 0;  ///< coefficients of z
+};
+/// Newton: the full matrix [M + (cv/ca) C, B_t^T; B_{t+h}, 0] rebuilt at each iteration, or the
+/// symmetric quasi-Newton matrix [M, B_t^T; B_t, 0] built once (seed 003 eq. 12).
+enum class PointMatrix { Newton, Frozen };
+/// Solves M(q_t) q''(t) = Q(q_t, q'(t), t) - B_t^T lambda, Phi(q_{t+h}, t + h) = 0 for z and
+/// lambda (the constraint rows scaled by ca/cdq so that both blocks are O(1)). The problem's
+/// configuration is left at the base q_t.
+StepResult solve_point(SecondOrderProblem& p, double t, double h, const PointMaps& f,
+                       Vector& lambda, const NewtonOptions& opt, Vector& z, PointMatrix kind);
+
 /// What the method carries: the derivatives at the current time t (d[0] = q', d[1] = q'',
 /// d[2] = q''', d[3] = q''''), lambda(t), and dq_next = q_{t+h} relative to q_t.
 struct CentralDifferencesState {
   std::array<Vector, 4> d;
   Vector lambda, dq_next;
-  bool started = false;
 };
 
 class CentralDifferences {
@@ -54,15 +68,8 @@ class CentralDifferences {
   static double highest_frequency(SecondOrderProblem& p, double t, const CentralDifferencesState& s);
 
  private:
-  /// The affine maps z -> (q', q'', dq_next) of the degree at step h from previous derivatives.
-  struct Affine {
-    Vector v, a, dq;            ///< values at z = 0
-    double cv = 0, ca = 1, cdq = 0;  ///< coefficients of z
-  };
-  Affine affine(const std::array<Vector, 4>& prev, double h) const;
-  /// Newton on (z, lambda): equilibrium at t, constraints at t + h.
-  StepResult solve(SecondOrderProblem& p, double t, double h, const Affine& f,
-                   CentralDifferencesState& s, const NewtonOptions& opt, Vector& z) const;
+  /// The maps of the degree at step h from the previous derivatives.
+  PointMaps affine(const std::array<Vector, 4>& prev, double h) const;
 
   CentralDifferencesParameters p_;
   double limit_ = 0;
@@ -75,9 +82,9 @@ class CentralDifferencesIntegrator : public SecondOrderIntegrator {
       : SecondOrderIntegrator("central differences", 1), method_(p) {}
 
  protected:
-  StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
-                  Point& out) override;
-  void on_start(const Point&) override { state_ = {}; }
+  StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
+                               const Vector& v, const Vector& lambda, const NewtonOptions& opt,
+                               Point& out) override;
 
  private:
   CentralDifferences method_;

@@ -142,8 +142,9 @@ StepResult GeneralizedAlpha::step(SecondOrderProblem& p, double rho_inf, double 
   return res;
 }
 
-SecondOrderProblem* SecondOrderIntegrator::load_last(Problem& problem, StepResult& failure,
-                                                     Vector& v, Vector& lambda) {
+StepResult SecondOrderIntegrator::step(Problem& problem, double t, double dt,
+                                       NewtonSolver& newton, Point& out) {
+  StepResult failure;
   SecondOrderProblem* p = nullptr;
   try {
     p = problem.second_order();
@@ -153,11 +154,18 @@ SecondOrderProblem* SecondOrderIntegrator::load_last(Problem& problem, StepResul
   }
   if (!p) {
     failure.failure = FailureReason::InvalidParameter;
-    return nullptr;
+    return failure;
   }
   const Point& last = history_.front();
+  Vector v, lambda;
   p->from_first_order(last.y, last.yp, v, lambda);
-  return p;
+  StepResult r = second_order_step(problem, *p, t, dt, v, lambda, newton.options(), out);
+  if (r.converged) {
+    started_ = true;
+  } else {
+    p->set_configuration(Vector::Zero(p->velocity_size()));
+  }
+  return r;
 }
 
 void SecondOrderIntegrator::finish(Problem& problem, SecondOrderProblem& p, double t,
@@ -168,24 +176,21 @@ void SecondOrderIntegrator::finish(Problem& problem, SecondOrderProblem& p, doub
   problem.after_convergence(t, out.y, out.yp);
 }
 
-StepResult GeneralizedAlphaIntegrator::step(Problem& problem, double t, double dt,
-                                            NewtonSolver& newton, Point& out) {
-  StepResult failure;
-  Vector lambda;
-  SecondOrderProblem* p = load_last(problem, failure, state_.v, lambda);
-  if (!p) return failure;
-  const Point& last = history_.front();
+StepResult GeneralizedAlphaIntegrator::second_order_step(Problem& problem, SecondOrderProblem& p,
+                                                         double t, double dt, const Vector& v,
+                                                         const Vector& lambda,
+                                                         const NewtonOptions& opt, Point& out) {
+  state_.v = v;
   if (!started_) {
     state_.lambda = lambda;
-    consistent_accelerations(*p, last.t, state_.v, state_.qdd, state_.lambda);
+    consistent_accelerations(p, t - dt, state_.v, state_.qdd, state_.lambda);
     state_.a = state_.qdd;  // a_0 = q''_0 (seed 004 §5)
-    started_ = true;
   }
   SecondOrderState next = state_;
-  StepResult r = method_.step(*p, rho_(t), t, dt, next, newton.options());
+  StepResult r = method_.step(p, rho_(t), t, dt, next, opt);
   if (!r.converged) return r;
   state_ = std::move(next);
-  finish(problem, *p, t, state_.v, state_.qdd, state_.lambda, out);
+  finish(problem, p, t, state_.v, state_.qdd, state_.lambda, out);
   return r;
 }
 

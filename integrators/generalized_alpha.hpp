@@ -56,12 +56,19 @@ class GeneralizedAlpha {
 class SecondOrderIntegrator : public ImplicitStepIntegrator {
  protected:
   using ImplicitStepIntegrator::ImplicitStepIntegrator;
-  /// The second-order form with the last converged point loaded as its base (v, lambda
-  /// returned), or nullptr with `failure` set.
-  SecondOrderProblem* load_last(Problem& problem, StepResult& failure, Vector& v, Vector& lambda);
+  /// Finds the second-order form, loads the last converged point as its base and calls
+  /// second_order_step() with its velocities v and multipliers lambda.
+  StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
+                  Point& out) final;
+  void on_start(const Point&) override { started_ = false; }
+  /// The family's step from the base point (time t - dt) to t; on success it calls finish().
+  virtual StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t,
+                                       double dt, const Vector& v, const Vector& lambda,
+                                       const NewtonOptions& opt, Point& out) = 0;
   /// The new point (at the form's current configuration) as the canonical first-order `out`.
   void finish(Problem& problem, SecondOrderProblem& p, double t, const Vector& v, const Vector& a,
               const Vector& lambda, Point& out);
+  bool started_ = false;  ///< false until the first step after start()
 };
 
 /// `method: generalized alpha, <rho_inf>;` on a Problem that has a second-order form.
@@ -71,15 +78,14 @@ class GeneralizedAlphaIntegrator : public SecondOrderIntegrator {
       : SecondOrderIntegrator("generalized alpha", 1), rho_(std::move(rho)) {}
 
  protected:
-  StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
-                  Point& out) override;
-  void on_start(const Point&) override { started_ = false; }
+  StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
+                               const Vector& v, const Vector& lambda, const NewtonOptions& opt,
+                               Point& out) override;
 
  private:
   RhoFunction rho_;
   GeneralizedAlpha method_;
   SecondOrderState state_;
-  bool started_ = false;
 };
 
 }  // namespace mbl::integrators

@@ -2,6 +2,7 @@
 
 #include "integrators/central_differences.hpp"
 #include "integrators/generalized_alpha.hpp"
+#include "integrators/half_implicit.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -382,6 +383,7 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
     return std::make_unique<StageNIntegrator<6>>("DIRK54", [](double) { return coef::esdirk4_6(); },
                                                  nullptr);
   if (name == "generalizedalpha") return std::make_unique<GeneralizedAlphaIntegrator>(need_rho());
+  if (name == "halfimplicit") return std::make_unique<HalfImplicitIntegrator>();
   if (name == "centraldifferences") {
     const std::size_t needed = spec.degree == 3 ? 2 : spec.degree == 4 ? 3 : 4;
     if (spec.degree < 3 || spec.degree > 5 || spec.parameters.size() < 2 || spec.parameters.size() > needed)
@@ -400,7 +402,7 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
   throw std::invalid_argument(fmt::format(
       "unknown integration method \"{}\" (expected crank nicolson, implicit euler, bdf, ms, ms2, "
       "ms3, ms4, hope, ss2, ss3, ss4, Bathe, msstc3, msstc4, msstc5, mssth3, mssth4, mssth5, "
-      "DIRK33, DIRK43, DIRK54, generalized alpha, central differences)",
+      "DIRK33, DIRK43, DIRK54, generalized alpha, central differences, half implicit)",
       spec.name));
 }
 

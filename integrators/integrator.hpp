@@ -161,8 +161,8 @@ class StageNIntegrator : public ImplicitStepIntegrator {
 struct MethodSpec {
   /// crank nicolson | implicit euler | bdf | ms | ms2 | ms3 | ms4 | hope | ss2 | ss3 | ss4 |
   /// Bathe | msstc3 | msstc4 | msstc5 | mssth3 | mssth4 | mssth5 | DIRK33 | DIRK43 | DIRK54 |
-  /// generalized alpha | central differences (second-order form: generalized_alpha.hpp,
-  /// central_differences.hpp)
+  /// generalized alpha | central differences | half implicit (second-order form:
+  /// generalized_alpha.hpp, central_differences.hpp, half_implicit.hpp)
   /// (case-insensitive).
   std::string name = "ms";
   RhoFunction rho;      ///< differential spectral radius (required by the tunable methods)

@@ -402,7 +402,7 @@ class Builder {
       m.parameters = {in.real(), in.real()};
       while (static_cast<int>(m.parameters.size()) < m.degree - 1 && !in.at_end())
         m.parameters.push_back(in.real());
-    } else if (m.name == "cranknicolson" || m.name == "impliciteuler") {
+    } else if (m.name == "cranknicolson" || m.name == "impliciteuler" || m.name == "halfimplicit") {
     } else if (!in.at_end()) {
       m.rho = read_rho();
       if (!in.at_end()) m.rho_alg = read_rho();

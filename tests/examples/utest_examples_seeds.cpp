@@ -84,3 +84,14 @@ TEST(SeedMethods, CentralDifferencesBeyondTheStabilityLimitStops) {
   const test::TextDeckRun ok = test::run_deck_text("seeds_cd_ok", pendulum_with("central differences, degree, 3, 1., 0.5", "0.3"));
   EXPECT_EQ(ok.rc, 0) << ok.log();
 }
+
+TEST(SeedMethods, HalfImplicitPendulumFollowsMs) {
+  const test::TextDeckRun ms = test::run_deck_text("seeds_ms", pendulum_with("ms, 0.6"));
+  ASSERT_EQ(ms.rc, 0) << ms.log();
+  const test::TextDeckRun hi = test::run_deck_text("seeds_hi", pendulum_with("half implicit"));
+  ASSERT_EQ(hi.rc, 0) << hi.log();
+  const output::Results a = output::read_results((hi.dir / "run").string());
+  const output::Results b = output::read_results((ms.dir / "run").string());
+  ASSERT_EQ(a.records(), b.records());
+  EXPECT_LT(worst_position_gap(a, b), 2e-2);  // a first-order method
+}

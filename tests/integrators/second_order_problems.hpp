@@ -2,10 +2,30 @@
 // Small second-order problems (integrators/second_order_problem.hpp) on a vector space: the
 // configuration is q = q_base + dq. Shared by the tests of the seed methods.
 #include <cmath>
+#include <fstream>
+#include <iostream>
+#include <string>
 
+#include "integrators/newton.hpp"
 #include "integrators/second_order_problem.hpp"
 
 namespace mbl::integrators::testing {
+
+/// Newton options of the seed tests: residuals to 1e-12.
+inline NewtonOptions tight_newton() {
+  NewtonOptions o;
+  o.residual_tolerance = 1e-12;
+  o.max_iterations = 50;
+  return o;
+}
+
+/// Prints `s` and appends it to build/<file> (the generated tables of docs/seeds.md); the file
+/// starts afresh with each test process.
+inline void table_line(const std::string& file, const std::string& s) {
+  static std::ofstream f(std::string(MBL_SOURCE_DIR) + "/build/" + file);
+  std::cout << s;
+  f << s << std::flush;
+}
 
 class VectorSecondOrder : public SecondOrderProblem {
  public:

@@ -18,18 +18,9 @@ using mbl::integrators::testing::LinearOscillator;
 
 namespace {
 
-void say(const std::string& s) {
-  static std::ofstream f(std::string(MBL_SOURCE_DIR) + "/build/seeds_central_differences.txt");
-  std::cout << s;
-  f << s << std::flush;
-}
+void say(const std::string& s) { mbl::integrators::testing::table_line("seeds_central_differences.txt", s); }
 
-NewtonOptions tight() {
-  NewtonOptions o;
-  o.residual_tolerance = 1e-12;
-  o.max_iterations = 10;
-  return o;
-}
+NewtonOptions tight() { return mbl::integrators::testing::tight_newton(); }
 
 CentralDifferencesParameters params(int degree, double alpha, double beta, double gamma = 0.5, double zeta = 1.0) {
   return {degree, alpha, beta, gamma, zeta};
