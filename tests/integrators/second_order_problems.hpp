@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 
 #include "integrators/newton.hpp"
@@ -22,9 +23,11 @@ inline NewtonOptions tight_newton() {
 /// Prints `s` and appends it to build/<file> (the generated tables of docs/seeds.md); the file
 /// starts afresh with each test process.
 inline void table_line(const std::string& file, const std::string& s) {
-  static std::ofstream f(std::string(MBL_SOURCE_DIR) + "/build/" + file);
+  static std::map<std::string, std::ofstream> files;
+  auto it = files.find(file);
+  if (it == files.end()) it = files.emplace(file, std::ofstream(std::string(MBL_SOURCE_DIR) + "/build/" + file)).first;
   std::cout << s;
-  f << s << std::flush;
+  it->second << s << std::flush;
 }
 
 class VectorSecondOrder : public SecondOrderProblem {
