@@ -4,6 +4,7 @@
 // (docs/seeds.md).
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
@@ -125,4 +126,36 @@ TEST(CentralDifferences, PendulumEnergyDriftOfTables2And4) {
       ++k;
     }
   }
+}
+
+/// Seed 002 eq. 74 (the fifth-degree amplification on (q_{t+h}, q', q'', q''', q'''')) with its
+/// entry (1, 5) = (c15 - (alpha + 4 beta + 4 zeta) / (24 gamma)) h^4 given; the row of q''(t),
+/// -omega^2 q_t, is the one the printed matrix leaves out.
+static double eq74_spectral_radius(double a, double b, double g, double z, double c15, double h) {
+  const double S = a + 4 * b + 4 * z;
+  Eigen::MatrixXd A(5, 5);
+  A << 1 - (a + 4 * b + 6 * g + 4 * z) / (12 * g) * h * h, h, (1 - S / (12 * g)) * h * h,
+      (2.0 / 3 - S / (12 * g)) * h * h * h, (c15 - S / (24 * g)) * std::pow(h, 4),  //
+      -b / (3 * g) * h, 1, (1 - b / (3 * g)) * h, (0.5 - b / (3 * g)) * h * h, (1.0 / 6 - b / (6 * g)) * h * h * h,
+      -1, 0, 0, 0, 0,  //
+      -2 * z / g / h, 0, -2 * z / g / h, 1 - 2 * z / g, (1 - z / g) * h,  //
+      -2 / g / h / h, 0, -2 / g / h / h, -2 / g / h, 1 - 1 / g;
+  return A.eigenvalues().cwiseAbs().maxCoeff();
+}
+
+// The fifth degree with alpha = 4/5, beta = gamma = zeta = 1 (seed 002 §5.3, "stable for
+// omega dt <= 0.6"): eqs. 69-72 give eq. 74 except its entry (1, 5), 3/8 where the paper prints
+// 3/4; with 3/8 (our method) the spectral radius exceeds one for every step, with the printed
+// 3/4 it stays near one up to ~0.65 and jumps above.
+TEST(CentralDifferences, FifthDegreeAmplificationAgainstEq74) {
+  const CentralDifferences m(params(5, 0.8, 1.0, 1.0, 1.0));
+  say("\nDegree 5, alpha 4/5, beta = gamma = zeta = 1: spectral radius (seed 002 eq. 74, §5.3)\n");
+  say("omega dt  ours (eqs. 69-72)  eq. 74 with 3/8    eq. 74 as printed (3/4)\n");
+  for (double W : {0.01, 0.1, 0.3, 0.5, 0.6, 0.65, 0.7}) {
+    const double ours = m.spectral_radius(W);
+    say(fmt::format("{:<9} {:<18.9f} {:<18.9f} {:.9f}\n", W, ours, eq74_spectral_radius(0.8, 1, 1, 1, 0.375, W),
+                    eq74_spectral_radius(0.8, 1, 1, 1, 0.75, W)));
+    EXPECT_NEAR(ours, eq74_spectral_radius(0.8, 1, 1, 1, 0.375, W), 1e-9) << W;
+  }
+  EXPECT_EQ(m.stability_limit(), 0.0);
 }
