@@ -187,3 +187,12 @@ TEST(SeedMethods, HalfImplicitDoublePendulumEnergyBoundedOver100Seconds) {
   EXPECT_LT(worst100, 1.5 * worst10) << "10 s: " << worst10 << ", 100 s: " << worst100;
   EXPECT_LT(worst100, 0.05 * 2.0 * 9.81 * 2.0);  // 5 % of the potential energy range
 }
+
+TEST(SeedMethods, CentralDifferencesCardErrors) {
+  const test::TextDeckRun bad = test::run_deck_text("seeds_card", pendulum_with("central differences, degree, 6, 1., 0.5"));
+  EXPECT_EQ(bad.rc, 2) << bad.log();
+  EXPECT_NE(bad.log().find("expected a degree of 3, 4 or 5, found 6"), std::string::npos) << bad.log();
+  const test::TextDeckRun no_degree = test::run_deck_text("seeds_card", pendulum_with("central differences, 3, 1., 0.5"));
+  EXPECT_EQ(no_degree.rc, 2) << no_degree.log();
+  EXPECT_NE(no_degree.log().find("expected \"degree\""), std::string::npos) << no_degree.log();
+}
