@@ -142,39 +142,55 @@ StepResult GeneralizedAlpha::step(SecondOrderProblem& p, double rho_inf, double 
   return res;
 }
 
-SecondOrderProblem* second_order_form(Problem& problem, const std::string& method,
-                                      StepResult& failure) {
+StepResult SecondOrderIntegrator::step(Problem& problem, double t, double dt,
+                                       NewtonSolver& newton, Point& out) {
+  StepResult failure;
+  SecondOrderProblem* p = nullptr;
   try {
-    if (SecondOrderProblem* p = problem.second_order()) return p;
-    failure.message = fmt::format("{}: the problem has no second-order form", method);
+    p = problem.second_order();
+    if (!p) failure.message = fmt::format("{}: the problem has no second-order form", name());
   } catch (const std::invalid_argument& e) {
-    failure.message = fmt::format("{}: {}", method, e.what());
+    failure.message = fmt::format("{}: {}", name(), e.what());
   }
-  failure.failure = FailureReason::InvalidParameter;
-  return nullptr;
+  if (!p) {
+    failure.failure = FailureReason::InvalidParameter;
+    return failure;
+  }
+  const Point& last = history_.front();
+  Vector v, lambda;
+  p->from_first_order(last.y, last.yp, v, lambda);
+  StepResult r = second_order_step(problem, *p, t, dt, v, lambda, newton.options(), out);
+  if (r.converged) {
+    started_ = true;
+  } else {
+    p->set_configuration(Vector::Zero(p->velocity_size()));
+  }
+  return r;
 }
 
-StepResult GeneralizedAlphaIntegrator::step(Problem& problem, double t, double dt,
-                                            NewtonSolver& newton, Point& out) {
-  StepResult failure;
-  SecondOrderProblem* p = second_order_form(problem, name(), failure);
-  if (!p) return failure;
-  const Point& last = history_.front();
-  Vector lambda;
-  p->from_first_order(last.y, last.yp, state_.v, lambda);
+void SecondOrderIntegrator::finish(Problem& problem, SecondOrderProblem& p, double t,
+                                   const Vector& v, const Vector& a, const Vector& lambda,
+                                   Point& out) {
+  out.t = t;
+  p.to_first_order(t, v, a, lambda, out.y, out.yp);
+  problem.after_convergence(t, out.y, out.yp);
+}
+
+StepResult GeneralizedAlphaIntegrator::second_order_step(Problem& problem, SecondOrderProblem& p,
+                                                         double t, double dt, const Vector& v,
+                                                         const Vector& lambda,
+                                                         const NewtonOptions& opt, Point& out) {
+  state_.v = v;
   if (!started_) {
     state_.lambda = lambda;
-    consistent_accelerations(*p, last.t, state_.v, state_.qdd, state_.lambda);
+    consistent_accelerations(p, t - dt, state_.v, state_.qdd, state_.lambda);
     state_.a = state_.qdd;  // a_0 = q''_0 (seed 004 §5)
-    started_ = true;
   }
   SecondOrderState next = state_;
-  StepResult r = method_.step(*p, rho_(t), t, dt, next, newton.options());
+  StepResult r = method_.step(p, rho_(t), t, dt, next, opt);
   if (!r.converged) return r;
   state_ = std::move(next);
-  out.t = t;
-  p->to_first_order(t, state_.v, state_.qdd, state_.lambda, out.y, out.yp);
-  problem.after_convergence(t, out.y, out.yp);
+  finish(problem, p, t, state_.v, state_.qdd, state_.lambda, out);
   return r;
 }
 

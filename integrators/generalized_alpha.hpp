@@ -51,26 +51,41 @@ class GeneralizedAlpha {
   Matrix S_, T_, B_;
 };
 
+/// Base of the integrators that run a Problem through its second-order form: the converged
+/// step points stay first-order (history, output), each step goes through the form.
+class SecondOrderIntegrator : public ImplicitStepIntegrator {
+ protected:
+  using ImplicitStepIntegrator::ImplicitStepIntegrator;
+  /// Finds the second-order form, loads the last converged point as its base and calls
+  /// second_order_step() with its velocities v and multipliers lambda.
+  StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
+                  Point& out) final;
+  void on_start(const Point&) override { started_ = false; }
+  /// The family's step from the base point (time t - dt) to t; on success it calls finish().
+  virtual StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t,
+                                       double dt, const Vector& v, const Vector& lambda,
+                                       const NewtonOptions& opt, Point& out) = 0;
+  /// The new point (at the form's current configuration) as the canonical first-order `out`.
+  void finish(Problem& problem, SecondOrderProblem& p, double t, const Vector& v, const Vector& a,
+              const Vector& lambda, Point& out);
+  bool started_ = false;  ///< false until the first step after start()
+};
+
 /// `method: generalized alpha, <rho_inf>;` on a Problem that has a second-order form.
-class GeneralizedAlphaIntegrator : public ImplicitStepIntegrator {
+class GeneralizedAlphaIntegrator : public SecondOrderIntegrator {
  public:
   explicit GeneralizedAlphaIntegrator(RhoFunction rho)
-      : ImplicitStepIntegrator("generalized alpha", 1), rho_(std::move(rho)) {}
+      : SecondOrderIntegrator("generalized alpha", 1), rho_(std::move(rho)) {}
 
  protected:
-  StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
-                  Point& out) override;
-  void on_start(const Point&) override { started_ = false; }
+  StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
+                               const Vector& v, const Vector& lambda, const NewtonOptions& opt,
+                               Point& out) override;
 
  private:
   RhoFunction rho_;
   GeneralizedAlpha method_;
   SecondOrderState state_;
-  bool started_ = false;
 };
-
-/// The second-order form of `problem`, or a failed StepResult naming why there is none.
-SecondOrderProblem* second_order_form(Problem& problem, const std::string& method,
-                                      StepResult& failure);
 
 }  // namespace mbl::integrators

@@ -1,6 +1,8 @@
 #include "integrators/integrator.hpp"
 
+#include "integrators/central_differences.hpp"
 #include "integrators/generalized_alpha.hpp"
+#include "integrators/half_implicit.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -381,10 +383,26 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
     return std::make_unique<StageNIntegrator<6>>("DIRK54", [](double) { return coef::esdirk4_6(); },
                                                  nullptr);
   if (name == "generalizedalpha") return std::make_unique<GeneralizedAlphaIntegrator>(need_rho());
+  if (name == "halfimplicit") return std::make_unique<HalfImplicitIntegrator>();
+  if (name == "centraldifferences") {
+    const std::size_t needed = spec.degree == 3 ? 2 : spec.degree == 4 ? 3 : 4;
+    if (spec.degree < 3 || spec.degree > 5 || spec.parameters.size() < 2 || spec.parameters.size() > needed)
+      throw std::invalid_argument(fmt::format(
+          "central differences of degree {} needs {} parameters (alpha, beta[, gamma[, zeta]])",
+          spec.degree, needed));
+    CentralDifferencesParameters c;
+    c.degree = spec.degree;
+    const std::vector<double>& q = spec.parameters;
+    c.alpha = q[0];
+    c.beta = q[1];
+    if (q.size() > 2) c.gamma = q[2];
+    if (q.size() > 3) c.zeta = q[3];
+    return std::make_unique<CentralDifferencesIntegrator>(c);
+  }
   throw std::invalid_argument(fmt::format(
       "unknown integration method \"{}\" (expected crank nicolson, implicit euler, bdf, ms, ms2, "
       "ms3, ms4, hope, ss2, ss3, ss4, Bathe, msstc3, msstc4, msstc5, mssth3, mssth4, mssth5, "
-      "DIRK33, DIRK43, DIRK54, generalized alpha)",
+      "DIRK33, DIRK43, DIRK54, generalized alpha, central differences, half implicit)",
       spec.name));
 }
 

@@ -161,12 +161,16 @@ class StageNIntegrator : public ImplicitStepIntegrator {
 struct MethodSpec {
   /// crank nicolson | implicit euler | bdf | ms | ms2 | ms3 | ms4 | hope | ss2 | ss3 | ss4 |
   /// Bathe | msstc3 | msstc4 | msstc5 | mssth3 | mssth4 | mssth5 | DIRK33 | DIRK43 | DIRK54 |
-  /// generalized alpha (second-order form, integrators/generalized_alpha.hpp)
+  /// generalized alpha | central differences | half implicit (second-order form:
+  /// generalized_alpha.hpp, central_differences.hpp, half_implicit.hpp)
   /// (case-insensitive).
   std::string name = "ms";
   RhoFunction rho;      ///< differential spectral radius (required by the tunable methods)
   RhoFunction rho_alg;  ///< algebraic one (multistep only); defaults to rho
   int bdf_order = 2;    ///< `bdf, order, 1|2`
+  /// `central differences, degree, 3|4|5, alpha, beta [, gamma [, zeta]]` (seed 002).
+  int degree = 3;
+  std::vector<double> parameters;
 };
 
 /// Throws std::invalid_argument for unknown names or missing radii.

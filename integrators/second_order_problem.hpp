@@ -24,7 +24,8 @@ class SecondOrderProblem {
   /// Number of holonomic constraints (= multipliers).
   virtual int constraint_size() const = 0;
 
-  /// q = q_b (+) dq (see the header comment).
+  /// q = q_b (+) dq (see the header comment); set_configuration(0) after a failed step puts the
+  /// problem back at its base point.
   virtual void set_configuration(const Vector& dq) = 0;
   /// The current configuration becomes the base point (dq = 0).
   virtual void commit_configuration() = 0;

@@ -396,7 +396,16 @@ class Builder {
     };
     if (m.name == "bdf") {
       if (in.keyword_is("order")) m.bdf_order = static_cast<int>(in.integer());
-    } else if (m.name == "cranknicolson" || m.name == "impliciteuler") {
+    } else if (m.name == "centraldifferences") {
+      // Seed 002: `central differences, degree, 3|4|5, alpha, beta [, gamma [, zeta]]`.
+      if (!in.keyword_is("degree")) in.fail_expected("\"degree\"");
+      m.degree = static_cast<int>(parser::checked_integer(
+          in, [](std::int64_t d) { return d >= 3 && d <= 5; }, "a degree of 3, 4 or 5"));
+      // alpha, beta; gamma (degree 4, 5) and zeta (degree 5) may follow.
+      m.parameters = {in.real(), in.real()};
+      while (static_cast<int>(m.parameters.size()) < m.degree - 1 && !in.at_end())
+        m.parameters.push_back(in.real());
+    } else if (m.name == "cranknicolson" || m.name == "impliciteuler" || m.name == "halfimplicit") {
     } else if (!in.at_end()) {
       m.rho = read_rho();
       if (!in.at_end()) m.rho_alg = read_rho();

@@ -2,10 +2,33 @@
 // Small second-order problems (integrators/second_order_problem.hpp) on a vector space: the
 // configuration is q = q_base + dq. Shared by the tests of the seed methods.
 #include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
 
+#include "integrators/newton.hpp"
 #include "integrators/second_order_problem.hpp"
 
 namespace mbl::integrators::testing {
+
+/// Newton options of the seed tests: residuals to 1e-12.
+inline NewtonOptions tight_newton() {
+  NewtonOptions o;
+  o.residual_tolerance = 1e-12;
+  o.max_iterations = 50;
+  return o;
+}
+
+/// Prints `s` and appends it to build/<file> (the generated tables of docs/seeds.md); the file
+/// starts afresh with each test process.
+inline void table_line(const std::string& file, const std::string& s) {
+  static std::map<std::string, std::ofstream> files;
+  auto it = files.find(file);
+  if (it == files.end()) it = files.emplace(file, std::ofstream(std::string(MBL_SOURCE_DIR) + "/build/" + file)).first;
+  std::cout << s;
+  it->second << s << std::flush;
+}
 
 class VectorSecondOrder : public SecondOrderProblem {
  public:
@@ -52,6 +75,26 @@ class CartesianPendulum : public VectorSecondOrder {
   void mass(Matrix& M) override { M = m_ * Matrix::Identity(2, 2); }
   void constraint_jacobian(double, Matrix& B) override { B = q_.transpose(); }
   double m_, L_, g_;
+};
+
+}  // namespace mbl::integrators::testing
+
+namespace mbl::integrators::testing {
+
+/// The IFToMM simple pendulum of seed 002 §3 in its angle from the horizontal (eq. 14):
+/// theta'' = -(g/L) cos theta, unit mass and length, released at rest from theta = 0.
+class AnglePendulum : public VectorSecondOrder {
+ public:
+  AnglePendulum() : VectorSecondOrder(Vector::Zero(1)) {}
+  int constraint_size() const override { return 0; }
+  void evaluate(double, const Vector&, const Vector& a, const Vector&, Vector& r, Vector& phi) override {
+    r = Vector::Constant(1, -g_ * std::cos(q_[0]) - a[0]);
+    phi.resize(0);
+  }
+  void mass(Matrix& M) override { M = Matrix::Identity(1, 1); }
+  void constraint_jacobian(double, Matrix& B) override { B.resize(0, 1); }
+  double energy(double theta_dot) const { return 0.5 * theta_dot * theta_dot + g_ * std::sin(q_[0]); }
+  double g_ = 9.81;
 };
 
 }  // namespace mbl::integrators::testing

@@ -21,22 +21,9 @@ using mbl::integrators::testing::LinearOscillator;
 
 namespace {
 
-std::ofstream& table() {
-  static std::ofstream f(std::string(MBL_SOURCE_DIR) + "/build/seeds_generalized_alpha.txt");
-  return f;
-}
+void say(const std::string& s) { mbl::integrators::testing::table_line("seeds_generalized_alpha.txt", s); }
 
-void say(const std::string& s) {
-  std::cout << s;
-  table() << s << std::flush;
-}
-
-NewtonOptions tight() {
-  NewtonOptions o;
-  o.residual_tolerance = 1e-12;
-  o.max_iterations = 30;
-  return o;
-}
+NewtonOptions tight() { return mbl::integrators::testing::tight_newton(); }
 
 /// Spectral radius of the amplification matrix of one step on (q, h v, h^2 a) for
 /// q'' + w^2 q = 0 with w = 1 and h = hT * 2 pi.

@@ -1,0 +1,94 @@
+#pragma once
+// The conditionally explicit central differences of seed 002: the reformulated central
+// differences (eqs. 9, 12), the third-degree (alpha, beta: eqs. 15-16), fourth-degree
+// (alpha, beta, gamma: eqs. 40-43) and fifth-degree (alpha, beta, gamma, zeta: eqs. 69-73)
+// methods, in the DAE form of §8 (eqs. 84-90): at each time t the highest derivative z of the
+// degree is the unknown, the lower derivatives at t and the position at t + h are affine in z,
+// and Newton solves the equilibrium at t together with the constraints at t + h,
+//     M(q_t) q''(t) = Q(q_t, q'(t), t) - Phi_q(q_t)^T lambda(t),   Phi(q_{t+h}) = 0.
+// The solve is linear (one iteration) when Q does not depend on the velocities and there are
+// no constraints: the method is then explicit. Positions move on the problem's Lie group
+// (q_{t+h} = q_t (+) dq). Each step first checks omega_max h against the stability limit of the
+// parameters (found by bisection on the spectral radius of the method's own amplification).
+#include <array>
+#include <vector>
+
+#include "integrators/generalized_alpha.hpp"
+#include "integrators/second_order_problem.hpp"
+
+namespace mbl::integrators {
+
+struct CentralDifferencesParameters {
+  int degree = 3;                       ///< 3, 4 or 5
+  double alpha = 1, beta = 0.5, gamma = 0.5, zeta = 1;
+};
+
+/// One point solve of the DAE form (seed 002 eqs. 84-90; seed 003 eq. 5): the unknown z and
+/// the maps z -> q'(t) = v + cv z, q''(t) = a + ca z, q_{t+h} = q_t (+) (dq + cdq z).
+struct PointMaps {
+  Vector v, a, dq;                 ///< values at z = 0
+  double cv = 0, ca = 1, cdq = 0;  ///< coefficients of z
+};
+/// Newton: the full matrix [M + (cv/ca) C, B_t^T; B_{t+h}, 0] rebuilt at each iteration, or the
+/// symmetric quasi-Newton matrix [M, B_t^T; B_t, 0] built once (seed 003 eq. 12).
+enum class PointMatrix { Newton, Frozen };
+/// Solves M(q_t) q''(t) = Q(q_t, q'(t), t) - B_t^T lambda, Phi(q_{t+h}, t + h) = 0 for z and
+/// lambda (the constraint rows scaled by ca/cdq so that both blocks are O(1)). The problem's
+/// configuration is left at the base q_t.
+StepResult solve_point(SecondOrderProblem& p, double t, double h, const PointMaps& f,
+                       Vector& lambda, const NewtonOptions& opt, Vector& z, PointMatrix kind);
+
+/// What the method carries: the derivatives at the current time t (d[0] = q', d[1] = q'',
+/// d[2] = q''', d[3] = q''''), lambda(t), and dq_next = q_{t+h} relative to q_t.
+struct CentralDifferencesState {
+  std::array<Vector, 4> d;
+  Vector lambda, dq_next;
+};
+
+class CentralDifferences {
+ public:
+  explicit CentralDifferences(CentralDifferencesParameters p);
+  const CentralDifferencesParameters& parameters() const { return p_; }
+  /// Largest Omega = omega h with spectral radius <= 1 (0 if none), by bisection (seed 002
+  /// Table 3).
+  double stability_limit() const { return limit_; }
+  /// Spectral radius of one step of q'' = -q with h = Omega (eqs. 37, 67, 74).
+  double spectral_radius(double Omega) const;
+
+  /// At t0 with (q_0, q'_0) in the problem and s.d[0]: accelerations (and for degrees 4, 5 the
+  /// higher derivatives along the motion) and lambda_0, then q_1 (a Taylor step that meets the
+  /// constraints at t0 + h).
+  StepResult start(SecondOrderProblem& p, double t0, double h, CentralDifferencesState& s,
+                   const NewtonOptions& opt);
+  /// Moves the problem's base to q_{t} = q_{t-h} (+) dq_next and solves the point t.
+  StepResult step(SecondOrderProblem& p, double t, double h, CentralDifferencesState& s,
+                  const NewtonOptions& opt);
+  /// omega_max of the linearised problem at the current point (M, K projected on the
+  /// constraints' null space).
+  static double highest_frequency(SecondOrderProblem& p, double t, const CentralDifferencesState& s);
+
+ private:
+  /// The maps of the degree at step h from the previous derivatives.
+  PointMaps affine(const std::array<Vector, 4>& prev, double h) const;
+
+  CentralDifferencesParameters p_;
+  double limit_ = 0;
+};
+
+/// `method: central differences, degree, 3|4|5, <alpha>, <beta> [, <gamma> [, <zeta>]];`.
+class CentralDifferencesIntegrator : public SecondOrderIntegrator {
+ public:
+  explicit CentralDifferencesIntegrator(CentralDifferencesParameters p)
+      : SecondOrderIntegrator("central differences", 1), method_(p) {}
+
+ protected:
+  StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
+                               const Vector& v, const Vector& lambda, const NewtonOptions& opt,
+                               Point& out) override;
+
+ private:
+  CentralDifferences method_;
+  CentralDifferencesState state_;
+};
+
+}  // namespace mbl::integrators
