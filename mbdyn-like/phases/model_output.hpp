@@ -40,6 +40,8 @@ class ModelOutput final : public RunOutput {
  public:
   explicit ModelOutput(output::OutputConfig config);
   void setup(Model& model) override;
+  void derivatives_done(double t, int iterations, double residual_error) override;
+  void eigenanalysis(Model& model, const EigenSolution& solution) override;
   void derivatives(Model& model, double t, int iterations, double residual_error) override;
   void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
                    double derivatives_error, double t, double dt, int iterations,

@@ -1,0 +1,227 @@
+// Eigenanalysis (input manual §4.1.1): closed-form frequencies of a spring-mass chain and of a
+// pendulum, and the eigenvalue tables of MBDyn's .out files for the eigenanalysis decks of
+// ../shared (every reported eigenvalue to the digits MBDyn printed; the rigid-body zeros and the
+// huge eigenvalues of the constraint rows, round-off in MBDyn too, are left out).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "mbdyn-like/model/model_builder.hpp"
+#include "mbdyn-like/phases/eigenanalysis.hpp"
+#include "mbdyn-like/phases/model_output.hpp"
+#include "mbdyn-like/phases/simulation.hpp"
+#include "support/run_program.hpp"
+
+namespace fs = std::filesystem;
+using namespace mbl;
+
+namespace {
+
+struct Row {
+  double sigma = 0.0, omega = 0.0, damping = 0.0, frequency = 0.0;
+  int digits = 6;  ///< significant digits printed
+};
+
+/// The eigenvalue tables of a .out file, in order.
+std::vector<std::vector<Row>> read_tables(const std::string& text) {
+  std::vector<std::vector<Row>> tables;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Mode n.", 0) == 0) {
+      tables.emplace_back();
+      continue;
+    }
+    const auto colon = line.find(": ");
+    if (tables.empty() || colon == std::string::npos || line.rfind("Step", 0) == 0 || line[0] == '#' ||
+        line.rfind("Info", 0) == 0)
+      continue;
+    std::istringstream ls(line.substr(colon + 2));
+    Row r;
+    std::string sign, j, sigma_text;
+    ls >> sigma_text >> sign >> r.omega >> j >> r.damping >> r.frequency;
+    if (!ls) continue;
+    r.sigma = std::stod(sigma_text);
+    if (sign == "-") r.omega = -r.omega;
+    // 16-digit tables print long mantissas; 6-digit ones at most 6 significant digits.
+    std::string mantissa = sigma_text.substr(0, sigma_text.find('e'));
+    int d = 0;
+    for (char c : mantissa) d += std::isdigit(static_cast<unsigned char>(c)) ? 1 : 0;
+    r.digits = d > 6 ? 16 : 6;
+    tables.back().push_back(r);
+  }
+  return tables;
+}
+
+/// Runs a deck in-process into a fresh folder; returns the .out text.
+std::string run_deck_out(const fs::path& deck, const std::string& name, RunReport& report) {
+  const fs::path cwd = fs::current_path();
+  fs::current_path(deck.parent_path());  // decks include files relative to themselves
+  BuildResult built = read_deck(deck.filename().string());
+  const fs::path dir = mbl::test::fresh_temp_dir("utest_phases_eig_" + mbl::test::test_identifier(name));
+  output::OutputConfig oc;
+  oc.prefix = (dir / "run").string();
+  oc.precision = built.settings.output_precision;
+  oc.precision_given = built.settings.output_precision_given;
+  std::ostringstream log;
+  {
+    ModelOutput out(oc);
+    report = run_simulation(*built.model, built.settings, out, log);
+  }
+  fs::current_path(cwd);
+  return mbl::test::read_file(dir / "run.out");
+}
+
+/// Whether `row` is one MBDyn's round-off decides: a rigid-body zero (|lambda| tiny against the
+/// largest of the table) or a huge eigenvalue of a constraint row (|lambda| >> 1/dCoef).
+bool round_off_row(const Row& r, double scale) {
+  const double m = std::hypot(r.sigma, r.omega);
+  return m < 1e-6 * scale || m > 1e12;
+}
+
+/// Every physical eigenvalue of MBDyn's table is in ours to the digits MBDyn printed (the real
+/// part relative to |lambda|: for undamped modes it is round-off in both).
+void expect_tables_agree(const std::vector<Row>& ours, const std::vector<Row>& ref, const std::string& what) {
+  double scale = 0.0;
+  for (const Row& r : ref)
+    if (std::hypot(r.sigma, r.omega) < 1e12) scale = std::max(scale, std::hypot(r.sigma, r.omega));
+  int compared = 0;
+  for (const Row& r : ref) {
+    if (round_off_row(r, scale)) continue;
+    const double m = std::hypot(r.sigma, r.omega);
+    const double tol = (r.digits > 6 ? 1e-9 : 5e-6) * m;
+    bool found = false;
+    for (const Row& o : ours)
+      if (std::abs(o.sigma - r.sigma) <= tol && std::abs(o.omega - r.omega) <= tol) found = true;
+    EXPECT_TRUE(found) << what << ": MBDyn's eigenvalue " << r.sigma << " + " << r.omega << " j is not in ours";
+    ++compared;
+  }
+  EXPECT_GT(compared, 0) << what;
+  int ours_physical = 0, ref_physical = 0;
+  for (const Row& o : ours) ours_physical += round_off_row(o, scale) ? 0 : 1;
+  for (const Row& r : ref) ref_physical += round_off_row(r, scale) ? 0 : 1;
+  EXPECT_EQ(ours_physical, ref_physical) << what;
+}
+
+/// The data and initial value blocks of a one-step run (step 1e-3) with `eigenanalysis: <card>;`.
+std::string one_step_deck(const std::string& card) {
+  return "begin: data; problem: initial value; end: data;\n"
+         "begin: initial value;\n"
+         "  initial time: 0.; final time: 1e-3; time step: 1e-3; max iterations: 10; tolerance: 1e-9;\n"
+         "  method: ms, .6;\n"
+         "  eigenanalysis: " + card + ";\n"
+         "end: initial value;\n";
+}
+
+}  // namespace
+
+TEST(Eigenanalysis, ContinuousEigenvalueInvertsTheBilinearMap) {
+  // Lambda = (1 + c lambda) / (1 - c lambda) with c = h/2 maps back to lambda = -3 + 40 j.
+  const double h = 1e-3, c = h / 2.0;
+  const std::complex<double> lambda(-3.0, 40.0);
+  const std::complex<double> Lambda = (1.0 + c * lambda) / (1.0 - c * lambda);
+  const ContinuousEigenvalue e = continuous_eigenvalue(2.0, 2.0 * Lambda.real(), 2.0 * Lambda.imag(), h);
+  EXPECT_NEAR(e.sigma, -3.0, 1e-9);
+  EXPECT_NEAR(e.omega, 40.0, 1e-9);
+  EXPECT_NEAR(e.frequency, 40.0 / (2.0 * M_PI), 1e-9);
+  EXPECT_NEAR(e.damping, 300.0 / std::abs(lambda), 1e-9);
+}
+
+TEST(Eigenanalysis, SpringMassChainHasTheClosedFormFrequencies) {
+  // ground - k - m - k - m, the same spring in x, y, z: omega^2 = (k/m)(3 -+ sqrt 5)/2, three
+  // times each. Springs of zero length between coincident nodes leave the rotations uncoupled:
+  // they are rigid-body zeros (below the lower limit).
+  const double k = 1e4, m = 2.0;
+  const std::string deck = one_step_deck("1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use lapack") + R"(
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 3; end: control data;
+begin: nodes;
+  structural: 0, static, null, eye, null, null;
+  structural: 1, dynamic, null, eye, null, null;
+  structural: 2, dynamic, null, eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 0, clamp, 0, node, node;
+  body: 1, 1, 2., null, diag, 1., 1., 1.;
+  body: 2, 2, 2., null, diag, 1., 1., 1.;
+  joint: 1, deformable displacement joint, 0, position, null, 1, position, null,
+    linear elastic generic, diag, 1e4, 1e4, 1e4;
+  joint: 2, deformable displacement joint, 1, position, null, 2, position, null,
+    linear elastic generic, diag, 1e4, 1e4, 1e4;
+end: elements;
+)";
+  const auto run = mbl::test::run_deck_text("eig_chain", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto tables = read_tables(mbl::test::read_file(run.output("out")));
+  ASSERT_EQ(tables.size(), 1u);
+  const double w1 = std::sqrt(k / m * (3.0 - std::sqrt(5.0)) / 2.0), w2 = std::sqrt(k / m * (3.0 + std::sqrt(5.0)) / 2.0);
+  ASSERT_EQ(tables[0].size(), 6u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(tables[0][i].omega, w1, 1e-5 * w1);
+    EXPECT_NEAR(tables[0][i + 3].omega, w2, 1e-5 * w2);
+    EXPECT_NEAR(tables[0][i].sigma, 0.0, 1e-6 * w2);
+  }
+}
+
+TEST(Eigenanalysis, PendulumHasSqrtGOverL) {
+  // A point mass hanging at L from a distance joint, analysed at the initial time (after the
+  // derivatives phase has found the tension m g): omega = sqrt(g / L) in x and in y.
+  const double g = 9.81, L = 2.0;
+  const std::string deck = one_step_deck("0., parameter, 1e-3, lower frequency limit, 1e-3, use lapack") + R"(
+begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; gravity; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 0., 0., -2., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, distance, 1, position, null, 2, position, null, const, 2.;
+  body: 2, 2, 3., null, diag, 1., 1., 1.;
+  gravity: uniform, 0., 0., -1., const, 9.81;
+end: elements;
+)";
+  const auto run = mbl::test::run_deck_text("eig_pendulum", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto tables = read_tables(mbl::test::read_file(run.output("out")));
+  ASSERT_EQ(tables.size(), 1u);
+  ASSERT_EQ(tables[0].size(), 2u);
+  for (const Row& r : tables[0]) EXPECT_NEAR(r.omega, std::sqrt(g / L), 1e-5);
+}
+
+class EigenDeck : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(EigenDeck, EigenvaluesAgreeWithMbdyn) {
+  const fs::path dir = fs::path(MBL_SHARED_DIR) / "decks" / GetParam();
+  fs::path deck, ref;
+  for (const auto& f : fs::directory_iterator(dir / "deck")) deck = f.path();
+  for (const auto& f : fs::directory_iterator(dir / "mbdyn"))
+    if (f.path().extension() == ".out") ref = f.path();
+  RunReport report;
+  const std::string out = run_deck_out(deck, GetParam(), report);
+  ASSERT_EQ(report.status, RunStatus::Completed) << report.message;
+  const auto ours = read_tables(out);
+  const auto theirs = read_tables(mbl::test::read_file(ref));
+  ASSERT_EQ(ours.size(), theirs.size());
+  for (std::size_t k = 0; k < ours.size(); ++k)
+    expect_tables_agree(ours[k], theirs[k], std::string(GetParam()) + " analysis " + std::to_string(k));
+  // The "Info:" lines (LAPACK's balancing) are MBDyn's.
+  auto info_lines = [](const std::string& text) {
+    std::vector<std::string> v;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+      if (l.rfind("Info:", 0) == 0) v.push_back(l.substr(0, l.find(" ABNRM")));
+    return v;
+  };
+  EXPECT_EQ(info_lines(out), info_lines(mbl::test::read_file(ref)));
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedDecks, EigenDeck,
+                         ::testing::Values("t.eig.joints.deformabledisplacementjoint", "t.eig.joints.deformablejoint",
+                                           "t.eig.joints.inplane", "t.eig.joints.rodwithoffset",
+                                           "t.joints.deformablehinge.deformablejointeig2",
+                                           "t.joints.rod.rodwithprestrain"),
+                         [](const auto& info) { return mbl::test::test_identifier(info.param); });
