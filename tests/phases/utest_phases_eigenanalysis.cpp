@@ -4,6 +4,7 @@
 // huge eigenvalues of the constraint rows, round-off in MBDyn too, are left out).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <filesystem>
@@ -190,6 +191,50 @@ end: elements;
   ASSERT_EQ(tables.size(), 1u);
   ASSERT_EQ(tables[0].size(), 2u);
   for (const Row& r : tables[0]) EXPECT_NEAR(r.omega, std::sqrt(g / L), 1e-5);
+}
+
+TEST(Eigenanalysis, ArpackFindsTheHighestChainFrequenciesAndWritesTheMFile) {
+  // The spring-mass chain with ARPACK (6 Ritz values of largest imaginary part of
+  // J(+c)^-1 J(-c) - I): the three modes of omega^2 = (k/m)(3 + sqrt 5)/2 with positive frequency.
+  const std::string deck = one_step_deck(
+      "1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use arpack, 6, 20, 0., output matrices, "
+      "output eigenvectors, output geometry") + R"(
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 3; end: control data;
+begin: nodes;
+  structural: 0, static, null, eye, null, null;
+  structural: 1, dynamic, null, eye, null, null;
+  structural: 2, dynamic, null, eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 0, clamp, 0, node, node;
+  body: 1, 1, 2., null, diag, 1., 1., 1.;
+  body: 2, 2, 2., null, diag, 1., 1., 1.;
+  joint: 1, deformable displacement joint, 0, position, null, 1, position, null,
+    linear elastic generic, diag, 1e4, 1e4, 1e4;
+  joint: 2, deformable displacement joint, 1, position, null, 2, position, null,
+    linear elastic generic, diag, 1e4, 1e4, 1e4;
+end: elements;
+)";
+  const auto run = mbl::test::run_deck_text("eig_arpack", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::string out = mbl::test::read_file(run.output("out"));
+  EXPECT_NE(out.find("INFO: 0\n"), std::string::npos) << out;
+  const auto tables = read_tables(out);
+  ASSERT_EQ(tables.size(), 1u);
+  const double w2 = std::sqrt(1e4 / 2.0 * (3.0 + std::sqrt(5.0)) / 2.0);
+  ASSERT_EQ(tables[0].size(), 3u);
+  for (const Row& r : tables[0]) EXPECT_NEAR(r.omega, w2, 1e-5 * w2);
+  // <prefix>_0.m: parameters, sparse matrices (ARPACK), geometry, alpha (one row per reported
+  // eigenvalue) and the right eigenvectors only.
+  const std::string m = mbl::test::read_file(run.dir / "run_0.m");
+  for (const char* item : {"dTime = 0.001;\n", "dCoef = 5e-05;\n", "Aplus = spconvert(Aplus);\n",
+                           "Aminus = spconvert(Aminus);\n", "labels = [\n0;\n1;\n2;\n];\n",
+                           "idx = [\n0;\n6;\n18;\n];\n", "alpha = [", "VR = [\n"})
+    EXPECT_NE(m.find(item), std::string::npos) << item;
+  EXPECT_EQ(m.find("VL = ["), std::string::npos);
+  const auto alpha = m.find("alpha = [");
+  const std::string alpha_rows = m.substr(alpha, m.find("];", alpha) - alpha);
+  EXPECT_EQ(std::count(alpha_rows.begin(), alpha_rows.end(), '\n'), 3);
 }
 
 class EigenDeck : public ::testing::TestWithParam<const char*> {};
