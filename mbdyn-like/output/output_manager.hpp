@@ -124,6 +124,8 @@ class OutputManager : public OutputSink {
   void put(VarId var, const Vec3& v) override;
   void put(VarId var, const Mat3& m) override;
 
+  /// The NetCDF file, when written (for variables outside the records, e.g. eig.*).
+  NcWriter* nc_file() { return nc_.get(); }
   /// Path of a text file (whether written or not).
   std::string path(OutputFile f) const;
 

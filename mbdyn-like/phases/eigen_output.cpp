@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
+#include <tuple>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -112,28 +114,51 @@ void write_geometry(std::ostream& m, const Model& model) {
   m << "];\n";
 }
 
-/// One eigenvector matrix in MBDyn's layout: a complex pair (k, k+1) as re+-i*im and its
-/// conjugate, real eigenvectors as they are; only the reported columns.
-void write_vectors(std::ostream& m, const char* name, const char* comment, const Eigen::MatrixXd& V,
-                   const EigenSolution& sol) {
-  m << comment << '\n' << name << " = [\n";
+/// The reported columns of an eigenvector matrix as complex vectors, in MBDyn's layout: a
+/// complex pair (k, k+1) stores re in k and im in k+1 and gives re + i im and, when k+1 is
+/// reported too, its conjugate. `complex_column` tells which came from a pair.
+struct ReportedVectors {
+  Eigen::MatrixXcd V;
+  std::vector<bool> complex_column;
+};
+
+ReportedVectors reported_vectors(const Eigen::MatrixXd& V, const EigenSolution& sol) {
+  ReportedVectors out;
   const Eigen::Index n = V.rows(), nvec = V.cols();
-  for (Eigen::Index r = 0; r < n; ++r) {
-    for (Eigen::Index c = 0; c < nvec; ++c) {
-      if (!sol.selected[c]) continue;
-      if (sol.alphai[c] != 0.0) {
-        const double re = V(r, c);
-        double im = c + 1 < nvec ? V(r, c + 1) : 0.0;
-        const bool negative = im < 0.0;
-        im = std::fabs(im);
-        m << re << (negative ? '-' : '+') << "i*" << im << ' ';
-        if (c + 1 < nvec && sol.selected[c + 1]) m << re << (negative ? '+' : '-') << "i*" << im << ' ';
-        ++c;
-      } else {
-        m << V(r, c) << ' ';
+  std::vector<Eigen::VectorXcd> cols;
+  for (Eigen::Index c = 0; c < nvec; ++c) {
+    if (!sol.selected[c]) continue;
+    if (sol.alphai[c] != 0.0) {
+      const Eigen::VectorXd im = c + 1 < nvec ? Eigen::VectorXd(V.col(c + 1)) : Eigen::VectorXd::Zero(n);
+      const Eigen::VectorXcd v = V.col(c).cast<std::complex<double>>() + std::complex<double>(0.0, 1.0) * im;
+      cols.push_back(v);
+      out.complex_column.push_back(true);
+      if (c + 1 < nvec && sol.selected[c + 1]) {
+        cols.push_back(v.conjugate());
+        out.complex_column.push_back(true);
       }
+      ++c;
+    } else {
+      cols.push_back(V.col(c).cast<std::complex<double>>());
+      out.complex_column.push_back(false);
     }
-    m << (r + 1 < n ? ";" : "];") << '\n';
+  }
+  out.V.resize(n, static_cast<Eigen::Index>(cols.size()));
+  for (std::size_t j = 0; j < cols.size(); ++j) out.V.col(static_cast<Eigen::Index>(j)) = cols[j];
+  return out;
+}
+
+void write_vectors(std::ostream& m, const char* name, const char* comment, const ReportedVectors& v) {
+  m << comment << '\n' << name << " = [\n";
+  for (Eigen::Index r = 0; r < v.V.rows(); ++r) {
+    for (Eigen::Index c = 0; c < v.V.cols(); ++c) {
+      const std::complex<double> z = v.V(r, c);
+      if (v.complex_column[c])
+        m << z.real() << (z.imag() < 0.0 ? '-' : '+') << "i*" << std::fabs(z.imag()) << ' ';
+      else
+        m << z.real() << ' ';
+    }
+    m << (r + 1 < v.V.rows() ? ";" : "];") << '\n';
   }
 }
 
@@ -165,17 +190,88 @@ void write_m_file(const std::string& path, const Model& model, const EigenSoluti
     for (Eigen::Index k = 0; k < sol.alphar.size(); ++k)
       if (sol.selected[k]) m << sol.alphar[k] << ' ' << sol.alphai[k] << ' ' << sol.beta[k] << ";\n";
     m << "];\n";
-    if (sol.has_left) write_vectors(m, "VL", "% left eigenvectors", sol.VL, sol);
-    write_vectors(m, "VR", "% right eigenvectors", sol.VR, sol);
+    if (sol.has_left) write_vectors(m, "VL", "% left eigenvectors", reported_vectors(sol.VL, sol));
+    write_vectors(m, "VR", "% right eigenvectors", reported_vectors(sol.VR, sol));
   }
 }
 
+/// An eigenvector matrix as eig.<k>.VR/VL: [complex_var_dim = 2][reported][eig_iSize].
+void put_vectors(output::NcWriter& nc, const std::string& name, const char* description, const std::string& dim_out,
+                 const ReportedVectors& v) {
+  const std::size_t n = v.V.rows(), nvec = v.V.cols();
+  const int var = nc.declare_array(name, false, {{"complex_var_dim", 2}, {dim_out, nvec}, {"eig_iSize", n}}, "-",
+                                   "doublereal", description);
+  std::vector<double> data(2 * n * nvec);
+  for (std::size_t c = 0; c < nvec; ++c)
+    for (std::size_t r = 0; r < n; ++r) {
+      data[c * n + r] = v.V(r, c).real();
+      data[(nvec + c) * n + r] = v.V(r, c).imag();
+    }
+  nc.put_array(var, {0, 0, 0}, {2, nvec, n}, data.data());
+}
+
 }  // namespace
+
+void ModelOutput::write_eigen_netcdf(Model& model, const EigenSolution& sol) {
+  output::NcWriter* nc = manager_.nc_file();
+  if (!nc) return;
+  const EigenSettings& s = sol.settings;
+  const std::size_t analyses = s.times.size(), n = sol.Aplus.rows(), k = sol.index;
+  std::vector<const StructNode*> nodes;
+  for (const auto& p : model.nodes())
+    if (const auto* sn = dynamic_cast<const StructNode*>(p.get())) nodes.push_back(sn);
+  std::stable_sort(nodes.begin(), nodes.end(), [](auto* a, auto* b) { return a->label() < b->label(); });
+  if (eig_nc_.step < 0) {  // the base level (appendix C.1.5), declared by the first analysis
+    eig_nc_.step = nc->declare_array("eig.step", true, {{"eigensolutions", analyses}}, "", "integer",
+                                     "timestep index of eigensolution");
+    eig_nc_.time = nc->declare_array("eig.time", false, {{"eigensolutions", analyses}}, "s", "doublereal",
+                                     "simulation time at which the eigensolution was computed");
+    eig_nc_.dcoef = nc->declare_array("eig.dCoef", false, {{"eigensolutions", analyses}}, "-", "doublereal",
+                                      "coefficient used to build Aplus and Aminus matrices");
+    if (!nodes.empty())
+      eig_nc_.idx = nc->declare_array("eig.idx", true, {{"eigensolutions", analyses}, {"eig_iIdxSize", nodes.size()}},
+                                      "", "integer", "structural nodes base index");
+  }
+  if (!s.any_file_output()) return;  // as MBDyn: the analysis level only when an output is asked for
+  const double step = static_cast<double>(sol.step);
+  nc->put_array(eig_nc_.step, {k}, {1}, &step);
+  nc->put_array(eig_nc_.time, {k}, {1}, &sol.time);
+  nc->put_array(eig_nc_.dcoef, {k}, {1}, &sol.dCoef);
+  const std::string base = fmt::format("eig.{}.", k);
+  if (s.output_full_matrices) {
+    // MBDyn writes its column-major storage as the rows of the variable.
+    for (const auto& [name, A, what] : {std::tuple{"Aplus", &sol.Aplus, "F/xPrime + dCoef * F/x"},
+                                        std::tuple{"Aminus", &sol.Aminus, "F/xPrime - dCoef * F/x"}}) {
+      const int var = nc->declare_array(base + name, false, {{"eig_iSize", n}, {"eig_iSize", n}}, "-", "doublereal", what);
+      nc->put_array(var, {0, 0}, {n, n}, A->data());
+    }
+  }
+  if (s.output_geometry && eig_nc_.idx >= 0)
+    for (std::size_t j = 0; j < nodes.size(); ++j) {
+      if (nodes[j]->is_dummy()) continue;
+      const double first = nodes[j]->dof_index();
+      nc->put_array(eig_nc_.idx, {k, j}, {1, 1}, &first);
+    }
+  const std::size_t reported = std::count(sol.selected.begin(), sol.selected.end(), true);
+  if (s.output_eigenvectors && reported > 0) {
+    const std::string dim_out = fmt::format("eig_{}_iNVec_out", k);
+    std::vector<double> alpha;
+    for (Eigen::Index i = 0; i < sol.alphar.size(); ++i)
+      if (sol.selected[i]) alpha.insert(alpha.end(), {sol.alphar[i], sol.alphai[i], sol.beta[i]});
+    const int var = nc->declare_array(base + "alpha", false, {{dim_out, reported}, {"Vec3", 3}}, "-", "doublereal",
+                                      "alpha matrix");
+    nc->put_array(var, {0, 0}, {reported, 3}, alpha.data());
+    if (sol.has_left)
+      put_vectors(*nc, base + "VL", "VL - Left eigenvectors matrix", dim_out, reported_vectors(sol.VL, sol));
+    put_vectors(*nc, base + "VR", "VR - Right eigenvectors matrix", dim_out, reported_vectors(sol.VR, sol));
+  }
+}
 
 void ModelOutput::eigenanalysis(Model& model, const EigenSolution& sol) {
   if (std::ostream* out = manager_.text(OutputFile::Out)) *out << eigenvalue_table(sol, manager_.out_precision()) << std::flush;
   if (sol.settings.any_file_output())
     write_m_file(manager_.config().prefix + file_suffix(sol.settings, sol.index) + ".m", model, sol);
+  write_eigen_netcdf(model, sol);
 }
 
 }  // namespace mbl

@@ -65,6 +65,11 @@ class ModelOutput final : public RunOutput {
   void initial_output(Model& model, double t, double dt, int iterations, double residual_error);
   void write_autostruct();
   void write_drives(double t);
+  /// eig.* of appendix C.1.5 (eigen_output.cpp).
+  void write_eigen_netcdf(Model& model, const EigenSolution& solution);
+  struct EigenNcVars {
+    int step = -1, time = -1, dcoef = -1, idx = -1;
+  } eig_nc_;
   output::OutputManager manager_;
   std::vector<AutoStruct> autostruct_;
   /// Elements in MBDyn's output order: by type (autostruct, joints, beams, forces, ...), then

@@ -3,6 +3,7 @@
 // ../shared (every reported eigenvalue to the digits MBDyn printed; the rigid-body zeros and the
 // huge eigenvalues of the constraint rows, round-off in MBDyn too, are left out).
 #include <gtest/gtest.h>
+#include <netcdf.h>
 
 #include <algorithm>
 #include <cmath>
@@ -119,6 +120,28 @@ std::string one_step_deck(const std::string& card) {
          "end: initial value;\n";
 }
 
+/// ground - k - m - k - m (k = 1e4, m = 2) with `eigenanalysis: <card>;` and `control` added to
+/// the control data: zero-length springs between coincident nodes, the same in x, y and z.
+std::string chain_deck(const std::string& card, const std::string& control = "") {
+  return one_step_deck(card) + "begin: control data; structural nodes: 3; rigid bodies: 2; joints: 3; " + control +
+         " end: control data;\n" + R"(
+begin: nodes;
+  structural: 0, static, null, eye, null, null;
+  structural: 1, dynamic, null, eye, null, null;
+  structural: 2, dynamic, null, eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 0, clamp, 0, node, node;
+  body: 1, 1, 2., null, diag, 1., 1., 1.;
+  body: 2, 2, 2., null, diag, 1., 1., 1.;
+  joint: 1, deformable displacement joint, 0, position, null, 1, position, null,
+    linear elastic generic, diag, 1e4, 1e4, 1e4;
+  joint: 2, deformable displacement joint, 1, position, null, 2, position, null,
+    linear elastic generic, diag, 1e4, 1e4, 1e4;
+end: elements;
+)";
+}
+
 }  // namespace
 
 TEST(Eigenanalysis, ContinuousEigenvalueInvertsTheBilinearMap) {
@@ -138,23 +161,7 @@ TEST(Eigenanalysis, SpringMassChainHasTheClosedFormFrequencies) {
   // times each. Springs of zero length between coincident nodes leave the rotations uncoupled:
   // they are rigid-body zeros (below the lower limit).
   const double k = 1e4, m = 2.0;
-  const std::string deck = one_step_deck("1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use lapack") + R"(
-begin: control data; structural nodes: 3; rigid bodies: 2; joints: 3; end: control data;
-begin: nodes;
-  structural: 0, static, null, eye, null, null;
-  structural: 1, dynamic, null, eye, null, null;
-  structural: 2, dynamic, null, eye, null, null;
-end: nodes;
-begin: elements;
-  joint: 0, clamp, 0, node, node;
-  body: 1, 1, 2., null, diag, 1., 1., 1.;
-  body: 2, 2, 2., null, diag, 1., 1., 1.;
-  joint: 1, deformable displacement joint, 0, position, null, 1, position, null,
-    linear elastic generic, diag, 1e4, 1e4, 1e4;
-  joint: 2, deformable displacement joint, 1, position, null, 2, position, null,
-    linear elastic generic, diag, 1e4, 1e4, 1e4;
-end: elements;
-)";
+  const std::string deck = chain_deck("1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use lapack");
   const auto run = mbl::test::run_deck_text("eig_chain", deck);
   ASSERT_EQ(run.rc, 0) << run.log();
   const auto tables = read_tables(mbl::test::read_file(run.output("out")));
@@ -196,25 +203,9 @@ end: elements;
 TEST(Eigenanalysis, ArpackFindsTheHighestChainFrequenciesAndWritesTheMFile) {
   // The spring-mass chain with ARPACK (6 Ritz values of largest imaginary part of
   // J(+c)^-1 J(-c) - I): the three modes of omega^2 = (k/m)(3 + sqrt 5)/2 with positive frequency.
-  const std::string deck = one_step_deck(
+  const std::string deck = chain_deck(
       "1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use arpack, 6, 20, 0., output matrices, "
-      "output eigenvectors, output geometry") + R"(
-begin: control data; structural nodes: 3; rigid bodies: 2; joints: 3; end: control data;
-begin: nodes;
-  structural: 0, static, null, eye, null, null;
-  structural: 1, dynamic, null, eye, null, null;
-  structural: 2, dynamic, null, eye, null, null;
-end: nodes;
-begin: elements;
-  joint: 0, clamp, 0, node, node;
-  body: 1, 1, 2., null, diag, 1., 1., 1.;
-  body: 2, 2, 2., null, diag, 1., 1., 1.;
-  joint: 1, deformable displacement joint, 0, position, null, 1, position, null,
-    linear elastic generic, diag, 1e4, 1e4, 1e4;
-  joint: 2, deformable displacement joint, 1, position, null, 2, position, null,
-    linear elastic generic, diag, 1e4, 1e4, 1e4;
-end: elements;
-)";
+      "output eigenvectors, output geometry");
   const auto run = mbl::test::run_deck_text("eig_arpack", deck);
   ASSERT_EQ(run.rc, 0) << run.log();
   const std::string out = mbl::test::read_file(run.output("out"));
@@ -235,6 +226,51 @@ end: elements;
   const auto alpha = m.find("alpha = [");
   const std::string alpha_rows = m.substr(alpha, m.find("];", alpha) - alpha);
   EXPECT_EQ(std::count(alpha_rows.begin(), alpha_rows.end(), '\n'), 3);
+}
+
+TEST(Eigenanalysis, NetcdfHasTheEigVariables) {
+  // Appendix C.1.5 on the chain (LAPACK): eig.step/time/dCoef/idx, eig.0.Aplus/Aminus (N x N),
+  // eig.0.alpha (reported x 3), eig.0.VL/VR (2 x reported x N).
+  const std::string deck = chain_deck(
+      "1e-3, parameter, 1e-4, lower frequency limit, 1e-2, output matrices, output eigenvectors, "
+      "output geometry", "output results: netcdf;");
+  const auto run = mbl::test::run_deck_text("eig_netcdf", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  int nc = -1;
+  ASSERT_EQ(nc_open(run.output("nc").c_str(), NC_NOWRITE, &nc), NC_NOERR);
+  auto dims = [&](const char* name) {
+    int var = -1, ndims = 0, ids[NC_MAX_VAR_DIMS];
+    std::vector<std::size_t> out;
+    if (nc_inq_varid(nc, name, &var) != NC_NOERR) return out;
+    nc_inq_varndims(nc, var, &ndims);
+    nc_inq_vardimid(nc, var, ids);
+    for (int i = 0; i < ndims; ++i) {
+      std::size_t len = 0;
+      nc_inq_dimlen(nc, ids[i], &len);
+      out.push_back(len);
+    }
+    return out;
+  };
+  const std::size_t N = 36;  // static node 6, two dynamic nodes 12 each, clamp 6
+  EXPECT_EQ(dims("eig.dCoef"), std::vector<std::size_t>{1});
+  EXPECT_EQ(dims("eig.idx"), (std::vector<std::size_t>{1, 3}));
+  EXPECT_EQ(dims("eig.0.Aplus"), (std::vector<std::size_t>{N, N}));
+  EXPECT_EQ(dims("eig.0.Aminus"), (std::vector<std::size_t>{N, N}));
+  EXPECT_EQ(dims("eig.0.alpha"), (std::vector<std::size_t>{6, 3}));
+  EXPECT_EQ(dims("eig.0.VR"), (std::vector<std::size_t>{2, 6, N}));
+  EXPECT_EQ(dims("eig.0.VL"), (std::vector<std::size_t>{2, 6, N}));
+  int var = -1;
+  double dCoef = 0.0;
+  int idx[3] = {-1, -1, -1};
+  ASSERT_EQ(nc_inq_varid(nc, "eig.dCoef", &var), NC_NOERR);
+  nc_get_var_double(nc, var, &dCoef);
+  EXPECT_DOUBLE_EQ(dCoef, 5e-5);
+  ASSERT_EQ(nc_inq_varid(nc, "eig.idx", &var), NC_NOERR);
+  nc_get_var_int(nc, var, idx);
+  EXPECT_EQ(idx[0], 0);
+  EXPECT_EQ(idx[1], 6);
+  EXPECT_EQ(idx[2], 18);
+  nc_close(nc);
 }
 
 class EigenDeck : public ::testing::TestWithParam<const char*> {};
