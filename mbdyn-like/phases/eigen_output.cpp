@@ -233,7 +233,8 @@ void ModelOutput::write_eigen_netcdf(Model& model, const EigenSolution& sol) {
                                       "", "integer", "structural nodes base index");
   }
   if (!s.any_file_output()) return;  // as MBDyn: the analysis level only when an output is asked for
-  const double step = static_cast<double>(sol.step);
+  // eig.step is MBDyn's output step counter: the NetCDF records written so far.
+  const double step = static_cast<double>(nc->records());
   nc->put_array(eig_nc_.step, {k}, {1}, &step);
   nc->put_array(eig_nc_.time, {k}, {1}, &sol.time);
   nc->put_array(eig_nc_.dcoef, {k}, {1}, &sol.dCoef);

@@ -265,6 +265,11 @@ TEST(Eigenanalysis, NetcdfHasTheEigVariables) {
   ASSERT_EQ(nc_inq_varid(nc, "eig.dCoef", &var), NC_NOERR);
   nc_get_var_double(nc, var, &dCoef);
   EXPECT_DOUBLE_EQ(dCoef, 5e-5);
+  // eig.step counts the output records before the analysis (MBDyn's output step): steps 0 and 1.
+  int step = -1;
+  ASSERT_EQ(nc_inq_varid(nc, "eig.step", &var), NC_NOERR);
+  nc_get_var_int(nc, var, &step);
+  EXPECT_EQ(step, 2);
   ASSERT_EQ(nc_inq_varid(nc, "eig.idx", &var), NC_NOERR);
   nc_get_var_int(nc, var, idx);
   EXPECT_EQ(idx[0], 0);
