@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -73,6 +75,116 @@ void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
     st.time_step = [d](double t) { return d->value(t); };
   } else {
     in.fail_expected("a time step strategy (no change, factor, change)");
+  }
+}
+
+/// `eigenanalysis: {<when> | list, <n>, <when> [, ...]} [, <option> ...];` (input manual §4.1.1).
+/// Like MBDyn: permutation balancing by default; a `parameter` not given is estimated from the
+/// frequency limits (1 / (2 pi 5 upper) for the smallest magnitudes, 5 / (2 pi lower) for the
+/// largest imaginary parts); a missing lower limit is minus the upper one.
+void read_eigenanalysis(CardReader& in, EigenSettings& e) {
+  using Which = EigenSettings::Which;
+  e = EigenSettings{};
+  const long n = in.keyword_is("list") ? static_cast<long>(parser::checked_integer(
+                                             in, [](auto v) { return v > 0; }, "a number of times > 0"))
+                                       : 1;
+  for (long i = 0; i < n; ++i) {
+    const double prev = e.times.empty() ? -std::numeric_limits<double>::infinity() : e.times.back();
+    e.times.push_back(parser::checked_real(in, [prev](double t) { return t > prev; },
+                                           "eigenanalysis times in strictly ascending order"));
+  }
+  bool param_given = false, lower_given = false, upper_given = false, which_given = false, method_given = false;
+  auto method = [&](EigenSettings::Method m) {
+    if (method_given) in.fail_expected("one eigenanalysis method only");
+    method_given = true;
+    e.method = m;
+  };
+  auto positive_int = [&](const char* what) {
+    return static_cast<int>(parser::checked_integer(in, [](auto v) { return v > 0; }, what));
+  };
+  auto non_negative = [&](const char* what) {
+    return parser::checked_real(in, [](double v) { return v >= 0.0; }, what);
+  };
+  while (!in.at_end()) {
+    if (in.keyword_is("parameter")) {
+      e.parameter = in.real();
+      param_given = true;
+    } else if (in.keyword_is("mode")) {
+      which_given = true;
+      if (in.keyword_is("largest magnitude")) e.which = Which::LargestMagnitude;
+      else if (in.keyword_is("smallest magnitude")) e.which = Which::SmallestMagnitude;
+      else if (in.keyword_is("largest real part")) e.which = Which::LargestReal;
+      else if (in.keyword_is("smallest real part")) e.which = Which::SmallestReal;
+      else if (in.keyword_is("largest imaginary part")) e.which = Which::LargestImaginary;
+      else if (in.keyword_is("smallest imaginary part")) e.which = Which::SmallestImaginary;
+      else in.fail_expected("largest or smallest magnitude, real part or imaginary part");
+    } else if (in.keyword_is("output matrices") || in.keyword_is("output full matrices")) {
+      e.output_full_matrices = true;
+    } else if (in.keyword_is("output sparse matrices")) {
+      e.output_sparse_matrices = true;
+    } else if (in.keyword_is("output eigenvectors")) {
+      e.output_eigenvectors = true;
+    } else if (in.keyword_is("output geometry")) {
+      e.output_geometry = true;
+    } else if (in.keyword_is("matrix output precision")) {
+      e.matrix_precision = positive_int("a matrix output precision > 0");
+    } else if (in.keyword_is("results output precision")) {
+      e.results_precision = positive_int("a results output precision > 0");
+    } else if (in.keyword_is("upper frequency limit")) {
+      e.upper_frequency = non_negative("an upper frequency limit >= 0");
+      upper_given = true;
+    } else if (in.keyword_is("lower frequency limit")) {
+      e.lower_frequency = non_negative("a lower frequency limit >= 0");
+      lower_given = true;
+    } else if (in.keyword_is("use lapack")) {
+      method(EigenSettings::Method::Lapack);
+    } else if (in.keyword_is("use arpack")) {
+      method(EigenSettings::Method::Arpack);
+      e.arpack_nev = positive_int("a number of eigenvalues > 0");
+      e.arpack_ncv = static_cast<int>(parser::checked_integer(
+          in, [&](auto v) { return v > e.arpack_nev + 2; }, "a number of Arnoldi vectors > nev + 2"));
+      e.arpack_tolerance = std::max(0.0, in.real());
+      if (in.keyword_is("max iterations")) e.arpack_max_iterations = positive_int("max iterations > 0");
+    } else if (in.keyword_is("use jdqz")) {
+      return in.not_implemented("eigenanalysis: use jdqz");
+    } else if (in.keyword_is("use external")) {
+      method(EigenSettings::Method::External);
+    } else if (in.keyword_is("balance")) {
+      // MBDyn adds to its permutation default: only `no` removes it.
+      if (in.keyword_is("no")) e.permute = e.scale = false;
+      else if (in.keyword_is("permute")) e.permute = true;
+      else if (in.keyword_is("scale")) e.scale = true;
+      else if (in.keyword_is("all")) e.permute = e.scale = true;
+      else in.fail_expected("a balance option (no, permute, scale, all)");
+    } else if (in.keyword_is("suffix width")) {
+      e.suffix_width = in.keyword_is("compute")
+                           ? -1
+                           : static_cast<int>(parser::checked_integer(in, [](auto v) { return v >= 0; }, "a width >= 0"));
+    } else if (in.keyword_is("suffix format")) {
+      e.suffix_format = in.string();
+    } else {
+      in.fail_expected("an eigenanalysis option");
+    }
+  }
+  if (!param_given && (lower_given || upper_given)) {
+    const bool arpack = e.method == EigenSettings::Method::Arpack;
+    if (!which_given) {
+      const bool lower = lower_given && e.lower_frequency > 0.0, upper = upper_given && e.upper_frequency > 0.0;
+      if (arpack ? lower : !upper && lower) e.which = Which::LargestImaginary;
+      else if (upper) e.which = Which::SmallestMagnitude;
+    }
+    constexpr double kSafety = 5.0, kMin = 1e-6, kMax = 1e6;
+    if (e.which == Which::SmallestMagnitude && upper_given && e.upper_frequency > 0.0)
+      e.parameter = std::clamp(1.0 / (2.0 * M_PI * e.upper_frequency * kSafety), kMin, kMax);
+    else if (e.which == Which::LargestImaginary && lower_given && e.lower_frequency > 0.0)
+      e.parameter = std::clamp(kSafety / (2.0 * M_PI * e.lower_frequency), kMin, kMax);
+  }
+  if (e.lower_frequency > e.upper_frequency) in.fail_expected("a lower frequency limit below the upper one");
+  if (!lower_given) e.lower_frequency = -e.upper_frequency;
+  if (e.method == EigenSettings::Method::Arpack && e.output_full_matrices) {
+    // ARPACK works on sparse matrices: `output matrices` means sparse ones there.
+    e.output_full_matrices = false;
+    e.output_sparse_matrices = true;
   }
 }
 
@@ -355,13 +467,7 @@ class Builder {
       return read_method(in, result_.settings.method);
     }
     if (d == "dummystepsmethod" || d == "fictitiousstepsmethod") return read_method(in, result_.settings.dummy_method);
-    if (d == "eigenanalysis") {
-      // Eigenanalysis output is a later feature; the time integration is unaffected by it.
-      result_.read_context->report({in.card_location(), "warning",
-                                    "eigenanalysis is not implemented yet: no eigenvalues are computed"});
-      in.skip_rest();
-      return;
-    }
+    if (d == "eigenanalysis") return read_eigenanalysis(in, result_.settings.eigen);
     if (d == "linearsolver" || d == "solver") return read_linear_solver(in);
     if (d == "nonlinearsolver") return read_nonlinear_solver(in);
     auto it = table.find(d);

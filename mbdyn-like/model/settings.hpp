@@ -1,6 +1,7 @@
 #pragma once
 // Everything the `data`, `initial value` and `control data` blocks say about how to run:
 // plain data filled by the model builder and used by the solution phases.
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,35 @@
 #include "mbdyn-like/core/drive_caller.hpp"
 
 namespace mbl {
+
+/// `eigenanalysis:` card of the initial value block (input manual §4.1.1).
+struct EigenSettings {
+  enum class Method { Lapack, Arpack, External };
+  /// Which Ritz values ARPACK looks for (`mode`); LAPACK computes all of them.
+  enum class Which { LargestMagnitude, SmallestMagnitude, LargestReal, SmallestReal, LargestImaginary,
+                     SmallestImaginary };
+  std::vector<double> times;  ///< empty: no eigenanalysis; strictly ascending
+  /// `parameter` h: the matrices are J(+-h/2) (dCoef = h/2).
+  double parameter = 1.0;
+  Method method = Method::Lapack;
+  /// `balance`: dggevx's BALANC (permute is MBDyn's default; `balance, no` uses dggev).
+  bool permute = true, scale = false;
+  bool output_full_matrices = false, output_sparse_matrices = false;
+  bool output_eigenvectors = false, output_geometry = false;
+  int matrix_precision = 0, results_precision = 0;  ///< 0: the stream's default (6)
+  /// Eigenvalues reported: frequency (Hz, signed) within [lower, upper].
+  double lower_frequency = -std::numeric_limits<double>::max();
+  double upper_frequency = std::numeric_limits<double>::max();
+  Which which = Which::LargestImaginary;
+  int arpack_nev = 0, arpack_ncv = 0, arpack_max_iterations = 300;
+  double arpack_tolerance = 0.0;
+  /// File name suffix of analysis k: "_<k>", zero-padded to `suffix width`, or `suffix format`.
+  int suffix_width = 0;  ///< -1: `compute`
+  std::string suffix_format;
+  bool any_file_output() const {
+    return output_full_matrices || output_sparse_matrices || output_eigenvectors || output_geometry;
+  }
+};
 
 struct RunSettings {
   // ---- initial value block (input manual §4.1) -------------------------------------------------
@@ -43,6 +73,7 @@ struct RunSettings {
   /// `abort after: input | assembly | derivatives | dummy steps`
   std::string abort_after;
   bool output_iterations = false, output_residual = false, output_solution = false;
+  EigenSettings eigen;
 
   // ---- control data (input manual ch. 5) ----------------------------------------------------------
   bool skip_initial_joint_assembly = false;

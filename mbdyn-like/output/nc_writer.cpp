@@ -149,6 +149,33 @@ int NcWriter::declare(const std::string& name, NcShape shape, const std::string&
   return int(vars_.size() - 1);
 }
 
+int NcWriter::declare_array(const std::string& name, bool integer,
+                            const std::vector<std::pair<std::string, std::size_t>>& dims, const std::string& units,
+                            const std::string& type, const std::string& description) {
+  ensure_define_mode();
+  std::vector<int> ids;
+  for (const auto& [dim_name, len] : dims) {
+    int id = -1;
+    if (nc_inq_dimid(ncid_, dim_name.c_str(), &id) != NC_NOERR)
+      check(nc_def_dim(ncid_, dim_name.c_str(), len, &id), dim_name);
+    ids.push_back(id);
+  }
+  int var = -1;
+  check(nc_def_var(ncid_, name.c_str(), integer ? NC_INT : NC_DOUBLE, static_cast<int>(ids.size()), ids.data(), &var),
+        name);
+  if (!units.empty()) nc_put_att_text(ncid_, var, "units", units.size(), units.c_str());
+  nc_put_att_text(ncid_, var, "type", type.size(), type.c_str());
+  nc_put_att_text(ncid_, var, "description", description.size(), description.c_str());
+  return var;
+}
+
+void NcWriter::put_array(int var, const std::vector<std::size_t>& start, const std::vector<std::size_t>& count,
+                         const double* values) {
+  if (ncid_ < 0) return;
+  if (define_mode_) end_define();
+  check(nc_put_vara_double(ncid_, var, start.data(), count.data(), values), "eigenanalysis variable");
+}
+
 void NcWriter::end_define() {
   if (ncid_ < 0) return;
   if (define_mode_) {

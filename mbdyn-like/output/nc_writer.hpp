@@ -48,6 +48,14 @@ class NcWriter {
   /// Returns an id for put(); declaring the same name twice returns the first id.
   int declare(const std::string& name, NcShape shape, const std::string& units,
               const std::string& description);
+  /// A variable outside the records (the eigenanalysis' eig.*, appendix C.1.5): dimensions by
+  /// name (defined when new), NC_INT or NC_DOUBLE, attributes as MBDyn's (empty units: none).
+  int declare_array(const std::string& name, bool integer,
+                    const std::vector<std::pair<std::string, std::size_t>>& dims, const std::string& units,
+                    const std::string& type, const std::string& description);
+  /// Writes `values` (row-major over `count`) at `start` of a declare_array() variable.
+  void put_array(int var, const std::vector<std::size_t>& start, const std::vector<std::size_t>& count,
+                 const double* values);
   /// Leaves define mode and writes the label lists. Declarations after this re-enter define mode.
   void end_define();
 

@@ -99,6 +99,11 @@ class OutputManager : public OutputSink {
   /// numbers get 16 digits (see OutFormat). Call before end_step() of that step; without the call
   /// the switch happens at the third Step line, right for multistep methods.
   void begin_regular_steps() { out_format_.regular_steps = true; }
+  /// Precision the .out stream has reached (MBDyn's is sticky: the one of the last Step line,
+  /// the header's before any).
+  int out_precision() const {
+    return step_lines_ > 0 ? out_format_.precision_for_step_line(step_lines_ - 1) : out_format_.precision_for_header();
+  }
   /// Any other line of the .out file (e.g. "End of derivatives; no simulation is required.").
   void write_out_line(const std::string& line);
   /// Flushes text files and syncs the NetCDF file.
@@ -119,6 +124,8 @@ class OutputManager : public OutputSink {
   void put(VarId var, const Vec3& v) override;
   void put(VarId var, const Mat3& m) override;
 
+  /// The NetCDF file, when written (for variables outside the records, e.g. eig.*).
+  NcWriter* nc_file() { return nc_.get(); }
   /// Path of a text file (whether written or not).
   std::string path(OutputFile f) const;
 

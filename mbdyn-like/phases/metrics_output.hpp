@@ -35,6 +35,12 @@ class MetricsOutput final : public RunOutput {
   MetricsOutput(RunOutput& inner, math::MathParser& math, std::vector<Metric> metrics)
       : inner_(inner), math_(math), metrics_(std::move(metrics)) {}
   void setup(Model& model) override { inner_.setup(model); }
+  void derivatives_done(double t, int iterations, double residual_error) override {
+    inner_.derivatives_done(t, iterations, residual_error);
+  }
+  void eigenanalysis(Model& model, const EigenSolution& solution) override {
+    inner_.eigenanalysis(model, solution);
+  }
   void derivatives(Model& model, double t, int iterations, double residual_error,
                    bool simulation_follows) override;
   void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,

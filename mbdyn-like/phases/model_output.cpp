@@ -268,16 +268,18 @@ void ModelOutput::write_entities(Model& model) {
     if (e->output_enabled()) e->output(manager_);
 }
 
+void ModelOutput::derivatives_done(double t, int iterations, double residual_error) {
+  manager_.write_derivatives_line(t, iterations, residual_error);
+}
+
 void ModelOutput::derivatives(Model& model, double t, int iterations, double residual_error,
                               bool simulation_follows) {
-  manager_.write_derivatives_line(t, iterations, residual_error);
   initial_output(model, t, 0.0, iterations, residual_error, simulation_follows);
 }
 
 void ModelOutput::dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
                               double derivatives_error, double t, double dt, int iterations,
                               double residual_error) {
-  manager_.write_derivatives_line(t_derivatives, derivatives_iterations, derivatives_error);
   manager_.write_dummy_steps_line(t, iterations, residual_error);
   initial_output(model, t, dt, iterations, residual_error);
 }

@@ -40,6 +40,8 @@ class ModelOutput final : public RunOutput {
  public:
   explicit ModelOutput(output::OutputConfig config);
   void setup(Model& model) override;
+  void derivatives_done(double t, int iterations, double residual_error) override;
+  void eigenanalysis(Model& model, const EigenSolution& solution) override;
   void derivatives(Model& model, double t, int iterations, double residual_error,
                    bool simulation_follows) override;
   void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
@@ -65,6 +67,11 @@ class ModelOutput final : public RunOutput {
                       bool simulation_follows = true);
   void write_autostruct();
   void write_drives(double t);
+  /// eig.* of appendix C.1.5 (eigen_output.cpp).
+  void write_eigen_netcdf(Model& model, const EigenSolution& solution);
+  struct EigenNcVars {
+    int step = -1, time = -1, dcoef = -1, idx = -1;
+  } eig_nc_;
   output::OutputManager manager_;
   std::vector<AutoStruct> autostruct_;
   /// Elements in MBDyn's output order: by type (autostruct, joints, beams, forces, ...), then

@@ -2,6 +2,7 @@
 // What the solution phases report to the output writers (mbdyn-like/output implements it).
 #include "integrators/integrator.hpp"
 #include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/phases/eigenanalysis.hpp"
 
 namespace mbl {
 
@@ -10,13 +11,18 @@ class RunOutput {
   virtual ~RunOutput() = default;
   /// After reading and numbering: open files, declare NetCDF variables, write the .log.
   virtual void setup(Model& model) = 0;
-  /// The derivatives phase finished (the "Step 0" line and the initial output). Without
+  /// The derivatives phase converged: its .out line (written at once, before an eigenanalysis
+  /// due at the initial time).
+  virtual void derivatives_done(double t, int iterations, double residual_error) {}
+  /// An eigenanalysis was performed (input manual §4.1.1: .out table, .m file, NetCDF eig.*).
+  virtual void eigenanalysis(Model& model, const EigenSolution& solution) {}
+  /// The initial output after the derivatives phase (the "Step 0" line). Without
   /// `simulation_follows` (final time not after the initial time) MBDyn writes the initial
   /// output and, instead of the "Step" lines, "End of derivatives; no simulation is required.".
   virtual void derivatives(Model& model, double t, int iterations, double residual_error,
                            bool simulation_follows) = 0;
-  /// Instead of derivatives() when dummy steps were run (input manual §4.1.3): the derivatives
-  /// line, the "after dummy steps" line and the initial output at the time t reached by the
+  /// Instead of derivatives() when dummy steps were run (input manual §4.1.3): the "after dummy
+  /// steps" line and the initial output at the time t reached by the
   /// dummy steps (last dummy step dt, with its iterations and error).
   virtual void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
                            double derivatives_error, double t, double dt, int iterations,

@@ -135,6 +135,17 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     model.update(t, y, yp);
   }
 
+  // ---- eigenanalyses (input manual §4.1.1): one due before the initial time runs before the
+  // derivatives, one at the initial time after them, later ones after the first step that
+  // reaches their time, and those left after the last step -------------------------------------
+  EigenAnalysis eigen(s.eigen);
+  auto eigenanalysis_if_due = [&](auto due, long step, const Vector& y_now, const Vector& yp_now) {
+    EigenSolution solution;
+    if (eigen.requested() && eigen.next_due(due, t, step, model, y_now, yp_now, solution))
+      output.eigenanalysis(model, solution);
+  };
+  eigenanalysis_if_due([](double when, double now) { return when < now; }, 0, y, yp);
+
   int derivatives_iterations = 0;
   double derivatives_error = 0.0;
   // ---- derivatives (technical manual §6.2.1): y' at t0 with y kept ---------------------------
@@ -149,6 +160,8 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     derivatives_iterations = d.iterations;
     derivatives_error = d.error;
   }
+  output.derivatives_done(t, derivatives_iterations, derivatives_error);
+  eigenanalysis_if_due([](double when, double now) { return when == now; }, 0, y, yp);
 
   // ---- dummy steps (input manual §4.1.3): N tiny steps with `dummy steps method` --------------
   // As MBDyn does, the regular steps then continue from the time the dummy steps reached.
@@ -253,8 +266,12 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     report.total_iterations += r.iterations;
     report.steps = step;
     output.step(model, step, t, dt, r);
+    eigenanalysis_if_due([](double when, double now) { return when <= now; }, step, integrator->y(),
+                         integrator->yp());
     dt = control.after_success(t, r.iterations);
   }
+  if (report.status == RunStatus::Completed)
+    eigenanalysis_if_due([](double, double) { return true; }, report.steps, integrator->y(), integrator->yp());
   report.final_time = t;
   output.close();
   return report;

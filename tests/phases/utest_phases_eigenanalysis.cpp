@@ -1,0 +1,327 @@
+// Eigenanalysis (input manual §4.1.1): closed-form frequencies of a spring-mass chain and of a
+// pendulum, and the eigenvalue tables of MBDyn's .out files for the eigenanalysis decks of
+// ../shared (every reported eigenvalue to the digits MBDyn printed; the rigid-body zeros and the
+// huge eigenvalues of the constraint rows, round-off in MBDyn too, are left out).
+#include <gtest/gtest.h>
+#include <netcdf.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "mbdyn-like/model/model_builder.hpp"
+#include "mbdyn-like/phases/eigenanalysis.hpp"
+#include "mbdyn-like/phases/model_output.hpp"
+#include "mbdyn-like/phases/simulation.hpp"
+#include "support/run_program.hpp"
+
+namespace fs = std::filesystem;
+using namespace mbl;
+
+namespace {
+
+struct Row {
+  double sigma = 0.0, omega = 0.0, damping = 0.0, frequency = 0.0;
+  int digits = 6;  ///< significant digits printed
+};
+
+/// The eigenvalue tables of a .out file, in order.
+std::vector<std::vector<Row>> read_tables(const std::string& text) {
+  std::vector<std::vector<Row>> tables;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Mode n.", 0) == 0) {
+      tables.emplace_back();
+      continue;
+    }
+    const auto colon = line.find(": ");
+    if (tables.empty() || colon == std::string::npos || line.rfind("Step", 0) == 0 || line[0] == '#' ||
+        line.rfind("Info", 0) == 0)
+      continue;
+    std::istringstream ls(line.substr(colon + 2));
+    Row r;
+    std::string sign, j, sigma_text;
+    ls >> sigma_text >> sign >> r.omega >> j >> r.damping >> r.frequency;
+    if (!ls) continue;
+    r.sigma = std::stod(sigma_text);
+    if (sign == "-") r.omega = -r.omega;
+    // 16-digit tables print long mantissas; 6-digit ones at most 6 significant digits.
+    std::string mantissa = sigma_text.substr(0, sigma_text.find('e'));
+    int d = 0;
+    for (char c : mantissa) d += std::isdigit(static_cast<unsigned char>(c)) ? 1 : 0;
+    r.digits = d > 6 ? 16 : 6;
+    tables.back().push_back(r);
+  }
+  return tables;
+}
+
+/// Runs a deck in-process into a fresh folder; returns the .out text.
+std::string run_deck_out(const fs::path& deck, const std::string& name, RunReport& report) {
+  const fs::path cwd = fs::current_path();
+  fs::current_path(deck.parent_path());  // decks include files relative to themselves
+  BuildResult built = read_deck(deck.filename().string());
+  const fs::path dir = mbl::test::fresh_temp_dir("utest_phases_eig_" + mbl::test::test_identifier(name));
+  output::OutputConfig oc;
+  oc.prefix = (dir / "run").string();
+  oc.precision = built.settings.output_precision;
+  oc.precision_given = built.settings.output_precision_given;
+  std::ostringstream log;
+  {
+    ModelOutput out(oc);
+    report = run_simulation(*built.model, built.settings, out, log);
+  }
+  fs::current_path(cwd);
+  return mbl::test::read_file(dir / "run.out");
+}
+
+/// Whether `row` is one MBDyn's round-off decides: a rigid-body zero (|lambda| tiny against the
+/// largest of the table) or a huge eigenvalue of a constraint row (|lambda| >> 1/dCoef).
+bool round_off_row(const Row& r, double scale) {
+  const double m = std::hypot(r.sigma, r.omega);
+  return m < 1e-6 * scale || m > 1e12;
+}
+
+/// Every physical eigenvalue of MBDyn's table is in ours to the digits MBDyn printed (the real
+/// part relative to |lambda|: for undamped modes it is round-off in both).
+void expect_tables_agree(const std::vector<Row>& ours, const std::vector<Row>& ref, const std::string& what) {
+  double scale = 0.0;
+  for (const Row& r : ref)
+    if (std::hypot(r.sigma, r.omega) < 1e12) scale = std::max(scale, std::hypot(r.sigma, r.omega));
+  int compared = 0;
+  for (const Row& r : ref) {
+    if (round_off_row(r, scale)) continue;
+    const double m = std::hypot(r.sigma, r.omega);
+    const double tol = (r.digits > 6 ? 1e-9 : 5e-6) * m;
+    bool found = false;
+    for (const Row& o : ours)
+      if (std::abs(o.sigma - r.sigma) <= tol && std::abs(o.omega - r.omega) <= tol) found = true;
+    EXPECT_TRUE(found) << what << ": MBDyn's eigenvalue " << r.sigma << " + " << r.omega << " j is not in ours";
+    ++compared;
+  }
+  EXPECT_GT(compared, 0) << what;
+  int ours_physical = 0, ref_physical = 0;
+  for (const Row& o : ours) ours_physical += round_off_row(o, scale) ? 0 : 1;
+  for (const Row& r : ref) ref_physical += round_off_row(r, scale) ? 0 : 1;
+  EXPECT_EQ(ours_physical, ref_physical) << what;
+}
+
+/// The data and initial value blocks of a one-step run (step 1e-3) with `eigenanalysis: <card>;`.
+std::string one_step_deck(const std::string& card) {
+  return "begin: data; problem: initial value; end: data;\n"
+         "begin: initial value;\n"
+         "  initial time: 0.; final time: 1e-3; time step: 1e-3; max iterations: 10; tolerance: 1e-9;\n"
+         "  method: ms, .6;\n"
+         "  eigenanalysis: " + card + ";\n"
+         "end: initial value;\n";
+}
+
+/// ground - k - m - k - m (k = 1e4, m = 2) with `eigenanalysis: <card>;` and `control` added to
+/// the control data: zero-length springs between coincident nodes, the same in x, y and z.
+std::string chain_deck(const std::string& card, const std::string& control = "") {
+  return one_step_deck(card) + "begin: control data; structural nodes: 3; rigid bodies: 2; joints: 3; " + control +
+         " end: control data;\n" + R"(
+begin: nodes;
+  structural: 0, static, null, eye, null, null;
+  structural: 1, dynamic, null, eye, null, null;
+  structural: 2, dynamic, null, eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 0, clamp, 0, node, node;
+  body: 1, 1, 2., null, diag, 1., 1., 1.;
+  body: 2, 2, 2., null, diag, 1., 1., 1.;
+  joint: 1, deformable displacement joint, 0, position, null, 1, position, null,
+    linear elastic generic, diag, 1e4, 1e4, 1e4;
+  joint: 2, deformable displacement joint, 1, position, null, 2, position, null,
+    linear elastic generic, diag, 1e4, 1e4, 1e4;
+end: elements;
+)";
+}
+
+}  // namespace
+
+TEST(Eigenanalysis, ContinuousEigenvalueInvertsTheBilinearMap) {
+  // Lambda = (1 + c lambda) / (1 - c lambda) with c = h/2 maps back to lambda = -3 + 40 j.
+  const double h = 1e-3, c = h / 2.0;
+  const std::complex<double> lambda(-3.0, 40.0);
+  const std::complex<double> Lambda = (1.0 + c * lambda) / (1.0 - c * lambda);
+  const ContinuousEigenvalue e = continuous_eigenvalue(2.0, 2.0 * Lambda.real(), 2.0 * Lambda.imag(), h);
+  EXPECT_NEAR(e.sigma, -3.0, 1e-9);
+  EXPECT_NEAR(e.omega, 40.0, 1e-9);
+  EXPECT_NEAR(e.frequency, 40.0 / (2.0 * M_PI), 1e-9);
+  EXPECT_NEAR(e.damping, 300.0 / std::abs(lambda), 1e-9);
+}
+
+TEST(Eigenanalysis, SpringMassChainHasTheClosedFormFrequencies) {
+  // ground - k - m - k - m, the same spring in x, y, z: omega^2 = (k/m)(3 -+ sqrt 5)/2, three
+  // times each. Springs of zero length between coincident nodes leave the rotations uncoupled:
+  // they are rigid-body zeros (below the lower limit).
+  const double k = 1e4, m = 2.0;
+  const std::string deck = chain_deck("1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use lapack");
+  const auto run = mbl::test::run_deck_text("eig_chain", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto tables = read_tables(mbl::test::read_file(run.output("out")));
+  ASSERT_EQ(tables.size(), 1u);
+  const double w1 = std::sqrt(k / m * (3.0 - std::sqrt(5.0)) / 2.0), w2 = std::sqrt(k / m * (3.0 + std::sqrt(5.0)) / 2.0);
+  ASSERT_EQ(tables[0].size(), 6u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(tables[0][i].omega, w1, 1e-5 * w1);
+    EXPECT_NEAR(tables[0][i + 3].omega, w2, 1e-5 * w2);
+    EXPECT_NEAR(tables[0][i].sigma, 0.0, 1e-6 * w2);
+  }
+}
+
+TEST(Eigenanalysis, PendulumHasSqrtGOverL) {
+  // A point mass hanging at L from a distance joint, analysed at the initial time (after the
+  // derivatives phase has found the tension m g): omega = sqrt(g / L) in x and in y.
+  const double g = 9.81, L = 2.0;
+  const std::string deck = one_step_deck("0., parameter, 1e-3, lower frequency limit, 1e-3, use lapack") + R"(
+begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; gravity; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 0., 0., -2., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, distance, 1, position, null, 2, position, null, const, 2.;
+  body: 2, 2, 3., null, diag, 1., 1., 1.;
+  gravity: uniform, 0., 0., -1., const, 9.81;
+end: elements;
+)";
+  const auto run = mbl::test::run_deck_text("eig_pendulum", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto tables = read_tables(mbl::test::read_file(run.output("out")));
+  ASSERT_EQ(tables.size(), 1u);
+  ASSERT_EQ(tables[0].size(), 2u);
+  for (const Row& r : tables[0]) EXPECT_NEAR(r.omega, std::sqrt(g / L), 1e-5);
+}
+
+TEST(Eigenanalysis, ArpackFindsTheHighestChainFrequenciesAndWritesTheMFile) {
+  // The spring-mass chain with ARPACK (6 Ritz values of largest imaginary part of
+  // J(+c)^-1 J(-c) - I): the three modes of omega^2 = (k/m)(3 + sqrt 5)/2 with positive frequency.
+  const std::string deck = chain_deck(
+      "1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use arpack, 6, 20, 0., output matrices, "
+      "output eigenvectors, output geometry");
+  const auto run = mbl::test::run_deck_text("eig_arpack", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::string out = mbl::test::read_file(run.output("out"));
+  EXPECT_NE(out.find("INFO: 0\n"), std::string::npos) << out;
+  const auto tables = read_tables(out);
+  ASSERT_EQ(tables.size(), 1u);
+  const double w2 = std::sqrt(1e4 / 2.0 * (3.0 + std::sqrt(5.0)) / 2.0);
+  ASSERT_EQ(tables[0].size(), 3u);
+  for (const Row& r : tables[0]) EXPECT_NEAR(r.omega, w2, 1e-5 * w2);
+  // <prefix>_0.m: parameters, sparse matrices (ARPACK), geometry, alpha (one row per reported
+  // eigenvalue) and the right eigenvectors only.
+  const std::string m = mbl::test::read_file(run.dir / "run_0.m");
+  for (const char* item : {"dTime = 0.001;\n", "dCoef = 5e-05;\n", "Aplus = spconvert(Aplus);\n",
+                           "Aminus = spconvert(Aminus);\n", "labels = [\n0;\n1;\n2;\n];\n",
+                           "idx = [\n0;\n6;\n18;\n];\n", "alpha = [", "VR = [\n"})
+    EXPECT_NE(m.find(item), std::string::npos) << item;
+  EXPECT_EQ(m.find("VL = ["), std::string::npos);
+  const auto alpha = m.find("alpha = [");
+  const std::string alpha_rows = m.substr(alpha, m.find("];", alpha) - alpha);
+  EXPECT_EQ(std::count(alpha_rows.begin(), alpha_rows.end(), '\n'), 3);
+}
+
+TEST(Eigenanalysis, NetcdfHasTheEigVariables) {
+  // Appendix C.1.5 on the chain (LAPACK): eig.step/time/dCoef/idx, eig.0.Aplus/Aminus (N x N),
+  // eig.0.alpha (reported x 3), eig.0.VL/VR (2 x reported x N).
+  const std::string deck = chain_deck(
+      "1e-3, parameter, 1e-4, lower frequency limit, 1e-2, output matrices, output eigenvectors, "
+      "output geometry", "output results: netcdf;");
+  const auto run = mbl::test::run_deck_text("eig_netcdf", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  int nc = -1;
+  ASSERT_EQ(nc_open(run.output("nc").c_str(), NC_NOWRITE, &nc), NC_NOERR);
+  auto dims = [&](const char* name) {
+    int var = -1, ndims = 0, ids[NC_MAX_VAR_DIMS];
+    std::vector<std::size_t> out;
+    if (nc_inq_varid(nc, name, &var) != NC_NOERR) return out;
+    nc_inq_varndims(nc, var, &ndims);
+    nc_inq_vardimid(nc, var, ids);
+    for (int i = 0; i < ndims; ++i) {
+      std::size_t len = 0;
+      nc_inq_dimlen(nc, ids[i], &len);
+      out.push_back(len);
+    }
+    return out;
+  };
+  const std::size_t N = 36;  // static node 6, two dynamic nodes 12 each, clamp 6
+  EXPECT_EQ(dims("eig.dCoef"), std::vector<std::size_t>{1});
+  EXPECT_EQ(dims("eig.idx"), (std::vector<std::size_t>{1, 3}));
+  EXPECT_EQ(dims("eig.0.Aplus"), (std::vector<std::size_t>{N, N}));
+  EXPECT_EQ(dims("eig.0.Aminus"), (std::vector<std::size_t>{N, N}));
+  EXPECT_EQ(dims("eig.0.alpha"), (std::vector<std::size_t>{6, 3}));
+  EXPECT_EQ(dims("eig.0.VR"), (std::vector<std::size_t>{2, 6, N}));
+  EXPECT_EQ(dims("eig.0.VL"), (std::vector<std::size_t>{2, 6, N}));
+  int var = -1;
+  double dCoef = 0.0;
+  int idx[3] = {-1, -1, -1};
+  ASSERT_EQ(nc_inq_varid(nc, "eig.dCoef", &var), NC_NOERR);
+  nc_get_var_double(nc, var, &dCoef);
+  EXPECT_DOUBLE_EQ(dCoef, 5e-5);
+  // eig.step counts the output records before the analysis (MBDyn's output step): steps 0 and 1.
+  int step = -1;
+  ASSERT_EQ(nc_inq_varid(nc, "eig.step", &var), NC_NOERR);
+  nc_get_var_int(nc, var, &step);
+  EXPECT_EQ(step, 2);
+  ASSERT_EQ(nc_inq_varid(nc, "eig.idx", &var), NC_NOERR);
+  nc_get_var_int(nc, var, idx);
+  EXPECT_EQ(idx[0], 0);
+  EXPECT_EQ(idx[1], 6);
+  EXPECT_EQ(idx[2], 18);
+  nc_close(nc);
+}
+
+class EigenDeck : public ::testing::TestWithParam<const char*> {};
+
+/// MBDyn's .out next to a deck: <case>/mbdyn/*.out, or the corpus's gzipped ref.out.gz.
+std::string reference_out(const fs::path& deck) {
+  const fs::path mbdyn = deck.parent_path().parent_path() / "mbdyn";
+  if (fs::exists(mbdyn / "ref.out.gz")) {
+    const fs::path tmp = mbl::test::fresh_temp_dir("utest_phases_eig_ref") / "ref.out";
+    mbl::test::run("gzip -dc " + mbl::test::quoted(mbdyn / "ref.out.gz"), tmp);
+    return mbl::test::read_file(tmp);
+  }
+  for (const auto& f : fs::directory_iterator(mbdyn))
+    if (f.path().extension() == ".out") return mbl::test::read_file(f.path());
+  return {};
+}
+
+TEST_P(EigenDeck, EigenvaluesAgreeWithMbdyn) {
+  const fs::path deck = fs::path(MBL_SHARED_DIR) / GetParam();
+  RunReport report;
+  const std::string out = run_deck_out(deck, GetParam(), report);
+  ASSERT_EQ(report.status, RunStatus::Completed) << report.message;
+  const std::string ref = reference_out(deck);
+  const auto ours = read_tables(out);
+  const auto theirs = read_tables(ref);
+  ASSERT_EQ(ours.size(), theirs.size());
+  for (std::size_t k = 0; k < ours.size(); ++k)
+    expect_tables_agree(ours[k], theirs[k], std::string(GetParam()) + " analysis " + std::to_string(k));
+  // The "Info:" lines (LAPACK's balancing) are MBDyn's.
+  auto info_lines = [](const std::string& text) {
+    std::vector<std::string> v;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+      if (l.rfind("Info:", 0) == 0) v.push_back(l.substr(0, l.find(" ABNRM")));
+    return v;
+  };
+  EXPECT_EQ(info_lines(out), info_lines(ref));
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedDecks, EigenDeck,
+                         ::testing::Values("decks/t.eig.joints.deformabledisplacementjoint/deck/deformabledisplacementjoint",
+                                           "decks/t.eig.joints.deformablejoint/deck/deformablejoint",
+                                           "decks/t.eig.joints.inplane/deck/inplane",
+                                           "decks/t.eig.joints.rodwithoffset/deck/rodwithoffset",
+                                           "decks/t.joints.deformablehinge.deformablejointeig2/deck/deformablejointeig2",
+                                           "decks/t.joints.rod.rodwithprestrain/deck/rodwithprestrain",
+                                           "corpus/t.beam.DETC2007-35511.beam/deck/beam",
+                                           "corpus/t.beam.DETC2007-35511.beam_legacy/deck/beam_legacy"),
+                         [](const auto& info) { return mbl::test::test_identifier(info.param); });
