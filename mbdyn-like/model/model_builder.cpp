@@ -335,6 +335,7 @@ class Builder {
   }
 
   void read_data(CardReader& in) {
+    if (read_definition(in)) return;
     if (in.card_is("problem")) {
       if (in.keyword_is("initial value")) return in.expect_end();
       if (in.peek_keyword_is("inverse dynamics")) return in.not_implemented("problem \"inverse dynamics\"");
