@@ -275,7 +275,7 @@ const std::map<std::string, std::string>& counted_families() {
       {"hydraulicelements", "hydraulic"}, {"outputelements", "output"}, {"solids", "solid"},
       {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
       {"rotors", "rotor"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
-      {"jointregularizations", "jointregularization"}};
+      {"jointregularizations", "jointregularization"}, {"userdefinedelements", "userdefined"}};
   return m;
 }
 
