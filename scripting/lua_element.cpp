@@ -160,7 +160,7 @@ class LuaUserElement final : public Element {
   Loads evaluate(double t, const std::vector<NodeKinematics>& x) const {
     lua_State* L = p_.engine->state();
     StackGuard guard(L);
-    p_.engine->call_with_nodes(p_.function_ref, t, x, NAN, what("function"), where);
+    p_.engine->call_with_nodes(p_.function_ref, t, x, nodes_ref_, what("function"), where);
     const std::size_t n = p_.nodes.size();
     if (!lua_istable(L, -1) || lua_rawlen(L, -1) != n)
       wrong("function", fmt::format("returned {} instead of a table of {} node loads {{F = {{...}}, M = {{...}}}}",
@@ -207,7 +207,7 @@ class LuaUserElement final : public Element {
   void user_jacobian(double t, const std::vector<NodeKinematics>& x, Eigen::MatrixXd& K, Eigen::MatrixXd& C) const {
     lua_State* L = p_.engine->state();
     StackGuard guard(L);
-    p_.engine->call_with_nodes(p_.jacobian_ref, t, x, NAN, what("jacobian"), where);
+    p_.engine->call_with_nodes(p_.jacobian_ref, t, x, nodes_ref_, what("jacobian"), where);
     if (!lua_istable(L, -1)) wrong("jacobian", fmt::format("returned {} instead of {{K = ..., C = ...}}", luaL_typename(L, -1)));
     const int n = size();
     for (auto [key, M] : {std::pair<const char*, Eigen::MatrixXd*>{"K", &K}, {"C", &C}}) {
@@ -239,6 +239,7 @@ class LuaUserElement final : public Element {
 
   Params p_;
   Loads loads_;  ///< at the last converged point (output)
+  mutable int nodes_ref_ = LuaEngine::kNoRef;  ///< the nodes' tables handed to the functions
   std::vector<OutputSink::VarId> nc_F_, nc_M_;
 };
 

@@ -299,18 +299,69 @@ double LuaEngine::call_number(int ref, double x, std::string_view what, const pa
   return v;
 }
 
-void LuaEngine::call_with_nodes(int ref, double t, const std::vector<NodeKinematics>& nodes, double extra,
+namespace {
+
+/// Writes 3 numbers into the table field `key` of the table at the top; false if it is not a table.
+bool refill_vec3(lua_State* L, const char* key, const Vec3& v) {
+  lua_pushstring(L, key);
+  if (lua_rawget(L, -2) != LUA_TTABLE) return lua_pop(L, 1), false;
+  for (int i = 0; i < 3; ++i) {
+    lua_pushnumber(L, v[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_pop(L, 1);
+  return true;
+}
+
+/// Overwrites the node tables of `nodes_table` (at the top) in place; false where a script changed
+/// their structure (then they are built again).
+bool refill_nodes(lua_State* L, const std::vector<NodeKinematics>& nodes) {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (lua_rawgeti(L, -1, static_cast<lua_Integer>(i + 1)) != LUA_TTABLE) return lua_pop(L, 1), false;
+    const NodeKinematics& n = nodes[i];
+    bool ok = refill_vec3(L, "X", n.x_W) && refill_vec3(L, "V", n.v_W) && refill_vec3(L, "W", n.w_W);
+    lua_pushstring(L, "R");
+    ok = ok && lua_rawget(L, -2) == LUA_TTABLE;
+    for (int r = 0; ok && r < 3; ++r) {
+      ok = lua_rawgeti(L, -1, r + 1) == LUA_TTABLE;
+      for (int c = 0; ok && c < 3; ++c) {
+        lua_pushnumber(L, n.R_WN(r, c));
+        lua_rawseti(L, -2, c + 1);
+      }
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void LuaEngine::call_with_nodes(int ref, double t, const std::vector<NodeKinematics>& nodes, int& nodes_ref,
                                 std::string_view what, const parser::SourceLocation& where) {
   lua_rawgeti(L_, LUA_REGISTRYINDEX, ref);
   lua_pushnumber(L_, t);
-  lua_createtable(L_, static_cast<int>(nodes.size()), 0);
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    push_node(L_, nodes[i]);
-    lua_rawseti(L_, -2, static_cast<lua_Integer>(i + 1));
+  // The nodes' tables are reused from call to call (no garbage per call): filled in place.
+  bool reused = false;
+  if (nodes_ref != LUA_NOREF) {
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, nodes_ref);
+    reused = refill_nodes(L_, nodes);
+    if (!reused) {
+      lua_pop(L_, 1);
+      luaL_unref(L_, LUA_REGISTRYINDEX, nodes_ref);
+    }
   }
-  const bool with_extra = !std::isnan(extra);
-  if (with_extra) lua_pushnumber(L_, extra);
-  if (!protected_call(with_extra ? 3 : 2, 1)) fail(what, where);
+  if (!reused) {
+    lua_createtable(L_, static_cast<int>(nodes.size()), 0);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      push_node(L_, nodes[i]);
+      lua_rawseti(L_, -2, static_cast<lua_Integer>(i + 1));
+    }
+    lua_pushvalue(L_, -1);
+    nodes_ref = luaL_ref(L_, LUA_REGISTRYINDEX);
+  }
+  if (!protected_call(2, 1)) fail(what, where);
 }
 
 void LuaEngine::run_hooks(Event e, double t) {

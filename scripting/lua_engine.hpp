@@ -59,10 +59,13 @@ class LuaEngine final : public StepObserver {
   /// not a number, NaN) throw EvaluationError naming `what` and `where`.
   double call_number(int ref, double x, std::string_view what, const parser::SourceLocation& where);
 
-  /// Calls `ref(t, nodes[, extra])` with nodes as `mbdyn.node()` tables and leaves its one
-  /// result on the stack (the caller reads it and pops it). `extra` is pushed when not NaN.
-  void call_with_nodes(int ref, double t, const std::vector<NodeKinematics>& nodes, double extra,
+  /// Calls `ref(t, nodes)` with nodes as `mbdyn.node()` tables and leaves its one result on the
+  /// stack (the caller reads it and pops it).
+  /// `nodes_ref` keeps the nodes' tables between calls (start with kNoRef): they are refilled in
+  /// place rather than allocated for every call.
+  void call_with_nodes(int ref, double t, const std::vector<NodeKinematics>& nodes, int& nodes_ref,
                        std::string_view what, const parser::SourceLocation& where);
+  static constexpr int kNoRef = -2;  ///< LUA_NOREF
 
   /// Instructions one call (or chunk) may execute before it is stopped as a runaway.
   void set_instruction_limit(long long n) { instruction_limit_ = n; }

@@ -24,6 +24,8 @@ local function blocks(s)
   return m
 end
 
+-- Constant: built once (the element only reads the tables it is given back).
+local jacobian = {K = blocks(k), C = blocks(c)}
 function spring_damper_jacobian(t, nodes)
-  return {K = blocks(k), C = blocks(c)}
+  return jacobian
 end
