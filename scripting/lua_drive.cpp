@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "elements/drives/drive_reader.hpp"
-#include "parser/math/math_parser.hpp"
 #include "scripting/lua_engine.hpp"
 
 namespace mbl::scripting {
@@ -26,24 +25,16 @@ class LuaDrive final : public DriveCaller {
   };
   explicit LuaDrive(Params p) : p_(std::move(p)) {}
 
-  double value(double x) const override { return p_.engine->call_number(p_.ref, x, "drive", p_.where); }
+  double value(double x) const override { return value_at(x, 0.0); }
   bool has_derivative() const override { return true; }
   /// The user's derivative function, else a central difference; an expression's Time is shifted
   /// with its input when the input is the time (as `string` drives do).
   double derivative(double x) const override {
     if (p_.derivative_ref >= 0) return p_.engine->call_number(p_.derivative_ref, x, "drive derivative", p_.where);
-    math::MathParser& math = p_.engine->math();
-    const math::Value* tv = math.find_variable("Time");
-    const double t = tv ? tv->to_real() : 0.0;
-    const bool shift_time = p_.expression && tv && t == x;
+    const bool shift_time = p_.expression && p_.engine->env() && p_.engine->env()->time == x;
     const double h = 1e-6 * std::max(1.0, std::abs(x));
-    auto at = [&](double dx) {
-      if (shift_time) math.set_variable("Time", math::Value(t + dx));
-      const double v = value(x + dx);
-      if (shift_time) math.set_variable("Time", math::Value(t));
-      return v;
-    };
-    return (at(h) - at(-h)) / (2.0 * h);
+    const double dt = shift_time ? h : 0.0;
+    return (value_at(x + h, dt) - value_at(x - h, -dt)) / (2.0 * h);
   }
   std::string describe() const override {
     if (p_.expression) return fmt::format("lua, \"{}\"", p_.text);
@@ -53,6 +44,13 @@ class LuaDrive final : public DriveCaller {
   }
 
  private:
+  /// The expression form receives Time (shifted by `time_shift`) as an argument.
+  double value_at(double x, double time_shift) const {
+    if (!p_.expression) return p_.engine->call_number(p_.ref, x, "drive", p_.where);
+    const double time = (p_.engine->env() ? p_.engine->env()->time : 0.0) + time_shift;
+    return p_.engine->call_number(p_.ref, x, "drive", p_.where, &time);
+  }
+
   Params p_;
 };
 

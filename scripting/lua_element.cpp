@@ -143,8 +143,7 @@ class LuaUserElement final : public Element {
     if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 3)
       wrong("function", fmt::format("returned for node {} a {} that is not a table of 3 numbers", node + 1, key));
     for (int k = 0; k < 3; ++k) {
-      lua_rawgeti(L, -1, k + 1);
-      if (lua_type(L, -1) != LUA_TNUMBER)
+      if (lua_rawgeti(L, -1, k + 1) != LUA_TNUMBER)
         wrong("function", fmt::format("returned for node {} {}[{}] = {} instead of a number", node + 1, key, k + 1,
                                       luaL_typename(L, -1)));
       v[k] = lua_tonumber(L, -1);
@@ -224,9 +223,9 @@ class LuaUserElement final : public Element {
         if (!lua_istable(L, -1) || lua_rawlen(L, -1) != static_cast<lua_Unsigned>(n))
           wrong("jacobian", fmt::format("returned {} row {} that is not a table of {} numbers", key, r + 1, n));
         for (int c = 0; c < n; ++c) {
-          lua_rawgeti(L, -1, c + 1);
+          const bool number = lua_rawgeti(L, -1, c + 1) == LUA_TNUMBER;
           const double v = lua_tonumber(L, -1);
-          if (lua_type(L, -1) != LUA_TNUMBER || !std::isfinite(v))
+          if (!number || !std::isfinite(v))
             wrong("jacobian", fmt::format("returned {}[{}][{}] that is not a finite number", key, r + 1, c + 1));
           (*M)(r, c) = v;
           lua_pop(L, 1);

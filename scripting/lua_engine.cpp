@@ -268,8 +268,9 @@ int LuaEngine::compile_expression(std::string_view expr, const parser::SourceLoc
     throw parser::InputError(where, "Lua syntax error: " + msg);
   }
   lua_pop(L_, 1);
-  // The newline keeps a trailing `--` comment of the expression from swallowing the `end`.
-  load_and_run(fmt::format("return function(Var) return {}\nend", expr), "=lua drive", where, 1);
+  // Time is a parameter (no global lookup per call). The newline keeps a trailing `--` comment
+  // of the expression from swallowing the `end`.
+  load_and_run(fmt::format("return function(Var, Time) return {}\nend", expr), "=lua drive", where, 1);
   return luaL_ref(L_, LUA_REGISTRYINDEX);
 }
 
@@ -284,10 +285,12 @@ int LuaEngine::function_ref(const std::string& name, const parser::SourceLocatio
   return luaL_ref(L_, LUA_REGISTRYINDEX);
 }
 
-double LuaEngine::call_number(int ref, double x, std::string_view what, const parser::SourceLocation& where) {
+double LuaEngine::call_number(int ref, double x, std::string_view what, const parser::SourceLocation& where,
+                              const double* time) {
   lua_rawgeti(L_, LUA_REGISTRYINDEX, ref);
   lua_pushnumber(L_, x);
-  if (!protected_call(1, 1)) fail(what, where);
+  if (time) lua_pushnumber(L_, *time);
+  if (!protected_call(time ? 2 : 1, 1)) fail(what, where);
   int isnum = 0;
   const double v = lua_tonumberx(L_, -1, &isnum);
   const int type = lua_type(L_, -1);

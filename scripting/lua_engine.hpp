@@ -50,14 +50,15 @@ class LuaEngine final : public StepObserver {
   /// Runs a chunk (`module load:`); `chunk_name` is Lua's ("@file.lua" or "=chunk"). A syntax or
   /// run-time error is an InputError at `where` quoting Lua's message (with the chunk's line).
   void run_chunk(std::string_view code, const std::string& chunk_name, const parser::SourceLocation& where);
-  /// Compiles `return function(Var) return <expr> end` and keeps the function; returns its ref.
+  /// Compiles `return function(Var, Time) return <expr> end` and keeps the function; returns its ref.
   int compile_expression(std::string_view expr, const parser::SourceLocation& where);
   /// The global function `name` defined by a loaded chunk (InputError at `where` otherwise).
   int function_ref(const std::string& name, const parser::SourceLocation& where);
 
-  /// Calls function `ref` with one number and returns the number it returns; errors (Lua errors,
-  /// not a number, NaN) throw EvaluationError naming `what` and `where`.
-  double call_number(int ref, double x, std::string_view what, const parser::SourceLocation& where);
+  /// Calls function `ref` with x (and *time when given) and returns the number it returns; errors
+  /// (Lua errors, not a number, NaN) throw EvaluationError naming `what` and `where`.
+  double call_number(int ref, double x, std::string_view what, const parser::SourceLocation& where,
+                     const double* time = nullptr);
 
   /// Calls `ref(t, nodes)` with nodes as `mbdyn.node()` tables and leaves its one result on the
   /// stack (the caller reads it and pops it).
