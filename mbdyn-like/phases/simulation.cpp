@@ -105,9 +105,7 @@ DerivativesOutcome run_derivatives(Model& model, const RunSettings& s, double t,
   }
   return out;
 }
-}  // namespace
-
-RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
+RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
   RunReport report;
   model.number_dofs();
   Vector y, yp;
@@ -267,6 +265,22 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
   report.final_time = t;
   output.close();
   return report;
+}
+
+}  // namespace
+
+RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
+  try {
+    return run_phases(model, s, output, log);
+  } catch (const EvaluationError& e) {
+    // A user function failed before the regular steps (they catch their own): no step is complete.
+    RunReport report;
+    report.status = RunStatus::SolutionFailure;
+    report.message = e.what();
+    report.final_time = s.initial_time;
+    output.close();
+    return report;
+  }
 }
 
 }  // namespace mbl
