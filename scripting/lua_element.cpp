@@ -58,7 +58,8 @@ class LuaUserElement final : public Element {
 
   void jacobian(JacobianSink& J, const StepContext& c) override {
     const std::vector<NodeKinematics> x = states();
-    Eigen::MatrixXd K, C;
+    Eigen::MatrixXd& K = K_;
+    Eigen::MatrixXd& C = C_;
     if (p_.jacobian_ref >= 0) user_jacobian(c.t, x, K, C);
     else difference_jacobian(c.t, x, K, C);
     const int n = static_cast<int>(p_.nodes.size());
@@ -239,6 +240,7 @@ class LuaUserElement final : public Element {
   Params p_;
   Loads loads_;  ///< at the last converged point (output)
   mutable int nodes_ref_ = LuaEngine::kNoRef;  ///< the nodes' tables handed to the functions
+  Eigen::MatrixXd K_, C_;  ///< -dL/dq, -dL/dq' (kept: no allocation per Jacobian)
   std::vector<OutputSink::VarId> nc_F_, nc_M_;
 };
 
