@@ -11,6 +11,7 @@
 #include "mbdyn-like/cli/run_command.hpp"
 #include "mbdyn-like/cli/sweep.hpp"
 #include "parser/errors.hpp"
+#include "scripting/lua_engine.hpp"
 
 int main(int argc, char** argv) {
   // Sub-commands that have their own options.
@@ -39,6 +40,9 @@ int main(int argc, char** argv) {
   app.add_option("--metrics-file", opt.metrics_file, "write the metrics there instead of stdout");
   app.add_flag("--check", opt.check_only, "read and validate the deck, print a model summary, and exit");
   app.add_flag("-s,-q,--silent,--quiet", opt.quiet, "print only errors");
+  bool lua_unsafe = false;
+  app.add_flag("--lua-unsafe", lua_unsafe,
+               "give Lua scripts every standard library (io, os, package, require, dofile); trusted decks only");
   app.footer(
       "Subcommands:\n"
       "  mbdyn-like compare RUN REF [--tol 1e-4] [--vars ...] [--json]   compare two runs\n"
@@ -55,6 +59,7 @@ int main(int argc, char** argv) {
     std::cerr << "mbdyn-like: error: two input decks given (" << input_flag << ", " << input_positional << ")\n";
     return 2;
   }
+  mbl::scripting::set_unsafe_libraries(lua_unsafe);
   opt.deck = input_flag.empty() ? input_positional : input_flag;
   if (opt.deck.empty()) {
     std::cerr << "mbdyn-like: error: no input deck (use -f <deck> or give it as argument; --help for usage)\n";

@@ -11,6 +11,7 @@
 #include "mbdyn-like/core/element.hpp"
 #include "mbdyn-like/core/gravity_field.hpp"
 #include "mbdyn-like/core/node.hpp"
+#include "mbdyn-like/core/step_observer.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 #include "parser/math/math_parser.hpp"
 
@@ -52,6 +53,10 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   /// Drives with memory register here to be advanced after each converged step.
   void register_drive(DriveCallerPtr d) { stateful_drives_.push_back(std::move(d)); }
 
+  /// Observers notified by the solution phases around each time step (step_observer.hpp).
+  void add_step_observer(std::shared_ptr<StepObserver> o) { step_observers_.push_back(std::move(o)); }
+  const std::vector<std::shared_ptr<StepObserver>>& step_observers() const { return step_observers_; }
+
   /// Numbers every unknown (nodes first, in input order, then elements) and sizes the state.
   void number_dofs();
   /// Initial y, y' from the nodes' and elements' initial conditions.
@@ -89,6 +94,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::map<std::pair<std::string, unsigned>, Node*> node_index_;
   std::map<std::pair<std::string, unsigned>, Element*> element_index_;
   std::vector<DriveCallerPtr> stateful_drives_;
+  std::vector<std::shared_ptr<StepObserver>> step_observers_;
   std::vector<StructNode*> dummy_nodes_;  ///< filled by number_dofs()
   std::vector<Element*> after_residual_;  ///< filled by setup_elements()
   const GravityField* gravity_ = nullptr;

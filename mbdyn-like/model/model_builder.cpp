@@ -390,7 +390,7 @@ const std::map<std::string, std::string>& counted_families() {
       {"hydraulicelements", "hydraulic"}, {"outputelements", "output"}, {"solids", "solid"},
       {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
       {"rotors", "rotor"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
-      {"jointregularizations", "jointregularization"}};
+      {"jointregularizations", "jointregularization"}, {"userdefinedelements", "userdefined"}};
   return m;
 }
 
@@ -450,6 +450,7 @@ class Builder {
   }
 
   void read_data(CardReader& in) {
+    if (read_definition(in)) return;
     if (in.card_is("problem")) {
       if (in.keyword_is("initial value")) return in.expect_end();
       if (in.peek_keyword_is("inverse dynamics")) return in.not_implemented("problem \"inverse dynamics\"");

@@ -105,9 +105,7 @@ DerivativesOutcome run_derivatives(Model& model, const RunSettings& s, double t,
   }
   return out;
 }
-}  // namespace
-
-RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
+RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
   RunReport report;
   model.number_dofs();
   Vector y, yp;
@@ -235,7 +233,15 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     model.set_time(t_new, dt, step + 1);
     integrators::StepResult r;
     try {
+      for (const auto& o : model.step_observers()) o->before_step(t_new);
       r = integrator->advance(model, t_new, dt, newton);
+      if (r.converged)
+        for (const auto& o : model.step_observers()) o->after_step(t_new);
+    } catch (const EvaluationError& e) {
+      // A user function failed (step_observer.hpp): stop with the last converged step written.
+      report.status = RunStatus::SolutionFailure;
+      report.message = fmt::format("step {} at time {}: {}", step + 1, t_new, e.what());
+      break;
     } catch (const math::StopRequest& stop) {
       // stop() in an expression (input manual §2.2.1): the run ends with the last converged step.
       if (stop.exit_code != 0) {
@@ -266,6 +272,13 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     report.total_iterations += r.iterations;
     report.steps = step;
     output.step(model, step, t, dt, r);
+    try {
+      for (const auto& o : model.step_observers()) o->after_output(t);
+    } catch (const EvaluationError& e) {
+      report.status = RunStatus::SolutionFailure;
+      report.message = fmt::format("step {} at time {}: {}", step, t, e.what());
+      break;
+    }
     eigenanalysis_if_due([](double when, double now) { return when <= now; }, step, integrator->y(),
                          integrator->yp());
     dt = control.after_success(t, r.iterations);
@@ -275,6 +288,22 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
   report.final_time = t;
   output.close();
   return report;
+}
+
+}  // namespace
+
+RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
+  try {
+    return run_phases(model, s, output, log);
+  } catch (const EvaluationError& e) {
+    // A user function failed before the regular steps (they catch their own): no step is complete.
+    RunReport report;
+    report.status = RunStatus::SolutionFailure;
+    report.message = e.what();
+    report.final_time = s.initial_time;
+    output.close();
+    return report;
+  }
 }
 
 }  // namespace mbl
