@@ -17,8 +17,11 @@ Attachment read_point(parser::CardReader& in, BuildContext& ctx, bool position_r
 
 /// Legacy form of a single-node force (older decks): `node, (Vec3) direction, (Vec3) arm,
 /// (DriveCaller) amplitude`, i.e. without the `position` keyword; the value is direction * drive.
-std::function<Vec3(double)> read_legacy_value(parser::CardReader& in, BuildContext& ctx, Attachment& a) {
-  const Vec3 dir = in.vec3();
+/// The direction is a unit vector (MBDyn normalises it), in the node frame for a follower force,
+/// in the global frame for an absolute one, either possibly given in another `reference`.
+std::function<Vec3(double)> read_legacy_value(parser::CardReader& in, BuildContext& ctx, Attachment& a, F frame) {
+  Vec3 dir = in.direction(frame == F::Follower ? a.node->frame() : parser::RigidFrame{});
+  if (dir.norm() > 0.0) dir.normalize();
   a.offset_N = in.position(a.node->frame());
   DriveCallerPtr d = read_drive(in, ctx);
   return [dir, d](double t) { return Vec3(dir * d->value(t)); };
@@ -33,7 +36,7 @@ void read_structural(parser::CardReader& in, BuildContext& ctx, unsigned label, 
       a.offset_N = in.position(a.node->frame());
       value = read_vec3_drive(in, ctx);
     } else {
-      value = read_legacy_value(in, ctx, a);
+      value = read_legacy_value(in, ctx, a, frame);
     }
     auto e = std::make_unique<StructuralForce>(label, kind, frame, a, nullptr, std::move(value));
     e->where = in.card_location();

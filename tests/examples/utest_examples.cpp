@@ -84,3 +84,22 @@ TEST(Examples, SpinningTopConservesVerticalAngularMomentum) {
   const Mat3 R_end = rot::euler123_to_R(vec(r.vars.at("node.struct.1.E"), r.records() - 1) * (M_PI / 180.0));
   EXPECT_GT(std::abs(R_end.col(2).x()), 1e-3);
 }
+
+// A FEM reduction brought in through a modal joint (docs/modal.md): the simply supported beam of
+// examples/modal, reduced by hand to three modes, comes to rest under its mid-span load at the
+// modal static deflection sum_k phi_k(L/2)^2 F / K_k (mode 2 has a node there), 0.23% short of
+// Euler-Bernoulli's F L^3 / (48 EI) with three modes.
+TEST(Examples, ModalBeamRestsAtTheModalStaticDeflection) {
+  const output::Results r = run_example("modal");
+  const output::Series& X = r.vars.at("node.struct.2.X");
+  const double F = 1.0, EI = 200.0, m = 2.0, L = 1.0;
+  double w_modal = 0.0;
+  for (int k = 1; k <= 3; ++k) {
+    const double K = std::pow(k * M_PI / L, 4) * EI * L / 2.0;  // modal mass m L / 2 = 1
+    w_modal += std::pow(std::sin(k * M_PI / 2.0), 2) * F / K;
+  }
+  ASSERT_DOUBLE_EQ(m * L / 2.0, 1.0);
+  const double z = X.at(r.records() - 1, 2);
+  EXPECT_NEAR(-z / w_modal, 1.0, 1e-5) << z;
+  EXPECT_NEAR(-z / (F * L * L * L / (48.0 * EI)), 1.0, 3e-3);
+}

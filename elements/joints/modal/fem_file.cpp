@@ -270,6 +270,56 @@ FemFile parse_fem_file(std::shared_ptr<const parser::SourceFile> file, const Fem
   return f;
 }
 
+void write_fem_echo(std::ostream& os, const FemFile& fem, const std::vector<int>& modes, int precision) {
+  const int N = static_cast<int>(modes.size()), n = fem.node_count;
+  auto num = [&](double v) { return fmt::format("{:.{}e}", v, precision); };
+  os << "** echo of file \"" << fem.file->path << "\"\n"
+     << "** RECORD GROUP 1, HEADER\n"
+     << "**   REVISION.  NODES.  NORMAL, ATTACHMENT, CONSTRAINT, REJECTED MODES.\n"
+     << "VER5 " << n << ' ' << N << " 0 0 0\n**\n** RECORD GROUP 2, FINITE ELEMENT NODE LIST\n";
+  for (int k = 0; k < n; ++k) os << fem.node_labels[k] << ((k % 6 == 5 || k == n - 1) ? "\n" : " ");
+  auto column = [&](int rg, const char* title, auto value, int count) {
+    os << "**\n** RECORD GROUP " << rg << ", " << title << '\n';
+    for (int k = 0; k < count; ++k) os << num(value(k)) << '\n';
+  };
+  column(3, "INITIAL MODAL DISPLACEMENTS", [&](int j) { return fem.q0[modes[j] - 1]; }, N);
+  column(4, "INITIAL MODAL VELOCITIES", [&](int j) { return fem.qp0[modes[j] - 1]; }, N);
+  for (int c = 0; c < 3; ++c)
+    column(5 + c, c == 0 ? "NODAL X COORDINATES" : c == 1 ? "NODAL Y COORDINATES" : "NODAL Z COORDINATES",
+           [&](int k) { return fem.x_nodes(c, k); }, n);
+  os << "**\n** RECORD GROUP 8, NON-ORTHOGONALIZED MODE SHAPES\n";
+  for (int j = 0; j < N; ++j) {
+    os << "**    NORMAL MODE SHAPE # " << modes[j] << '\n';
+    for (int k = 0; k < n; ++k)
+      for (int c = 0; c < 6; ++c) os << num(fem.shapes[modes[j] - 1](c, k)) << (c == 5 ? '\n' : ' ');
+  }
+  auto square = [&](int rg, const char* title, const Eigen::MatrixXd& A) {
+    os << "**\n** RECORD GROUP " << rg << ", " << title << ".  COLUMN-MAJOR FORM\n";
+    for (int r = 0; r < N; ++r) {
+      for (int c = 0; c < N; ++c) os << num(A(modes[r] - 1, modes[c] - 1)) << ' ';
+      os << '\n';
+    }
+  };
+  square(9, "MODAL MASS MATRIX", fem.M);
+  square(10, "MODAL STIFFNESS MATRIX", fem.K);
+  if (fem.node_mass) {
+    os << "**\n** RECORD GROUP 11, DIAGONAL OF LUMPED MASS MATRIX\n";
+    for (int k = 0; k < n; ++k) {
+      const std::string m = num((*fem.node_mass)[k]);
+      os << m << ' ' << m << ' ' << m;
+      for (int c = 0; c < 3; ++c) os << ' ' << num(fem.node_J(c, k));
+      os << '\n';
+    }
+  }
+  if (fem.rigid) {
+    os << "**\n** RECORD GROUP 12, GLOBAL INERTIA\n" << num(fem.rigid->mass) << '\n';
+    for (int c = 0; c < 3; ++c) os << num(fem.rigid->x_cg[c]) << (c == 2 ? '\n' : ' ');
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) os << num(fem.rigid->J_cg(r, c)) << (c == 2 ? '\n' : ' ');
+  }
+  if (fem.C) square(13, "MODAL DAMPING MATRIX", *fem.C);
+}
+
 FemFile read_fem_file(const std::string& path, const parser::SourceLocation& where, const FemThresholds& thresholds) {
   std::ifstream is(path, std::ios::binary);
   if (!is) throw InputError(where, fmt::format("cannot open the FEM file \"{}\"", path));

@@ -4,6 +4,7 @@
 // error names the FEM file's line and column, like a deck error.
 #include <array>
 #include <memory>
+#include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,10 @@ struct FemThresholds {
 
 /// Reads a FEM file held in `file` (its text); throws parser::InputError at the offending line.
 FemFile parse_fem_file(std::shared_ptr<const parser::SourceFile> file, const FemThresholds& thresholds = {});
+
+/// Writes the data of the selected `modes` (1-based) back in the FEM file format, as MBDyn's
+/// `echo` does (before any origin shift; `precision` significant digits, scientific).
+void write_fem_echo(std::ostream& os, const FemFile& fem, const std::vector<int>& modes, int precision);
 
 /// Loads `path` and parses it; `where` is the deck location that names it (errors in the FEM
 /// file show it as the place that included the file).

@@ -1,4 +1,5 @@
 // Reader of the `modal` joint card (input manual §8.12.31) and of its FEM file (appendix A.1).
+#include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -136,13 +137,25 @@ void read_modal(CardReader& in, BuildContext& ctx, unsigned label) {
   // MBDyn's binary cache holds the same data as the text file: the text file is read.
   while (in.keyword_is("create binary") || in.keyword_is("use binary") || in.keyword_is("update binary")) {
   }
-  if (in.peek_keyword_is("echo")) {
-    in.not_implemented("modal joint \"echo\" of the FEM data");
-    return;
+  std::optional<std::pair<std::string, SourceLocation>> echo;
+  int echo_precision = 13;
+  if (in.keyword_is("echo")) {
+    const SourceLocation at = in.location();
+    echo = std::make_pair(in.string(), at);
+    if (in.keyword_is("precision"))
+      echo_precision = static_cast<int>(
+          parser::checked_integer(in, [](std::int64_t v) { return v > 0 && v < 30; }, "a precision from 1 to 29"));
   }
   if (in.keyword_is("use invariant 9")) opt.use_invariant_9 = true;
 
   const FemFile fem = read_fem_file(path, at_file, thresholds);
+  if (echo) {
+    // Written where MBDyn writes it (the working directory); a folder that cannot take it is
+    // reported, not fatal.
+    std::ofstream os(echo->first);
+    if (os) write_fem_echo(os, fem, opt.modes, echo_precision);
+    else ctx.read().report({echo->second, "warning", fmt::format("cannot write the FEM echo file \"{}\"", echo->first)});
+  }
   if (fem_nodes && *fem_nodes != fem.node_count)
     throw InputError(at_fem_nodes, fmt::format("expected the FEM file's number of nodes {}, found {}", fem.node_count,
                                                *fem_nodes));
