@@ -94,6 +94,9 @@ class CardReader {
   // `other node` refers to (null where the card has no other node).
   virtual Vec3 position(const RigidFrame& frame, const RigidFrame* other = nullptr) = 0;
   virtual Vec3 direction(const RigidFrame& frame, const RigidFrame* other = nullptr) = 0;
+  /// A direction read as MBDyn's GetVecAbs: the numbers are global unless a leading
+  /// `reference, ...` says otherwise (`reference, node` is `node`); the result is global.
+  virtual Vec3 direction_abs(const RigidFrame& node) = 0;
   virtual Mat3 orientation(const RigidFrame& frame, const RigidFrame* other = nullptr) = 0;
   /// Velocity of the point at `x_point_W` (global), returned as absolute velocity in W when
   /// `frame` is the global frame, else relative to `frame` and expressed in it.

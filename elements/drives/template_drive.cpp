@@ -15,11 +15,12 @@ namespace {
 std::string family_of(std::string_view dim) { return "template drive caller " + std::string(dim); }
 
 template <class T>
-T read_entity(parser::CardReader& in, const parser::RigidFrame* frame) {
+T read_entity(parser::CardReader& in, const parser::RigidFrame* frame, VecIn vec_in) {
   if constexpr (std::is_same_v<T, double>) {
     return 1.0;
   } else if constexpr (std::is_same_v<T, Vec3>) {
-    return frame ? in.direction(*frame) : in.vec3();
+    if (!frame) return in.direction(parser::RigidFrame{});
+    return vec_in == VecIn::Absolute ? in.direction_abs(*frame) : in.direction(*frame);
   } else if constexpr (std::is_same_v<T, Vec6>) {
     return in.vec6();
   } else if constexpr (std::is_same_v<T, Mat3>) {
@@ -59,7 +60,7 @@ TplDriveCallerPtr<T> read_components(parser::CardReader& in, DriveEnvironment& e
 
 template <class T>
 TplDriveCallerPtr<T> read_tpl_drive_caller(parser::CardReader& in, DriveEnvironment& env,
-                                           const parser::RigidFrame* frame) {
+                                           const parser::RigidFrame* frame, VecIn vec_in) {
   if (in.keyword_is("reference")) {
     const parser::SourceLocation at = in.location();
     const unsigned label = in.label();
@@ -81,12 +82,12 @@ TplDriveCallerPtr<T> read_tpl_drive_caller(parser::CardReader& in, DriveEnvironm
   if (in.keyword_is("array")) {
     const long n = read_count(in, 1, "the number of template drive callers");
     std::vector<TplDriveCallerPtr<T>> d;
-    for (long i = 0; i < n; ++i) d.push_back(read_tpl_drive_caller<T>(in, env, frame));
+    for (long i = 0; i < n; ++i) d.push_back(read_tpl_drive_caller<T>(in, env, frame, vec_in));
     if (n == 1) return d.front();
     return std::make_shared<TplArrayDrive<T>>(std::move(d));
   }
   in.keyword_is("single");  // may be omitted (§2.6.42)
-  T entity = read_entity<T>(in, frame);
+  T entity = read_entity<T>(in, frame, vec_in);
   auto drive = read_drive_caller(in, env);
   return std::make_shared<TplSingleDrive<T>>(std::move(entity), std::move(drive));
 }
@@ -107,7 +108,7 @@ TplDriveCallerPtr<T> tpl_drive_caller_from_text(const std::string& text, const s
 #define MBL_TPL_DRIVE_INSTANTIATE(T)                                                          \
   template TplDriveCallerPtr<T> read_tpl_drive_caller<T>(parser::CardReader&,               \
                                                          DriveEnvironment&,                 \
-                                                         const parser::RigidFrame*);        \
+                                                         const parser::RigidFrame*, VecIn); \
   template TplDriveCallerPtr<T> tpl_drive_caller_from_text<T>(                              \
       const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,      \
       const parser::RigidFrame*);

@@ -134,12 +134,18 @@ class TplArrayDrive final : public TplDriveCaller<T> {
   std::vector<TplDriveCallerPtr<T>> d_;
 };
 
-/// Reads a `<tpl_drive_caller>` of entity T (double, Vec3, Vec6, Mat3, Mat6). For Vec3 entities
-/// of `single`, `frame` (when given) is the context frame in which the vector is expressed
-/// unless an explicit `reference, ...` precedes it; the result is expressed in `frame`.
+/// How the Vec3 of `single` (and of `array` items) is read, as MBDyn's ReadDCVecRel and
+/// ReadDCVecAbs: Relative, in `frame` unless a leading `reference, ...` says otherwise, the result
+/// expressed in `frame`; Absolute, global unless `reference, ...` (`reference, node` = `frame`),
+/// the result global. Without a frame the vector is global and may still start with
+/// `reference, <label>` or `reference, global`.
+enum class VecIn { Relative, Absolute };
+
+/// Reads a `<tpl_drive_caller>` of entity T (double, Vec3, Vec6, Mat3, Mat6).
 template <class T>
 TplDriveCallerPtr<T> read_tpl_drive_caller(parser::CardReader& in, DriveEnvironment& env,
-                                           const parser::RigidFrame* frame = nullptr);
+                                           const parser::RigidFrame* frame = nullptr,
+                                           VecIn vec_in = VecIn::Relative);
 
 /// Reads a template drive caller from text, e.g. the body of `hint, "drive3{...}"` (§2.6.42).
 template <class T>
@@ -149,7 +155,7 @@ TplDriveCallerPtr<T> tpl_drive_caller_from_text(const std::string& text, const s
 
 #define MBL_TPL_DRIVE_EXTERN(T)                                                               \
   extern template TplDriveCallerPtr<T> read_tpl_drive_caller<T>(                            \
-      parser::CardReader&, DriveEnvironment&, const parser::RigidFrame*);                   \
+      parser::CardReader&, DriveEnvironment&, const parser::RigidFrame*, VecIn);            \
   extern template TplDriveCallerPtr<T> tpl_drive_caller_from_text<T>(                       \
       const std::string&, const std::string&, parser::ReadContext&, DriveEnvironment&,      \
       const parser::RigidFrame*);

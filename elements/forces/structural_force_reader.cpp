@@ -2,6 +2,7 @@
 #include "elements/forces/structural_force.hpp"
 #include "elements/input/drive_input.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "parser/errors.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -9,45 +10,42 @@ namespace {
 using K = StructuralForce::Kind;
 using F = StructuralForce::Frame;
 
-Attachment read_point(parser::CardReader& in, BuildContext& ctx, bool position_required) {
+/// Reads `<node> [, position, <arm>]` (the arm is read without its keyword when `arm_required`).
+Attachment read_point(parser::CardReader& in, BuildContext& ctx, bool arm_required) {
   Attachment a{&ctx.struct_node(in)};
-  if (in.keyword_is("position") || position_required) a.offset_N = in.position(a.node->frame());
+  if (in.keyword_is("position") || arm_required) a.offset_N = in.position(a.node->frame());
   return a;
 }
 
-/// Legacy form of a single-node force (older decks): `node, (Vec3) direction, (Vec3) arm,
-/// (DriveCaller) amplitude`, i.e. without the `position` keyword; the value is direction * drive.
-/// The direction is a unit vector (MBDyn normalises it), in the node frame for a follower force,
-/// in the global frame for an absolute one, either possibly given in another `reference`.
-std::function<Vec3(double)> read_legacy_value(parser::CardReader& in, BuildContext& ctx, Attachment& a, F frame) {
-  Vec3 dir = in.direction(frame == F::Follower ? a.node->frame() : parser::RigidFrame{});
-  if (dir.norm() > 0.0) dir.normalize();
-  a.offset_N = in.position(a.node->frame());
-  DriveCallerPtr d = read_drive(in, ctx);
-  return [dir, d](double t) { return Vec3(dir * d->value(t)); };
-}
-
+/// Legacy forms (MBDyn still reads them, with a warning): a force written without `position`,
+///   <node>, <direction>, <arm> [, <node 2>, <arm 2>], <drive caller>
+/// the direction a unit vector (follower: in the node frame; absolute: global unless `reference,`
+/// says otherwise) and the value direction * drive; otherwise the value is a template drive whose
+/// vector is read as MBDyn's ReadDCVecRel (follower) or ReadDCVecAbs (absolute) in node 1's frame.
 void read_structural(parser::CardReader& in, BuildContext& ctx, unsigned label, K kind, F frame,
                      bool internal) {
-  if (kind == K::Force && !internal) {
-    Attachment a{&ctx.struct_node(in)};
-    std::function<Vec3(double)> value;
-    if (in.keyword_is("position")) {
-      a.offset_N = in.position(a.node->frame());
-      value = read_vec3_drive(in, ctx);
-    } else {
-      value = read_legacy_value(in, ctx, a, frame);
-    }
-    auto e = std::make_unique<StructuralForce>(label, kind, frame, a, nullptr, std::move(value));
-    e->where = in.card_location();
-    ctx.read_output_flag(in, *e, "forces");
-    ctx.model().add_element(std::move(e));
-    return;
+  Attachment a{&ctx.struct_node(in)};
+  const parser::RigidFrame node_frame = a.node->frame();
+  const bool position = in.keyword_is("position");
+  const bool legacy = !position && kind == K::Force;
+  Vec3 dir = Vec3::Zero();
+  if (legacy) {
+    const parser::SourceLocation at = in.location();
+    dir = frame == F::Follower ? in.direction(node_frame) : in.direction_abs(node_frame);
+    if (dir.norm() == 0.0) throw parser::InputError(at, "expected a direction, found a null vector");
+    dir.normalize();
   }
-  const Attachment a = read_point(in, ctx, kind == K::Force);
+  if (position || legacy) a.offset_N = in.position(node_frame);
   Attachment b;
-  if (internal) b = read_point(in, ctx, kind == K::Force);
-  auto value = read_vec3_drive(in, ctx);
+  if (internal) b = read_point(in, ctx, legacy);
+  std::function<Vec3(double)> value;
+  if (legacy) {
+    DriveCallerPtr d = read_drive(in, ctx);
+    value = [dir, d](double t) { return Vec3(dir * d->value(t)); };
+  } else {
+    value = read_vec3_drive(in, ctx, &node_frame,
+                            frame == F::Follower ? drives::VecIn::Relative : drives::VecIn::Absolute);
+  }
   auto e = std::make_unique<StructuralForce>(label, kind, frame, a, internal ? &b : nullptr, std::move(value));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "forces");

@@ -10,8 +10,9 @@ DriveCallerPtr read_drive(parser::CardReader& in, BuildContext& ctx) {
   return drives::read_drive_caller(in, ctx.model().drive_env());
 }
 
-std::function<Vec3(double)> read_vec3_drive(parser::CardReader& in, BuildContext& ctx) {
-  drives::TplDriveCallerPtr<Vec3> d = drives::read_tpl_drive_caller<Vec3>(in, ctx.model().drive_env());
+std::function<Vec3(double)> read_vec3_drive(parser::CardReader& in, BuildContext& ctx,
+                                            const parser::RigidFrame* frame, drives::VecIn vec_in) {
+  drives::TplDriveCallerPtr<Vec3> d = drives::read_tpl_drive_caller<Vec3>(in, ctx.model().drive_env(), frame, vec_in);
   return [d](double t) { return d->value(t); };
 }
 

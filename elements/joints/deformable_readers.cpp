@@ -24,7 +24,13 @@ void read_rod(CardReader& in, BuildContext& ctx, unsigned label, bool with_offse
   } else if (!(l0 > 0.0)) {
     in.fail("the rod length computed from the nodes is zero");
   }
-  auto law = laws::read_constitutive_law<1>(in, ctx);
+  // MBDyn publishes the rod's lengths to its law: model::current("L0") (reference length) and
+  // model::current("L") (distance of the nodes).
+  std::unique_ptr<ConstitutiveLaw<1>> law;
+  {
+    const Model::CurrentScope current(ctx.model(), {{"L0", l0}, {"L", l_nodes}});
+    law = laws::read_constitutive_law<1>(in, ctx);
+  }
   if (!law) return;
   add_joint(in, ctx, std::make_unique<Rod>(label, with_offset, a, b, l0, std::move(law)));
 }

@@ -65,9 +65,8 @@ void read_distance(CardReader& in, BuildContext& ctx, unsigned label, bool with_
   if (in.keyword_is("from nodes")) {
     length = std::make_shared<ConstDrive>(L0);
   } else {
-    ctx.model().set_current("L", L0);
+    const Model::CurrentScope current(ctx.model(), {{"L", L0}});
     length = read_drive(in, ctx);
-    ctx.model().clear_current();
   }
   add_joint(in, ctx, std::make_unique<Distance>(label, a, b, std::move(length)));
 }

@@ -286,6 +286,7 @@ std::unique_ptr<ConstitutiveLaw<N>> read_constitutive_law(CardReader& in, BuildC
     const parser::SourceLocation at = in.location();
     const unsigned label = in.label();
     auto law = ctx.read().find_named<ConstitutiveLaw<N>>(named_law_family(N), std::to_string(label));
+    if (!law) ctx.skip_if_depends_on_skipped(in, "constitutive law", label);
     if (!law)
       throw parser::InputError(at, fmt::format("expected the label of a {}D constitutive law, found {} "
                                                "(no such \"constitutive law:\" card before this one)", N, label));
@@ -334,7 +335,7 @@ void read_law_card(CardReader& in, BuildContext& ctx, unsigned) {
       throw parser::InputError(label_at, fmt::format("constitutive law {} ({}D) is already defined", label, n));
   };
   auto store = [&](auto law, int n) {
-    if (!law) return;  // not implemented: reported and skipped
+    if (!law) return ctx.skip("constitutive law", label);  // not implemented: reported and skipped
     check_unique(n);
     using L = typename decltype(law)::element_type;
     ctx.read().add_named(named_law_family(n), key, std::shared_ptr<L>(std::move(law)));
@@ -344,7 +345,9 @@ void read_law_card(CardReader& in, BuildContext& ctx, unsigned) {
     case 3: return store(read_constitutive_law<3>(in, ctx), 3);
     case 6: return store(read_constitutive_law<6>(in, ctx), 6);
     case 7:
-    case 9: return in.not_implemented(fmt::format("{}D constitutive laws", dim));
+    case 9:
+      ctx.skip("constitutive law", label);
+      return in.not_implemented(fmt::format("{}D constitutive laws", dim));
     default: throw parser::InputError(dim_at, fmt::format("expected a constitutive law dimension (1, 3, 6, 7, 9), found {}", dim));
   }
 }

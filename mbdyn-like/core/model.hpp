@@ -1,9 +1,11 @@
 #pragma once
 // The model (MBDyn's DataManager, minus reading): owns nodes, elements, drives and the math
 // environment; numbers the unknowns; and is the integrators::Problem the solution phases solve.
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "integrators/problem.hpp"
@@ -82,6 +84,16 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   /// the initial distance, while a distance joint reads its drive).
   void set_current(const std::string& name, double v) { current_values_[name] = v; }
   void clear_current() { current_values_.clear(); }
+  /// Publishes `model::current` values for the lifetime of the guard (cleared on any exit).
+  struct CurrentScope {
+    CurrentScope(Model& m, std::initializer_list<std::pair<const char*, double>> values) : model(m) {
+      for (const auto& [name, v] : values) model.set_current(name, v);
+    }
+    ~CurrentScope() { model.clear_current(); }
+    CurrentScope(const CurrentScope&) = delete;
+    CurrentScope& operator=(const CurrentScope&) = delete;
+    Model& model;
+  };
 
   /// Description of DOF `i` for messages ("structural node 2: position y").
   std::string describe_dof(int i) const;

@@ -50,6 +50,13 @@ Vec3 DeckCardReader::direction(const RigidFrame& frame, const RigidFrame* other)
   return frame.R_W.transpose() * (g.frame.R_W * d);
 }
 
+Vec3 DeckCardReader::direction_abs(const RigidFrame& node) {
+  const bool given = peek_keyword_is("reference");
+  const GivenIn g = given_in(node, nullptr);
+  const Vec3 d = vec3();
+  return given ? Vec3(g.frame.R_W * d) : d;
+}
+
 Mat3 DeckCardReader::orientation(const RigidFrame& frame, const RigidFrame* other) {
   const GivenIn g = given_in(frame, other);
   const Mat3 R = orientation_matrix();
