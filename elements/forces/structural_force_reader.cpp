@@ -64,7 +64,7 @@ void read_family(parser::CardReader& in, BuildContext& ctx, unsigned label, K ki
   else if (in.keyword_is("absolute internal") || in.keyword_is("conservative internal"))
     return read_structural(in, ctx, label, kind, F::Absolute, true);
   else if (in.keyword_is("follower internal")) return read_structural(in, ctx, label, kind, F::Follower, true);
-  else if (in.peek_keyword_is("total") || in.peek_keyword_is("total internal") ||
+  else if (in.peek_keyword_is("total") || in.peek_keyword_is("total internal") ||  // couples
            in.peek_keyword_is("external structural") || in.peek_keyword_is("modal") ||
            in.peek_keyword_is("abstract reaction") || in.peek_keyword_is("external structural mapping") ||
            in.peek_keyword_is("external modal") || in.peek_keyword_is("external modal mapping") ||

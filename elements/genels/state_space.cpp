@@ -7,8 +7,8 @@
 
 namespace mbl::elements {
 
-StateSpaceGenel::StateSpaceGenel(unsigned label, StateSpaceParams p, bool siso)
-    : Element(label), p_(std::move(p)), siso_(siso) {}
+StateSpaceGenel::StateSpaceGenel(unsigned label, StateSpaceParams p, std::string type)
+    : Element(label), p_(std::move(p)), type_(std::move(type)) {}
 
 void StateSpaceGenel::initial_state(Vector& y, Vector& yp) const {
   const int n = dof_count();
@@ -93,6 +93,12 @@ int read_count(CardReader& in, std::string_view what) {
       parser::checked_integer(in, [](std::int64_t n) { return n >= 1; }, "a positive " + std::string(what)));
 }
 
+// Balancing (LAPACK dgebal/dggbal) is a similarity transformation of the state: it does not
+// change the input/output behaviour, so the keyword is accepted and the state kept as given.
+void read_balance(CardReader& in) {
+  if (in.keyword_is("balance") && !in.keyword_is("yes") && !in.keyword_is("no")) in.fail_expected("\"yes\" or \"no\"");
+}
+
 // Common tail of both cards, from <state_order> on.
 void read_state_space_matrices(CardReader& in, StateSpaceParams& p) {
   const Eigen::Index n = read_count(in, "state order");
@@ -107,19 +113,15 @@ void read_state_space_matrices(CardReader& in, StateSpaceParams& p) {
     p.C *= gain;
     p.D *= gain;
   }
-  // Balancing (LAPACK dgebal/dggbal) is a similarity transformation of the state: it does not
-  // change the input/output behaviour, so the keyword is accepted and the state kept as given.
-  if (in.keyword_is("balance")) {
-    if (!in.keyword_is("yes") && !in.keyword_is("no")) in.fail_expected("\"yes\" or \"no\"");
-  }
+  read_balance(in);
   if (in.keyword_is("value")) {
     p.x0 = read_vector(in, n);
     if (in.keyword_is("derivative")) p.xp0 = read_vector(in, n);
   }
 }
 
-void add_state_space(CardReader& in, BuildContext& ctx, unsigned label, StateSpaceParams p, bool siso) {
-  auto e = std::make_unique<StateSpaceGenel>(label, std::move(p), siso);
+void add_state_space(CardReader& in, BuildContext& ctx, unsigned label, StateSpaceParams p, std::string type) {
+  auto e = std::make_unique<StateSpaceGenel>(label, std::move(p), std::move(type));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "genels");
   ctx.model().add_element(std::move(e));
@@ -130,7 +132,7 @@ void read_siso(CardReader& in, BuildContext& ctx, unsigned label) {
   p.outputs.push_back(read_node_dof(in, ctx));
   p.inputs.push_back(read_genel_input(in, ctx));
   read_state_space_matrices(in, p);
-  add_state_space(in, ctx, label, std::move(p), true);
+  add_state_space(in, ctx, label, std::move(p), "state space SISO");
 }
 
 void read_mimo(CardReader& in, BuildContext& ctx, unsigned label) {
@@ -140,11 +142,58 @@ void read_mimo(CardReader& in, BuildContext& ctx, unsigned label) {
   const int m = read_count(in, "number of inputs");
   for (int j = 0; j < m; ++j) p.inputs.push_back(read_genel_input(in, ctx));
   read_state_space_matrices(in, p);
-  add_state_space(in, ctx, label, std::move(p), false);
+  add_state_space(in, ctx, label, std::move(p), "state space MIMO");
+}
+
+/// `scalar filter` (§8.9): y(s) = B(s)/A(s) u(s) with A monic of order nd and B of order nn <= nd,
+/// realised in the controllable (default) or observable canonical form. A proper filter
+/// (nn = nd) is made strictly proper, B - b0 A, with the feedthrough D = b0; `gain` scales B.
+void read_scalar_filter(CardReader& in, BuildContext& ctx, unsigned label) {
+  StateSpaceParams p;
+  p.outputs.push_back(read_node_dof(in, ctx));
+  p.inputs.push_back(read_genel_input(in, ctx));
+  bool observable = false;
+  if (in.keyword_is("canonical form")) {
+    if (in.keyword_is("observable")) observable = true;
+    else if (!in.keyword_is("controllable")) in.fail_expected("\"controllable\" or \"observable\"");
+  }
+  const auto order = [&in](std::string_view what) {
+    return static_cast<Eigen::Index>(
+        parser::checked_integer(in, [](std::int64_t n) { return n >= 0; }, "a non-negative " + std::string(what)));
+  };
+  const Eigen::Index nd = order("output order");
+  const Vector a = read_vector(in, nd);  // a_1 .. a_nd
+  const parser::SourceLocation nn_at = in.location();
+  const Eigen::Index nn = order("input order");
+  if (nn > nd)
+    throw parser::InputError(nn_at, fmt::format("expected an input order at most the output order {} (a proper "
+                                                "filter), found {}", nd, nn));
+  Vector b = Vector::Zero(nd + 1);  // b_0 .. b_nd of B(s) written with order nd
+  b.tail(nn + 1) = read_vector(in, nn + 1);
+  if (in.keyword_is("gain")) b *= in.real();
+  read_balance(in);
+  const double b0 = b[0];
+  const Vector c = b.tail(nd) - b0 * a;  // numerator of the strictly proper part
+  // e_1 (input of the controllable form, output of the observable one); none for a pure gain.
+  Vector e1 = Vector::Zero(nd);
+  if (nd > 0) e1[0] = 1.0;
+  p.A = Matrix::Zero(nd, nd);
+  if (observable) {
+    if (nd > 0) p.A.col(0) = -a, p.A.topRightCorner(nd - 1, nd - 1).setIdentity();
+    p.B = c;
+    p.C = e1.transpose();
+  } else {
+    if (nd > 0) p.A.row(0) = -a.transpose(), p.A.bottomLeftCorner(nd - 1, nd - 1).setIdentity();
+    p.B = e1;
+    p.C = c.transpose();
+  }
+  if (b0 != 0.0) p.D = Matrix::Constant(1, 1, b0);
+  add_state_space(in, ctx, label, std::move(p), "scalar filter");
 }
 
 const bool registered = CardRegistry::family("genel").add("state space SISO", read_siso) &&
-                        CardRegistry::family("genel").add("state space MIMO", read_mimo);
+                        CardRegistry::family("genel").add("state space MIMO", read_mimo) &&
+                        CardRegistry::family("genel").add("scalar filter", read_scalar_filter);
 
 }  // namespace
 }  // namespace mbl::elements

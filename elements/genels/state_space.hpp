@@ -3,8 +3,10 @@
 // system E x' = A x + B u, y = C x + D u with its own state x (differential unknowns of the
 // element). Each input u_j is the value of a NodeDof or a drive caller (drives enter explicitly,
 // no Jacobian, as MBDyn treats drive callers); each output y_i is written as the equation of
-// an output NodeDof: 0 = C x + D u - y.
+// an output NodeDof: 0 = C x + D u - y. The `scalar filter` genel (§8.9) is read into one of
+// these (a canonical realisation of its transfer function).
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "elements/genels/node_dof.hpp"
@@ -29,10 +31,11 @@ struct StateSpaceParams {
 
 class StateSpaceGenel final : public Element {
  public:
-  StateSpaceGenel(unsigned label, StateSpaceParams p, bool siso);
+  /// `type`: the card's type name (state space SISO, state space MIMO, scalar filter).
+  StateSpaceGenel(unsigned label, StateSpaceParams p, std::string type);
 
   std::string_view kind() const override { return "genel"; }
-  std::string_view type_name() const override { return siso_ ? "state space SISO" : "state space MIMO"; }
+  std::string_view type_name() const override { return type_; }
   int dof_count() const override { return static_cast<int>(p_.A.rows()); }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
   void initial_state(Vector& y, Vector& yp) const override;
@@ -42,7 +45,7 @@ class StateSpaceGenel final : public Element {
  private:
   Vector inputs(const StepContext& c) const;
   StateSpaceParams p_;
-  bool siso_;
+  std::string type_;
 };
 
 }  // namespace mbl::elements

@@ -1,6 +1,8 @@
 // Readers of the geometric (kinematic) joints of input manual §8.12: in line, in plane,
 // prismatic, Cardano/universal hinge, pin and rotation, gimbal rotation, viscous body, and the
 // deprecated names `plane hinge`/`plane pin` of the revolute joints.
+#include <fmt/format.h>
+
 #include "elements/joints/cardano.hpp"
 #include "elements/joints/friction_input.hpp"
 #include "elements/joints/gimbal_rotation.hpp"
@@ -124,6 +126,16 @@ CardReaderFn alias_of(std::string_view target) {
   };
 }
 
+/// Joint types that MBDyn's manual lists but MBDyn rejects (not implemented or disabled there, so
+/// no deck that MBDyn runs uses them): an input error naming the replacement the manual suggests.
+CardReaderFn rejected_by_mbdyn(std::string type, std::string instead) {
+  return [type, instead](CardReader& in, BuildContext&, unsigned) {
+    throw parser::InputError(in.card_location(),
+                             fmt::format("expected a joint type that MBDyn implements, found \"{}\" (MBDyn does not "
+                                         "implement it either; {})", type, instead));
+  };
+}
+
 CardReaderFn cardano(Cardano::Variant v) {
   return [v](CardReader& in, BuildContext& c, unsigned l) { read_cardano(in, c, l, v); };
 }
@@ -138,6 +150,13 @@ const bool registered =
     joints.add("universal rotation", cardano(V::Rotation)) &&
     joints.add("gimbal rotation", read_gimbal_rotation) && joints.add("viscous body", read_viscous_body) &&
     joints.add("plane hinge", alias_of("revolute hinge")) && joints.add("plane pin", alias_of("revolute pin")) &&
+    joints.add("coincidence", rejected_by_mbdyn("coincidence", "use a spherical hinge and a prismatic")) &&
+    joints.add("gimbal hinge", rejected_by_mbdyn("gimbal hinge", "use a gimbal rotation and a spherical hinge")) &&
+    joints.add("plane displacement",
+               rejected_by_mbdyn("plane displacement", "use an in plane and a revolute rotation, or a total joint")) &&
+    joints.add("plane displacement pin", rejected_by_mbdyn("plane displacement pin",
+                                                           "use an in plane and a revolute rotation with a grounded "
+                                                           "node, or a total pin joint")) &&
     joints.add("beam slider", [](CardReader& in, BuildContext&, unsigned) {
       in.not_implemented("joint type \"beam slider\"");
     });

@@ -8,6 +8,7 @@
 #include "elements/drives/template_drive.hpp"
 #include "elements/input/drive_input.hpp"
 #include "elements/laws/elastic_laws.hpp"
+#include "elements/laws/scalar_function_laws.hpp"
 #include "elements/laws/wrapper_laws.hpp"
 #include "parser/errors.hpp"
 
@@ -194,6 +195,55 @@ void register_wrappers() {
   else r.add("scalar function elastic", *r.find("scalar function elastic orthotropic"));
 }
 
+/// `{ null | (ScalarFunction) <f> } [, ...]`: one per component.
+template <int N>
+std::vector<drives::ScalarFunctionPtr> read_component_functions(CardReader& in) {
+  std::vector<drives::ScalarFunctionPtr> f(N);
+  for (int i = 0; i < N; ++i)
+    if (!in.keyword_is("null")) f[i] = drives::read_scalar_function(in);
+  return f;
+}
+
+/// nlsf and nlp laws (§2.10.29-2.10.30): `<K0>, <functions>` for the elastic part, then
+/// `{<C0> | proportional, <coef>}, <functions>` for the viscous part (`proportional` only when
+/// there is an elastic part); the variants read only their part.
+template <int N>
+ScalarFunctionLawData<N> read_scalar_function_law(CardReader& in, bool elastic, bool viscous) {
+  ScalarFunctionLawData<N> d;
+  bool has_elastic = false, has_viscous = false;
+  if (elastic) {
+    d.K0 = read_derivative<N>(in);
+    d.elastic_f = read_component_functions<N>(in);
+    has_elastic = !d.K0.isZero(0.0);
+    for (const auto& f : d.elastic_f) has_elastic = has_elastic || f;
+  }
+  if (viscous) {
+    d.C0 = elastic && in.keyword_is("proportional") ? MatN<N>(in.real() * d.K0) : read_derivative<N>(in);
+    d.viscous_f = read_component_functions<N>(in);
+    has_viscous = !d.C0.isZero(0.0);
+    for (const auto& f : d.viscous_f) has_viscous = has_viscous || f;
+  }
+  d.elastic = has_elastic || !has_viscous;  // MBDyn: a law is at least elastic
+  d.viscous = has_viscous;
+  return d;
+}
+
+template <int N>
+void register_scalar_function_laws() {
+  auto& r = LawRegistry<N>::instance();
+  const auto add = [&r](const std::string& name, bool elastic, bool viscous) {
+    for (const auto kind : {ScalarFunctionLaw<N>::Kind::Nlsf, ScalarFunctionLaw<N>::Kind::Nlp}) {
+      const std::string prefix = kind == ScalarFunctionLaw<N>::Kind::Nlsf ? "nlsf " : "nlp ";
+      r.add(prefix + name, [=](CardReader& in, BuildContext&) -> LawPtr<N> {
+        return std::make_unique<ScalarFunctionLaw<N>>(kind, read_scalar_function_law<N>(in, elastic, viscous));
+      });
+    }
+  };
+  add("elastic", true, false);
+  add("viscous", false, true);
+  add("viscoelastic", true, true);
+}
+
 /// Cubic and double linear laws exist in 1D and 3D only.
 template <int N>
 void register_1d_3d() {
@@ -233,9 +283,8 @@ const std::set<std::string>& known_unimplemented() {
     for (const char* n :
          {"linear elastic generic axial torsion coupling", "linear viscoelastic generic axial torsion coupling",
           "inverse square elastic", "log elastic", "isotropic hardening elastic", "turbulent viscoelastic",
-          "shock absorber", "symbolic elastic", "symbolic viscous", "symbolic viscoelastic", "ann elastic",
-          "ann viscoelastic", "nlsf elastic", "nlsf viscous", "nlsf viscoelastic", "nlp elastic", "nlp viscous",
-          "nlp viscoelastic", "hookean linear elastic isotropic", "hookean linear viscoelastic isotropic",
+          "shock absorber", "ann elastic",
+          "ann viscoelastic", "hookean linear elastic isotropic", "hookean linear viscoelastic isotropic",
           "neo hookean elastic", "neo hookean viscoelastic", "mooney rivlin elastic", "bilinear isotropic hardening",
           "linear viscoelastic maxwell 1", "linear viscoelastic maxwell n", "mfront small strain",
           "mfront finite strain", "invariant angular", "graall damper", "gent"})
@@ -250,6 +299,7 @@ bool register_all() {
   register_linear<N>();
   register_bistop<N>();
   register_wrappers<N>();
+  register_scalar_function_laws<N>();
   if constexpr (N != 6) register_1d_3d<N>();
   if constexpr (N == 3) {
     LawRegistry<3>::instance().add("axial wrapper", [](CardReader& in, BuildContext& ctx) -> LawPtr<3> {
@@ -300,6 +350,10 @@ std::unique_ptr<ConstitutiveLaw<N>> read_constitutive_law(CardReader& in, BuildC
     LawPtr<N> law = (*reader)(in, ctx);
     if (!law) return nullptr;
     return read_prestress<N>(in, ctx, std::move(law));
+  }
+  if (name.starts_with(CardRegistry::normalise("symbolic "))) {
+    in.not_implemented(fmt::format("constitutive law \"{}\" ({}D; GiNaC symbolic laws are out of scope)", raw, N));
+    return nullptr;
   }
   if (known_unimplemented().count(name)) {
     in.not_implemented(fmt::format("constitutive law \"{}\" ({}D)", raw, N));

@@ -10,6 +10,7 @@
 #include "elements/joints/viscous_body.hpp"
 #include "mbdyn-like/model/model_builder.hpp"
 #include "support/element_fixture.hpp"
+#include "support/run_program.hpp"
 
 using namespace mbl;
 using namespace mbl::elements;
@@ -224,4 +225,26 @@ end: elements;
 )";
   BuildResult b = read_deck_text("slider", deck);
   EXPECT_EQ(b.not_implemented, 1u);
+}
+
+TEST(RejectedJointTypes, CoincidenceGimbalHingeAndPlaneDisplacementAreInputErrorsAsInMBDyn) {
+  // MBDyn lists these joints but rejects them; so do we, naming the replacement.
+  const std::pair<const char*, const char*> cases[] = {
+      {"coincidence, 1, 2", "spherical hinge and a prismatic"},
+      {"gimbal hinge, 1, 2", "gimbal rotation and a spherical hinge"},
+      {"plane displacement, 1, position, null, 2, position, null", "total joint"},
+      {"plane displacement pin, 1, position, null, position, null", "total pin joint"}};
+  for (const auto& [card, hint] : cases) {
+    const std::string deck = std::string(R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.; end: initial value;
+begin: control data; structural nodes: 2; joints: 1; end: control data;
+begin: nodes; structural: 1, static, null, eye, null, null; structural: 2, static, null, eye, null, null; end: nodes;
+begin: elements; joint: 1, )") + card + R"(; end: elements;
+)";
+    const auto run = test::run_deck_text("rejected_joint", deck);
+    EXPECT_EQ(run.rc, 2) << card;
+    EXPECT_NE(run.log().find("MBDyn does not implement it either"), std::string::npos) << run.log();
+    EXPECT_NE(run.log().find(hint), std::string::npos) << run.log();
+  }
 }

@@ -2,6 +2,7 @@
 // hand-computed values; named definitions, prestress/prestrain, wrappers, errors.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -239,6 +240,9 @@ TEST(Laws, Errors) {
   // Known but not implemented laws are reported, not rejected.
   EXPECT_EQ(d.law<1>("log elastic, 1."), nullptr);
   EXPECT_EQ(d.read.count("not implemented"), 1u);
+  // GiNaC symbolic laws are out of scope: reported like the others.
+  EXPECT_EQ(d.law<1>("symbolic elastic, epsilon, \"eps\", expression, \"eps^2\""), nullptr);
+  EXPECT_EQ(d.read.count("not implemented"), 2u);
 }
 
 TEST(Laws, CloneIsIndependent) {
@@ -248,4 +252,93 @@ TEST(Laws, CloneIsIndependent) {
   f1(*w, 0.5, 0.0, 1.5);  // activates w only
   EXPECT_DOUBLE_EQ(f1(*w, 0.7, 0.0, 2.0), 2.0);
   EXPECT_DOUBLE_EQ(f1(*c, 0.7, 0.0, 2.0), 0.0);  // c activates now, capturing 0.7
+}
+
+namespace {
+
+/// Central differences of the law's force along each strain and strain-rate component must match
+/// its stiffness and damping.
+template <int N>
+void expect_law_derivatives(ConstitutiveLaw<N>& l, const typename ConstitutiveLaw<N>::VecN& e,
+                            const typename ConstitutiveLaw<N>::VecN& ed) {
+  using VecN = typename ConstitutiveLaw<N>::VecN;
+  using MatN = typename ConstitutiveLaw<N>::MatN;
+  l.update(e, ed, 0.0);
+  const MatN K = l.stiffness(), C = l.damping();
+  const double h = 1e-6;
+  for (int j = 0; j < N; ++j) {
+    const VecN dj = h * VecN::Unit(j);
+    l.update(e + dj, ed, 0.0);
+    VecN fp = l.force();
+    l.update(e - dj, ed, 0.0);
+    EXPECT_TRUE(((fp - l.force()) / (2 * h)).isApprox(K.col(j), 1e-6)) << "d/deps_" << j;
+    l.update(e, ed + dj, 0.0);
+    fp = l.force();
+    l.update(e, ed - dj, 0.0);
+    const VecN fd = (fp - l.force()) / (2 * h);
+    EXPECT_LT((fd - C.col(j)).norm(), 1e-6 * (1.0 + C.col(j).norm())) << "d/deps'_" << j;
+  }
+}
+
+/// The 3D laws of the manual's nlsf and nlp examples (eq. 2.72, 2.75) at one strain and rate:
+/// K0 eps plus `beyond_K0`, and consistent derivatives.
+void expect_manual_3d(ConstitutiveLaw3D& l, const Vec3& beyond_K0) {
+  const Vec3 e(0.1, -0.2, 0.3), ed(0.5, 1.0, -1.0);
+  Mat3 K0;
+  K0 << 10, -2, -2, -2, 10, -2, -2, -2, 10;
+  l.update(e, ed, 0.0);
+  EXPECT_TRUE(l.force().isApprox(K0 * e + beyond_K0, 1e-12));
+  expect_law_derivatives<3>(l, e, ed);
+}
+
+}  // namespace
+
+TEST(Laws, NlsfViscoElasticManualExamples) {
+  LawDeck d;
+  d.define("scalar function: \"exponential\", exp, coefficient, -2., 5.;");
+  // Eq. 2.71: f = 10 eps + 5 exp(-2 eps').
+  auto l1 = d.law<1>("nlsf viscoelastic, 10., null, 0., \"exponential\"");
+  EXPECT_NEAR(f1(*l1, 0.3, 0.2), 3.0 + 5.0 * std::exp(-0.4), 1e-12);
+  EXPECT_NEAR(l1->damping()(0, 0), -10.0 * std::exp(-0.4), 1e-12);
+  EXPECT_TRUE(l1->is_viscous());
+  expect_law_derivatives<1>(*l1, V1(0.3), V1(0.2));
+  // Eq. 2.72: the damping function acts on component 1 only.
+  auto l3 = d.law<3>("nlsf viscoelastic, sym, 10., -2., -2., 10., -2., 10., null, null, null,"
+                     " null, \"exponential\", null, null");
+  expect_manual_3d(*l3, Vec3(5.0 * std::exp(-1.0), 0, 0));
+}
+
+TEST(Laws, NlsfVariantsAndProportional) {
+  LawDeck d;
+  d.define("scalar function: \"cubic\", pow, 3.;");
+  auto el = d.law<1>("nlsf elastic, 2., \"cubic\"");
+  EXPECT_DOUBLE_EQ(f1(*el, 0.5, 7.0), 1.0 + 0.125);
+  EXPECT_FALSE(el->is_viscous());
+  auto vi = d.law<1>("nlsf viscous, 2., \"cubic\"");
+  EXPECT_DOUBLE_EQ(f1(*vi, 7.0, 0.5), 1.0 + 0.125);
+  EXPECT_TRUE(vi->is_viscous());
+  auto prop = d.law<6>("nlsf viscoelastic, diag, 1., 2., 3., 4., 5., 6., null, null, null, null, null, \"cubic\","
+                       " proportional, 0.1, null, null, null, null, null, null");
+  Vec6 e = Vec6::Constant(0.5), ed = Vec6::Constant(2.0);
+  prop->update(e, ed, 0.0);
+  EXPECT_NEAR(prop->force()[5], 6.0 * 0.5 + 0.125 + 0.6 * 2.0, 1e-12);
+  expect_law_derivatives<6>(*prop, e, ed);
+  // In 3D and 6D MBDyn applies the viscous functions only to laws that also have an elastic part.
+  auto v3 = d.law<3>("nlsf viscous, null, \"cubic\", null, null");
+  v3->update(Vec3::Zero(), Vec3(2, 0, 0), 0.0);
+  EXPECT_DOUBLE_EQ(v3->force()[0], 0.0);
+}
+
+TEST(Laws, NlpViscoElasticManualExamples) {
+  LawDeck d;
+  d.define("scalar function: \"exponential\", exp, coefficient, -2., 5.;");
+  // Eq. 2.74: f = 10 eps + 5 exp(-2 eps) eps'.
+  auto l1 = d.law<1>("nlp viscoelastic, 10., null, 0., \"exponential\"");
+  EXPECT_NEAR(f1(*l1, 0.3, 0.2), 3.0 + 5.0 * std::exp(-0.6) * 0.2, 1e-12);
+  EXPECT_NEAR(l1->damping()(0, 0), 5.0 * std::exp(-0.6), 1e-12);
+  expect_law_derivatives<1>(*l1, V1(0.3), V1(0.2));
+  auto l3 = d.law<3>("nlp viscoelastic, sym, 10., -2., -2., 10., -2., 10., \"exponential\", null, null,"
+                     " diag, 1., 2., 3., null, \"exponential\", null");
+  // k'_1 = 5 exp(-2 eps_1) on the strain; C0 = diag(1, 2, 3) and k''_2 = 5 exp(-2 eps_2) on the rate.
+  expect_manual_3d(*l3, Vec3(5.0 * std::exp(-0.2) * 0.1 + 0.5, 2.0 + 5.0 * std::exp(0.4), -3.0));
 }
