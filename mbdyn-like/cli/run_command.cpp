@@ -9,7 +9,7 @@
 #include "mbdyn-like/model/model_builder.hpp"
 #include "mbdyn-like/output/compare.hpp"
 #include "mbdyn-like/output/plot.hpp"
-#include "mbdyn-like/phases/metrics_output.hpp"
+#include "mbdyn-like/phases/metrics_observer.hpp"
 #include "mbdyn-like/phases/model_output.hpp"
 #include "mbdyn-like/phases/simulation.hpp"
 #include "parser/errors.hpp"
@@ -113,23 +113,24 @@ int run_command(const RunOptions& opt) {
     return 2;
   }
   try {
-    ModelOutput model_output(oc);
-    MetricsOutput output(model_output, built.read_context->math(), std::move(metrics));
+    ModelOutput output(oc);
+    auto metrics_observer = std::make_shared<MetricsObserver>(built.read_context->math(), std::move(metrics));
+    if (!metrics_observer->metrics().empty()) built.model->add_step_observer(metrics_observer);
     std::ostream& log = opt.quiet ? std::clog : std::cout;
     // The metrics are written however the run ends (a failed case of a sweep keeps what it had).
     struct WriteMetrics {
-      const MetricsOutput& out;
+      const MetricsObserver& metrics;
       const RunOptions& opt;
       ~WriteMetrics() {
-        if (out.metrics().empty()) return;
+        if (metrics.metrics().empty()) return;
         if (opt.metrics_file.empty()) {
-          out.write(std::cout);
+          metrics.write(std::cout);
         } else {
           std::ofstream f(opt.metrics_file);
-          out.write(f);
+          metrics.write(f);
         }
       }
-    } write_metrics{output, opt};
+    } write_metrics{*metrics_observer, opt};
     const RunReport r = run_simulation(*built.model, s, output, log);
     if (r.status == RunStatus::SolutionFailure) {
       std::cerr << "mbdyn-like: error: " << r.message << "\n"

@@ -1,4 +1,4 @@
-#include "mbdyn-like/phases/metrics_output.hpp"
+#include "mbdyn-like/phases/metrics_observer.hpp"
 
 #include <fmt/format.h>
 
@@ -43,9 +43,14 @@ Metric parse_metric(const std::string& text, math::MathParser& math) {
   return m;
 }
 
-void MetricsOutput::sample() {
+void MetricsObserver::after_output(double) {
   for (Metric& m : metrics_) {
-    const double v = m.compiled->eval(math_).to_real();
+    double v;
+    try {
+      v = m.compiled->eval(math_).to_real();
+    } catch (const std::exception& e) {
+      throw EvaluationError(fmt::format("metric {}: {}", m.name, e.what()));
+    }
     const bool first = m.samples == 0;
     switch (m.reduce) {
       case Metric::Reduce::Max: m.value = first ? v : std::max(m.value, v); break;
@@ -57,26 +62,7 @@ void MetricsOutput::sample() {
   }
 }
 
-void MetricsOutput::derivatives(Model& model, double t, int iterations, double residual_error,
-                                bool simulation_follows) {
-  inner_.derivatives(model, t, iterations, residual_error, simulation_follows);
-  sample();
-}
-
-void MetricsOutput::dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
-                                double derivatives_error, double t, double dt, int iterations,
-                                double residual_error) {
-  inner_.dummy_steps(model, t_derivatives, derivatives_iterations, derivatives_error, t, dt,
-                     iterations, residual_error);
-  sample();
-}
-
-void MetricsOutput::step(Model& model, long step, double t, double dt, const integrators::StepResult& r) {
-  inner_.step(model, step, t, dt, r);
-  if (r.converged) sample();
-}
-
-void MetricsOutput::write(std::ostream& os) const {
+void MetricsObserver::write(std::ostream& os) const {
   for (const Metric& m : metrics_) os << m.name << ' ' << fmt::format("{:.17g}", m.result()) << '\n';
 }
 
