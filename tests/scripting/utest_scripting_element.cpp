@@ -152,3 +152,24 @@ end: elements;
         << result << "\n" << r.messages;
   }
 }
+
+// NetCDF: elem.force.<label>.F1, M1, F2, M2 (global, per node), as in the .frc.
+TEST(LuaElement, NetCDFOutputPerNode) {
+  const fs::path src = fs::path(MBL_SOURCE_DIR) / "examples" / "lua" / "spring_damper";
+  const fs::path dir = fresh_temp_dir("lua_element_nc");
+  std::string deck = read_file(src / "spring_damper.mbd");
+  deck.replace(deck.find("\toutput precision"), 0, "\toutput results: netcdf;\n");
+  deck.replace(deck.find("\"spring_damper.lua\""), 19, "\"" + (src / "spring_damper.lua").string() + "\"");
+  const DeckRun r = run_deck_text(dir, "nc", deck);
+  ASSERT_EQ(r.exit_code, 0) << r.messages;
+  const output::Results res = output::read_results(r.prefix.string() + ".nc");
+  const output::Series &F1 = res.vars.at("elem.force.3.F1"), &F2 = res.vars.at("elem.force.3.F2");
+  const output::Series &M1 = res.vars.at("elem.force.3.M1"), &X2 = res.vars.at("node.struct.2.X");
+  const std::size_t last = res.records() - 1;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_DOUBLE_EQ(F1.at(last, k), -F2.at(last, k));
+    EXPECT_EQ(M1.at(last, k), 0.0);
+  }
+  // At t = 0: F1 = k (x2 - x1) + c (v2 - v1), node 1 at rest at the origin (k = 100, c = 2).
+  EXPECT_NEAR(F1.at(0, 2), 100.0 * X2.at(0, 2) + 2.0 * 0.4, 1e-9);
+}
