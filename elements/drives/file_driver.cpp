@@ -158,7 +158,7 @@ FileDriver::Options read_options(parser::CardReader& in) {
         o.interpolation = FileDriver::Interpolation::Const;
       else
         in.fail_expected("`linear` or `const`");
-    } else if (in.keyword_is("pad zeroes")) {
+    } else if (in.keyword_is("pad zeroes") || in.keyword_is("pad zeros")) {  // MBDyn reads both spellings
       o.out_of_range = in.boolean() ? FileDriver::OutOfRange::PadZeroes
                                     : FileDriver::OutOfRange::HoldEnds;
     } else if (in.keyword_is("bailout")) {
