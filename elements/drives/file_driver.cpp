@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "elements/drives/drive_registry.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::drives {
@@ -273,6 +274,11 @@ DriveCallerPtr read_file_drive(parser::CardReader& in, DriveEnvironment&) {
   const parser::SourceLocation label_at = in.location();
   const unsigned label = in.label();
   auto driver = in.context().find_named<FileDriver>("file driver", key_of(label));
+  // A driver whose kind is not implemented (socket, ...): the card using it is skipped too.
+  if (!driver && in.context().find_named<void>("skipped file driver", key_of(label))) {
+    in.not_implemented(fmt::format("this card uses file driver {}, whose kind is not implemented", label));
+    throw CardSkipped{};
+  }
   if (!driver)
     throw parser::InputError(label_at, fmt::format("file driver {} is not defined (expected a "
                                                    "`file: {}, ...;` card in the drivers block)",
@@ -308,6 +314,7 @@ void read_file_driver_card(parser::CardReader& in, DriveEnvironment&) {
   else if (in.peek_keyword_is("socket") || in.peek_keyword_is("rtai input") ||
            in.peek_keyword_is("stream") || in.peek_keyword_is("socket stream")) {
     in.not_implemented(fmt::format("file driver type \"{}\"", in.peek_text()));
+    ctx.add_named("skipped file driver", key_of(label), std::make_shared<int>(0));
     return;
   } else
     in.fail_expected("`fixed step` or `variable step`");

@@ -605,8 +605,13 @@ class Builder {
   bool read_definition(CardReader& in) {
     const CardReaderFn* f = CardRegistry::family("definition").find(in.description());
     if (!f) return false;
-    (*f)(in, *ctx_, 0);
-    in.expect_end();
+    const std::size_t before = result_.read_context->count("not implemented");
+    try {
+      (*f)(in, *ctx_, 0);
+    } catch (const CardSkipped&) {
+      return true;
+    }
+    if (result_.read_context->count("not implemented") == before) in.expect_end();
     return true;
   }
 
