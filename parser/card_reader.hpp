@@ -97,6 +97,9 @@ class CardReader {
   /// A direction read as MBDyn's GetVecAbs: the numbers are global unless a leading
   /// `reference, ...` says otherwise (`reference, node` is `node`); the result is global.
   virtual Vec3 direction_abs(const RigidFrame& node) = 0;
+  /// A 3x3 tensor (mat3 forms) as MBDyn's GetMatRel: in `frame` unless a leading `reference, ...`
+  /// says otherwise; re-expressed in `frame` (R M R^T).
+  virtual Mat3 tensor(const RigidFrame& frame) = 0;
   virtual Mat3 orientation(const RigidFrame& frame, const RigidFrame* other = nullptr) = 0;
   /// Velocity of the point at `x_point_W` (global), returned as absolute velocity in W when
   /// `frame` is the global frame, else relative to `frame` and expressed in it.

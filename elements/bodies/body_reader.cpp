@@ -10,7 +10,7 @@ BodyParams read_one_mass(parser::CardReader& in, const StructNode& node) {
   BodyParams p;
   p.mass = in.real();
   p.b_N = in.position(node.frame());
-  p.J_cm_N = in.mat3();
+  p.J_cm_N = in.tensor(node.frame());
   if (in.keyword_is("orientation") || in.keyword_is("inertial")) {
     // The inertia is given in a frame rotated by R_NI with respect to the node.
     Mat3 R_NI = Mat3::Identity();

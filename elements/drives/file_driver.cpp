@@ -15,6 +15,7 @@
 
 #include "elements/drives/drive_registry.hpp"
 #include "elements/input/file_path.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::drives {
@@ -154,7 +155,7 @@ FileDriver::Options read_options(parser::CardReader& in) {
         o.interpolation = FileDriver::Interpolation::Const;
       else
         in.fail_expected("`linear` or `const`");
-    } else if (in.keyword_is("pad zeroes")) {
+    } else if (in.keyword_is("pad zeroes") || in.keyword_is("pad zeros")) {  // MBDyn reads both spellings
       o.out_of_range = in.boolean() ? FileDriver::OutOfRange::PadZeroes
                                     : FileDriver::OutOfRange::HoldEnds;
     } else if (in.keyword_is("bailout")) {
@@ -269,6 +270,11 @@ DriveCallerPtr read_file_drive(parser::CardReader& in, DriveEnvironment&) {
   const parser::SourceLocation label_at = in.location();
   const unsigned label = in.label();
   auto driver = in.context().find_named<FileDriver>("file driver", key_of(label));
+  // A driver whose kind is not implemented (socket, ...): the card using it is skipped too.
+  if (!driver && in.context().find_named<void>("skipped file driver", key_of(label))) {
+    in.not_implemented(fmt::format("this card uses file driver {}, whose kind is not implemented", label));
+    throw CardSkipped{};
+  }
   if (!driver)
     throw parser::InputError(label_at, fmt::format("file driver {} is not defined (expected a "
                                                    "`file: {}, ...;` card in the drivers block)",
@@ -304,6 +310,7 @@ void read_file_driver_card(parser::CardReader& in, DriveEnvironment&) {
   else if (in.peek_keyword_is("socket") || in.peek_keyword_is("rtai input") ||
            in.peek_keyword_is("stream") || in.peek_keyword_is("socket stream")) {
     in.not_implemented(fmt::format("file driver type \"{}\"", in.peek_text()));
+    ctx.add_named("skipped file driver", key_of(label), std::make_shared<int>(0));
     return;
   } else
     in.fail_expected("`fixed step` or `variable step`");

@@ -23,10 +23,10 @@ class StructuralForce final : public Element {
   void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
   std::string log_line() const override;
-
- private:
   /// The load in W at time t.
   Vec3 load_W(double t) const;
+
+ private:
   Kind kind_;
   Frame frame_;
   Attachment a_;

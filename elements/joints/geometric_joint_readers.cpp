@@ -33,23 +33,30 @@ Attachment read_offset_side(CardReader& in, BuildContext& ctx) {
   return b;
 }
 
-// §8.12.25: node_1, [position,] p, [orientation,] R, node_2 [, offset, q] [, friction, ...]
-void read_in_line(CardReader& in, BuildContext& ctx, unsigned label) {
+/// `node, [position,] p, [orientation,] R`: point and orientation both given, their keywords
+/// optional (in line; screw, whose MBDyn reader reads them the same way).
+Attachment read_located_side(CardReader& in, BuildContext& ctx) {
   Attachment a{&ctx.struct_node(in)};
   const parser::RigidFrame f = a.node->frame();
   in.keyword_is("position");
   a.offset_N = in.position(f);
   if (!in.keyword_is("orientation")) in.keyword_is("hinge");
   a.R_NH = in.orientation(f);
+  return a;
+}
+
+// §8.12.25: node_1, [position,] p, [orientation,] R, node_2 [, offset, q] [, friction, ...]
+void read_in_line(CardReader& in, BuildContext& ctx, unsigned label) {
+  const Attachment a = read_located_side(in, ctx);
   const Attachment b = read_offset_side(in, ctx);
   if (read_unimplemented_friction(in, ctx, "in line", FrictionRadius::None)) return;
   add_joint(in, ctx, std::make_unique<PointOnSubspace>(label, PointOnSubspace::Kind::InLine, a, b));
 }
 
-// §8.12.44: node_1, [position, f_1,] [orientation, R_1h,] node_2, [offset, f_2,] pitch, p
+// §8.12.44: node_1, [position,] f_1, [orientation,] R_1h, node_2, [offset, f_2,] pitch, p
 // [, friction, ...]
 void read_screw(CardReader& in, BuildContext& ctx, unsigned label) {
-  const Attachment a = read_attachment(in, ctx, false);
+  const Attachment a = read_located_side(in, ctx);
   const Attachment b = read_offset_side(in, ctx);
   if (!in.keyword_is("pitch")) in.fail_expected("\"pitch\"");
   const double pitch = in.real();

@@ -19,11 +19,13 @@ inline void add_joint(parser::CardReader& in, BuildContext& ctx, std::unique_ptr
 /// `node, [position,] offset [, orientation|hinge, R]` relative to the node. When
 /// `offset_required` is false the offset is read only after the `position` keyword (revolute
 /// rotation, deformable hinge: `node [, position, offset] [, orientation, R]`).
-inline Attachment read_attachment(parser::CardReader& in, BuildContext& ctx, bool offset_required = true) {
+/// `other`: the frame that `reference, other node` means (node 1 when reading node 2).
+inline Attachment read_attachment(parser::CardReader& in, BuildContext& ctx, bool offset_required = true,
+                                  const parser::RigidFrame* other = nullptr) {
   Attachment a{&ctx.struct_node(in)};
   const parser::RigidFrame f = a.node->frame();
-  if (in.keyword_is("position") || offset_required) a.offset_N = in.position(f);
-  if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(f);
+  if (in.keyword_is("position") || offset_required) a.offset_N = in.position(f, other);
+  if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(f, other);
   return a;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "elements/joints/deformable_kinematics.hpp"
+#include "elements/misc/driven.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "parser/errors.hpp"
@@ -118,7 +119,10 @@ TotalJoint::Kinematics TotalJoint::kinematics() const {
 
 void TotalJoint::setup(Model& m) {
   if (p_.flavor != Flavor::Reaction) return;
-  const auto* eq = dynamic_cast<const TotalJoint*>(m.find_element("joint", p_.equation_label));
+  // The equation may be wrapped in `driven` (deck t.invdyn.aero.oneblade-rf).
+  const Element* found = m.find_element("joint", p_.equation_label);
+  if (const auto* driven = dynamic_cast<const Driven*>(found)) found = &driven->inner();
+  const auto* eq = dynamic_cast<const TotalJoint*>(found);
   if (!eq || !eq->is_equation())
     throw parser::InputError(where, fmt::format("total internal reaction {}: expected a total equation, found no "
                                                 "total equation {}",

@@ -45,15 +45,20 @@ Status read_status(CardReader& in, bool rotation) {
   return in.boolean() ? Status::Position : Status::Inactive;
 }
 
-/// The optional `position constraint, ...` and `orientation constraint, ...` blocks.
+/// The optional `position constraint, ...` and `orientation constraint, ...` blocks. Under
+/// `problem: inverse dynamics` MBDyn reads three drives each (value, first and second
+/// derivative); that problem is not implemented, the derivatives are read and not used.
 void read_constraints(CardReader& in, BuildContext& ctx, TotalJoint::Params& p) {
+  const int drives_per_constraint = ctx.inverse_dynamics() ? 3 : 1;
   if (in.keyword_is("position constraint")) {
     for (auto& s : p.position) s = read_status(in, false);
     p.x0 = read_vec3_tpl(in, ctx);
+    for (int k = 1; k < drives_per_constraint; ++k) read_vec3_tpl(in, ctx);
   }
   if (in.keyword_is("orientation constraint")) {
     for (auto& s : p.rotation) s = read_status(in, true);
     p.theta0 = read_vec3_tpl(in, ctx);
+    for (int k = 1; k < drives_per_constraint; ++k) read_vec3_tpl(in, ctx);
   }
 }
 

@@ -24,6 +24,7 @@ class Driven final : public Element {
          InitialState initial);
 
   Element& inner() { return *inner_; }
+  const Element& inner() const { return *inner_; }
   bool active() const { return active_; }
 
   std::string_view kind() const override { return inner_->kind(); }

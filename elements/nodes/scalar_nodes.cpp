@@ -54,10 +54,10 @@ void read_abstract(CardReader& in, BuildContext& ctx, unsigned label) {
   if (in.keyword_is("algebraic")) differential = false;
   else in.keyword_is("differential");
   double x0 = 0.0, xp0 = 0.0;
-  if (in.keyword_is("value")) {
-    x0 = in.real();
-    if (in.keyword_is("derivative")) xp0 = in.real();
-  }
+  // `[value,] x0 [, derivative, xp0]`: MBDyn also reads the older form without `value`.
+  const bool value = in.keyword_is("value");
+  if (value || (!in.at_end() && !in.peek_keyword_is("output") && !in.peek_keyword_is("derivative"))) x0 = in.real();
+  if (in.keyword_is("derivative")) xp0 = in.real();
   auto n = std::make_unique<AbstractNode>(label, differential, x0, xp0);
   n->where = in.card_location();
   n->set_output_enabled(ctx.output_defaults().enabled("abstract nodes"));

@@ -39,6 +39,8 @@ class BuildContext {
   /// `model: static;` (input manual §5.3.16): dynamic structural nodes are read as static
   /// (inertia ignored; gravity stays a forcing term).
   bool& static_model() { return static_model_; }
+  /// `problem: inverse dynamics` (input manual §5.1.1): cards read their inverse-dynamics forms.
+  bool& inverse_dynamics() { return inverse_dynamics_; }
 
   /// Reads a structural node label and returns the node; InputError at the label otherwise.
   /// A label whose node card was not implemented throws CardSkipped (the card is reported as
@@ -60,6 +62,7 @@ class BuildContext {
   OutputDefaults output_defaults_;
   std::set<std::pair<std::string, unsigned>> skipped_;
   bool static_model_ = false;
+  bool inverse_dynamics_ = false;
 };
 
 /// Thrown by a reader when its card depends on something not implemented (already reported).

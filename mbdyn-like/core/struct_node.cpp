@@ -293,8 +293,9 @@ void StructNode::output(OutputSink& out) const {
 // ---- private data (input manual, structural node "Private data") -----------------------------
 namespace {
 // Names in index order; each expands to [1], [2], [3].
-constexpr std::array<const char*, 12> kPrivateVectors = {"X", "x", "Phi", "XP", "xP", "Omega", "omega",
-                                                         "E", "E313", "E321", "XPP", "OmegaP"};
+// "xPP" and "omegaP": the accelerations in the node frame (MBDyn's dynamic nodes have them).
+constexpr std::array<const char*, 14> kPrivateVectors = {"X", "x", "Phi", "XP", "xP", "Omega", "omega",
+                                                         "E", "E313", "E321", "XPP", "OmegaP", "xPP", "omegaP"};
 }  // namespace
 
 unsigned StructNode::private_data_count() const { return 3 * kPrivateVectors.size(); }
@@ -327,7 +328,9 @@ double StructNode::private_data(unsigned index) const {
     case 8: v = rot::R_to_euler313(R_WN_); break;
     case 9: v = rot::R_to_euler321(R_WN_); break;
     case 10: v = xpp_W_; break;
-    default: v = wp_W_; break;
+    case 11: v = wp_W_; break;
+    case 12: v = R_WN_.transpose() * xpp_W_; break;
+    default: v = R_WN_.transpose() * wp_W_; break;
   }
   return v[c];
 }

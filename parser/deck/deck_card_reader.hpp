@@ -67,6 +67,7 @@ class DeckCardReader final : public CardReader {
   Vec3 position(const RigidFrame& frame, const RigidFrame* other = nullptr) override;
   Vec3 direction(const RigidFrame& frame, const RigidFrame* other = nullptr) override;
   Vec3 direction_abs(const RigidFrame& node) override;
+  Mat3 tensor(const RigidFrame& frame) override;
   Mat3 orientation(const RigidFrame& frame, const RigidFrame* other = nullptr) override;
   Vec3 velocity(const RigidFrame& frame, const Vec3& x_point_W) override;
   Vec3 angular_velocity(const RigidFrame& frame) override;

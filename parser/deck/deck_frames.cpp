@@ -57,6 +57,14 @@ Vec3 DeckCardReader::direction_abs(const RigidFrame& node) {
   return given ? Vec3(g.frame.R_W * d) : d;
 }
 
+Mat3 DeckCardReader::tensor(const RigidFrame& frame) {
+  const GivenIn g = given_in(frame, nullptr);
+  const Mat3 M = mat3();
+  if (g.is_target) return M;
+  const Mat3 R = frame.R_W.transpose() * g.frame.R_W;
+  return R * M * R.transpose();
+}
+
 Mat3 DeckCardReader::orientation(const RigidFrame& frame, const RigidFrame* other) {
   const GivenIn g = given_in(frame, other);
   const Mat3 R = orientation_matrix();

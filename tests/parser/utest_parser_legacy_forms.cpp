@@ -1,0 +1,125 @@
+// Alternative and legacy card forms that MBDyn reads (issue 12): each test reads a small deck
+// with the form and checks the value it gives, or that a kind MBDyn has and we do not is
+// reported as not implemented (never as an input error).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "elements/bodies/body.hpp"
+#include "elements/forces/structural_force.hpp"
+#include "mbdyn-like/model/model_builder.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl {
+namespace {
+
+/// A deck with two dynamic nodes (node 2 rotated by +90 deg about z) and `elements` after them;
+/// `counts`: the control data element counts (`forces: 2;`).
+std::string deck(const std::string& counts, const std::string& elements, const std::string& before_elements = "",
+                 const std::string& problem = "initial value") {
+  return "begin: data; problem: " + problem + R"(; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 2; )" + counts + R"( end: control data;
+reference: 7, null, euler123, pi/2, 0., 0., null, null;
+begin: nodes;
+  structural: 1, dynamic, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., euler123, 0., 0., pi/2, null, null;
+end: nodes;
+)" + before_elements + "\nbegin: elements;\n" + elements + "\nend: elements;\n";
+}
+
+const elements::StructuralForce& force(const BuildResult& b, unsigned label) {
+  const auto* f = dynamic_cast<const elements::StructuralForce*>(b.model->find_element("force", label));
+  if (!f) throw std::runtime_error("no force " + std::to_string(label));
+  return *f;
+}
+
+#define EXPECT_VEC_NEAR(a, ex, ey, ez)                 \
+  do {                                                 \
+    const Vec3 v_ = (a);                               \
+    EXPECT_NEAR(v_[0], ex, 1e-12) << v_.transpose(); \
+    EXPECT_NEAR(v_[1], ey, 1e-12) << v_.transpose(); \
+    EXPECT_NEAR(v_[2], ez, 1e-12) << v_.transpose(); \
+  } while (0)
+
+TEST(ParserLegacyForms, TemplateDriveVectorWithReference) {
+  // MBDyn reads the vector of an absolute force as GetVecAbs in the node's frame, of a follower
+  // force as GetVecRel: `reference, node` / `reference, global` / `reference, <label>` prefixes.
+  const BuildResult b = read_deck_text("tpl", deck("forces: 4;", R"(
+    force: 1, absolute, 2, position, null, single, reference, node, 1., 0., 0., const, 2.;
+    force: 2, absolute, 2, position, null, single, 0., 0., 1., const, 1.;
+    force: 3, follower, 2, position, null, single, reference, global, 1., 0., 0., const, 1.;
+    force: 4, absolute, 1, position, null, single, reference, 7, 0., 1., 0., const, 1.;)"));
+  EXPECT_EQ(b.not_implemented, 0u);
+  EXPECT_VEC_NEAR(force(b, 1).load_W(0.), 0., 2., 0.);  // node x axis is global y
+  EXPECT_VEC_NEAR(force(b, 2).load_W(0.), 0., 0., 1.);  // absolute: global by default
+  EXPECT_VEC_NEAR(force(b, 3).load_W(0.), 1., 0., 0.);  // follower given in global
+  EXPECT_VEC_NEAR(force(b, 4).load_W(0.), 0., 0., 1.);  // reference 7: 90 deg about x
+}
+
+TEST(ParserLegacyForms, ForceWithoutPositionIsTheLegacyForm) {
+  // `node, direction, arm, drive`: the direction is made a unit vector (MBDyn GetUnitVecAbs/Rel).
+  const BuildResult b = read_deck_text("legacy", deck("forces: 2;", R"(
+    force: 1, absolute, 2, reference, node, 0., 3., 0., null, const, 2.;
+    force: 2, follower, 2, 0., 0., 4., 1., 0., 0., const, 1.;)"));
+  EXPECT_EQ(b.not_implemented, 0u);
+  EXPECT_VEC_NEAR(force(b, 1).load_W(0.), -2., 0., 0.);  // node y axis is global -x
+  EXPECT_VEC_NEAR(force(b, 2).load_W(0.), 0., 0., 1.);
+  EXPECT_THROW(read_deck_text("null", deck("forces: 1;", "force: 1, absolute, 2, null, null, const, 1.;")), parser::InputError);
+}
+
+TEST(ParserLegacyForms, BodyInertiaInAReferenceFrame) {
+  // GetMatRel: `reference, 7, diag, 1, 2, 3` is re-expressed in the node frame (R J R^T).
+  const BuildResult b = read_deck_text("body", deck("rigid bodies: 1;", R"(
+    body: 1, 1, 1., reference, 7, null, reference, 7, diag, 1., 2., 3.;)"));
+  const auto* body = dynamic_cast<const elements::Body*>(b.model->find_element("body", 1));
+  ASSERT_NE(body, nullptr);
+  const Mat3 J = body->params().J_cm_N;
+  EXPECT_NEAR(J(0, 0), 1., 1e-12);
+  EXPECT_NEAR(J(1, 1), 3., 1e-12);  // rotated 90 deg about x: y and z swap
+  EXPECT_NEAR(J(2, 2), 2., 1e-12);
+}
+
+TEST(ParserLegacyForms, C81DataBetweenBlocksIsNotImplemented) {
+  const BuildResult b = read_deck_text("c81", deck("", "", "c81 data: 1, \"naca0012.c81\";"));
+  EXPECT_EQ(b.not_implemented, 1u);
+}
+
+TEST(ParserLegacyForms, CardsUsingASkippedNodeOrElementAreSkipped) {
+  // A hydraulic node (not implemented), a genel on it, a joint of a kind we do not have and a
+  // bind to that joint: all reported as not implemented, none an input error.
+  std::string text = deck("genels: 1; joints: 1;", R"(
+    genel: 5, clamp, 11, hydraulic, const, 1.;
+    joint: 3, beam slider, 1, 2;
+    bind: 3, joint, 9, string, "x";)");
+  text.replace(text.find("end: nodes;"), 0, "hydraulic: 11, 1.;\n");
+  const BuildResult b = read_deck_text("skipped", text);
+  EXPECT_GE(b.not_implemented, 4u);
+}
+
+TEST(ParserLegacyForms, RodLawSeesItsLengths) {
+  // MBDyn publishes model::current("L0") and ("L") while the rod reads its law.
+  const BuildResult b = read_deck_text("rod", deck("joints: 2;", R"(
+    joint: 1, rod, 1, 2, from nodes, linear elastic, 3.*model::current("L0");
+    joint: 2, rod, 1, 2, 2., linear elastic, model::current("L0") + model::current("L");)"));
+  EXPECT_EQ(b.not_implemented, 0u);
+  EXPECT_THROW(read_deck_text("current", deck("forces: 1;", "force: 1, absolute, 1, position, null, single, 1., 0., 0., "
+                                              "const, model::current(\"L0\");")),
+               parser::InputError);
+}
+
+TEST(ParserLegacyForms, InverseDynamicsFormsRead) {
+  // Under `problem: inverse dynamics` a total joint reads three drives per constraint and
+  // elements take a trailing `inverse dynamics, ...`; the problem itself is not implemented.
+  const BuildResult b = read_deck_text("invdyn", deck("joints: 1;", R"(
+    joint: 1, total joint, 1, 2,
+      position constraint, active, active, active, null, null, null,
+      orientation constraint, 1, 1, 1, null, null, null,
+      inverse dynamics, torque, yes, prescribed motion, no, right hand side, no, ergonomy, no;)",
+                                                    "", "inverse dynamics"));
+  EXPECT_EQ(b.not_implemented, 1u);
+}
+
+}  // namespace
+}  // namespace mbl
