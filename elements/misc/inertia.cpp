@@ -96,7 +96,7 @@ std::string Inertia::log_line() const {
   auto v = [](const Vec3& x) { return log_text(x); };
   auto m = [](const Mat3& a) { return log_text(a); };
   std::ostringstream os;
-  os << "inertia: " << label() << '\n'
+  os << "inertia: " << label() << (name.empty() ? std::string() : " \"" + name + "\"") << '\n'
      << "    mass:        " << fmt::format("{:g}", s.m) << '\n'
      << "    J:           " << m(s.J_X) << '\n'
      << "    Xcg:         " << v(s.x_cg) << '\n'

@@ -68,6 +68,7 @@ class Element : public parser::PrivateDataOwner {
   double private_data(unsigned) const override { return 0.0; }
 
   parser::SourceLocation where;  ///< the card that defined it
+  std::string name;              ///< `name, "..."` of the card (output only; empty if none)
 
  private:
   unsigned label_;

@@ -549,13 +549,17 @@ class Builder {
     }
     const unsigned label = family == "driver" ? 0 : in.label();
     // `<card>: <label> [, name, "<name>"], ...` (input manual §2.1): names are for output only.
-    if (family != "driver" && in.keyword_is("name")) in.string();
+    std::string name;
+    if (family != "driver" && in.keyword_is("name")) name = in.string();
     const std::size_t before = result_.read_context->count("not implemented");
+    const std::size_t elements_before = result_.model->elements().size();
     try {
       (*f)(in, *ctx_, label);
     } catch (const CardSkipped&) {
       return;
     }
+    if (family == "element" && result_.model->elements().size() > elements_before)
+      result_.model->elements().back()->name = name;
     if (result_.read_context->count("not implemented") == before) in.expect_end();
     else if (family == "node") ctx_->skipped_nodes().insert(label);
     // A `driven` card counts as the element it wraps (control data `joints:`, ...).
