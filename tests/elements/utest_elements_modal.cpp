@@ -241,10 +241,11 @@ struct ModalFixture {
     model.add_element(std::make_unique<ModalJoint>(1, std::move(b), modal, x0, R0, std::move(ifs)));
   }
 
+  Vector y, yp;  ///< the checked state (the model keeps pointing at it)
+
   test_support::JacobianCheck check(double dCoef) {
     model.setup_elements();
     model.number_dofs();
-    Vector y, yp;
     model.initial_state(y, yp);
     const auto& joint = static_cast<const ModalJoint&>(*model.elements().front());
     const int i0 = joint.first_index();
@@ -283,6 +284,29 @@ TEST(ModalJacobian, ClampedMatchesFiniteDifferences) {
   ModalFixture f(true);
   const auto r = f.check(0.37);
   EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+TEST(ModalPrivateData, ModesAndFemNodesOfTheFloatingFrame) {
+  ModalFixture f(false);
+  f.check(0.37);  // leaves the model updated at the checked state
+  auto& joint = static_cast<ModalJoint&>(*f.model.elements().front());
+  Vector r = Vector::Zero(f.model.size());
+  f.model.residual(0.25, 0.37, r, nullptr);  // the joint keeps q, qP, qPP of this residual
+  EXPECT_EQ(joint.private_data_index("q[3]"), 0u);
+  EXPECT_DOUBLE_EQ(joint.private_data(joint.private_data_index("q[2]")), joint.q()[1]);
+  EXPECT_DOUBLE_EQ(joint.private_data(joint.private_data_index("qP[#1]")), joint.qp()[0]);
+  EXPECT_DOUBLE_EQ(joint.private_data(joint.private_data_index("qPP[2]")), joint.qpp()[1]);
+  // x[n,i] = x + R (u_n + PHIt_n q) (input manual (8.73)).
+  const ModalBody& b = joint.body();
+  Vec3 u = b.x_nodes.col(2);
+  for (int j = 0; j < 2; ++j) u += b.shape_t[j].col(2) * joint.q()[j];
+  const Vec3 x = f.modal->x_W() + f.modal->R_WN() * u;
+  for (int c = 0; c < 3; ++c)
+    EXPECT_NEAR(joint.private_data(joint.private_data_index(fmt::format("x[3,{}]", c + 1))), x[c], 1e-14);
+  EXPECT_EQ(joint.private_data_index("x[4,1]"), 0u);
+  EXPECT_EQ(joint.private_data_index("x[3,4]"), 0u);
+  EXPECT_EQ(joint.private_data_index("wPP[3,1]"), 0u);
+  EXPECT_GT(joint.private_data_index("wP[1,3]"), 0u);
 }
 
 // ---- a cantilever reduced by hand agrees with beam3 elements --------------------------------------

@@ -421,26 +421,45 @@ std::string ModalJoint::log_line() const {
 }
 
 unsigned ModalJoint::private_data_index(std::string_view name) const {
-  for (int kind = 0; kind < 3; ++kind) {
-    static const char* prefixes[] = {"q[", "qP[", "qPP["};
-    const std::string_view p = prefixes[kind];
-    if (!name.starts_with(p) || !name.ends_with("]")) continue;
-    std::string_view arg = name.substr(p.size(), name.size() - p.size() - 1);
+  // q, qP, qPP: modes; x, xP, xPP, w, wP: FEM nodes (index 3N + 18 n + 6 p + 3 w + i).
+  if (name.empty() || !name.ends_with("]")) return 0;
+  const char what = name.front();
+  if (what != 'q' && what != 'x' && what != 'w') return 0;
+  std::size_t k = 1;
+  int p = what == 'w' ? 1 : 0;
+  while (k < name.size() && name[k] == 'P') ++p, ++k;
+  if (p > 2 || k >= name.size() || name[k] != '[') return 0;
+  std::string_view arg = name.substr(k + 1, name.size() - k - 2);
+  auto number = [](std::string_view t, int& n) {
+    if (t.empty()) return false;
+    n = 0;
+    for (char ch : t) {
+      if (ch < '0' || ch > '9') return false;
+      n = 10 * n + (ch - '0');
+    }
+    return true;
+  };
+  const int N = modes();
+  if (what == 'q') {
     const bool by_index = !arg.empty() && arg.front() == '#';
     if (by_index) arg.remove_prefix(1);
     int n = 0;
-    for (char ch : arg) {
-      if (ch < '0' || ch > '9') return 0;
-      n = 10 * n + (ch - '0');
-    }
+    if (!number(arg, n)) return 0;
     int j = -1;
     if (by_index) j = n - 1;
     else
-      for (int k = 0; k < modes(); ++k)
-        if (body_.mode_numbers[k] == n) j = k;
-    if (j < 0 || j >= modes()) return 0;
-    return static_cast<unsigned>(kind * modes() + j + 1);
+      for (int m = 0; m < N; ++m)
+        if (body_.mode_numbers[m] == n) j = m;
+    if (j < 0 || j >= N) return 0;
+    return static_cast<unsigned>(p * N + j + 1);
   }
+  const std::size_t comma = arg.rfind(',');
+  int c = 0;
+  if (comma == std::string_view::npos || !number(arg.substr(comma + 1), c) || c < 1 || c > 3) return 0;
+  const std::string_view label = arg.substr(0, comma);
+  for (std::size_t n = 0; n < body_.node_labels.size(); ++n)
+    if (body_.node_labels[n] == label)
+      return static_cast<unsigned>(3 * N + 18 * n + (what == 'w' ? 3 : 0) + 6 * p + c);
   return 0;
 }
 
@@ -448,7 +467,33 @@ double ModalJoint::private_data(unsigned i) const {
   const int k = static_cast<int>(i) - 1, N = modes();
   if (k < N) return q_[k];
   if (k < 2 * N) return qp_[k - N];
-  return qpp_[k - 2 * N];
+  if (k < 3 * N) return qpp_[k - 2 * N];
+  const int rest = k - 3 * N, n = rest / 18, index = rest % 18, p = index / 6, c = index % 3;
+  const bool rotation = index % 6 >= 3;
+  // FEM node n in the floating frame: u_n + PHIt_n q (technical manual, modal element; as
+  // MBDyn's private data, the modal rotation rates are added without the frame's own terms).
+  Vec3 u = body_.x_nodes.col(n), ut = Vec3::Zero(), utt = Vec3::Zero(), r = Vec3::Zero(), rt = Vec3::Zero();
+  for (int j = 0; j < N; ++j) {
+    u += body_.shape_t[j].col(n) * q_[j];
+    ut += body_.shape_t[j].col(n) * qp_[j];
+    utt += body_.shape_t[j].col(n) * qpp_[j];
+    r += body_.shape_r[j].col(n) * qp_[j];
+    rt += body_.shape_r[j].col(n) * qpp_[j];
+  }
+  const Mat3 R = R_WF();
+  const Vec3 x = x_WF();
+  const Vec3 w = modal_node_ ? modal_node_->w_W() : Vec3::Zero();
+  const Vec3 v = modal_node_ ? modal_node_->v_W() : Vec3::Zero();
+  const Vec3 wp = modal_node_ ? modal_node_->wp_W() : Vec3::Zero();
+  const Vec3 vp = modal_node_ ? modal_node_->xpp_W() : Vec3::Zero();
+  const Vec3 d = R * u;
+  Vec3 out = Vec3::Zero();
+  if (!rotation && p == 0) out = x + d;
+  if (!rotation && p == 1) out = v + w.cross(d) + R * ut;
+  if (!rotation && p == 2) out = vp + wp.cross(d) + w.cross(w.cross(d)) + 2.0 * w.cross(Vec3(R * ut)) + R * utt;
+  if (rotation && p == 1) out = w + R * r;
+  if (rotation && p == 2) out = wp + w.cross(Vec3(R * r)) + R * rt;
+  return out[c];
 }
 
 }  // namespace mbl::elements

@@ -57,9 +57,13 @@ class ModalJoint final : public Element {
   void output(OutputSink& out) const override;
   std::string log_line() const override;
 
-  // Private data (manual §8.12.31): q[<m>], qP[<m>], qPP[<m>] (m a mode number, or #index).
+  // Private data (manual §8.12.31): q[<m>], qP[<m>], qPP[<m>] (m a mode number, or #index);
+  // x[<n>,<i>], xP, xPP (position, velocity, acceleration of FEM node n) and w[<n>,<i>], wP
+  // (its angular velocity and acceleration), global.
   unsigned private_data_index(std::string_view name) const override;
-  unsigned private_data_count() const override { return 3 * static_cast<unsigned>(modes()); }
+  unsigned private_data_count() const override {
+    return 3 * static_cast<unsigned>(modes()) + 18 * static_cast<unsigned>(body_.node_labels.size());
+  }
   double private_data(unsigned i) const override;
 
   int modes() const { return body_.modes(); }
