@@ -29,27 +29,46 @@ void GenelClamp::jacobian(JacobianSink& J, const StepContext& c) {
   J.add(first_index(), dof_.unknown(), -1.0);
 }
 
-SpringSupport::SpringSupport(unsigned label, NodeDof dof, std::unique_ptr<ConstitutiveLaw<1>> law)
-    : Element(label), dof_(dof), law_(std::move(law)) {}
+GenelDistance::GenelDistance(unsigned label, NodeDof dof1, NodeDof dof2, DriveCallerPtr imposed)
+    : Element(label), dof1_(dof1), dof2_(dof2), imposed_(std::move(imposed)) {}
+
+void GenelDistance::residual(ResidualSink& r, const StepContext& c) {
+  const double lambda = (*c.y)[first_index()];
+  r.add(dof1_.equation(), lambda);
+  r.add(dof2_.equation(), -lambda);
+  const double phi = imposed_->value(c.t) - dof2_.value(c) + dof1_.value(c);
+  r.add(first_index(), holonomic() ? phi / c.dCoef : phi);
+}
+
+void GenelDistance::jacobian(JacobianSink& J, const StepContext& c) {
+  J.add(dof1_.equation(), first_index(), -1.0);
+  J.add(dof2_.equation(), first_index(), 1.0);
+  const double scale = holonomic() ? 1.0 / c.dCoef : 1.0;
+  J.add(first_index(), dof1_.unknown(), -scale * dof1_.update_coef(c.dCoef));
+  J.add(first_index(), dof2_.unknown(), scale * dof2_.update_coef(c.dCoef));
+}
+
+SpringSupport::SpringSupport(unsigned label, NodeDof row, NodeDof col, std::unique_ptr<ConstitutiveLaw<1>> law)
+    : Element(label), row_(row), col_(col), law_(std::move(law)) {}
 
 void SpringSupport::evaluate(const StepContext& c) {
-  const int i = dof_.unknown();
+  const int i = col_.unknown();
   Eigen::Matrix<double, 1, 1> eps, eps_dot;
   eps[0] = (*c.y)[i];
-  eps_dot[0] = dof_.has_derivative() ? (*c.yp)[i] : 0.0;
+  eps_dot[0] = col_.has_derivative() ? (*c.yp)[i] : 0.0;
   law_->update(eps, eps_dot, c.t);
 }
 
 void SpringSupport::residual(ResidualSink& r, const StepContext& c) {
   evaluate(c);
-  r.add(dof_.equation(), -law_->force()[0]);
+  r.add(row_.equation(), -law_->force()[0]);
 }
 
 void SpringSupport::jacobian(JacobianSink& J, const StepContext& c) {
   evaluate(c);
   const double K = law_->stiffness()(0, 0), C = law_->damping()(0, 0);
-  const double v = dof_.has_derivative() ? C + c.dCoef * K : K;
-  J.add(dof_.equation(), dof_.unknown(), v);
+  const double v = col_.has_derivative() ? C + c.dCoef * K : K;
+  J.add(row_.equation(), col_.unknown(), v);
 }
 
 namespace {
@@ -74,16 +93,32 @@ void read_clamp(CardReader& in, BuildContext& ctx, unsigned label) {
   add_genel(in, ctx, std::make_unique<GenelClamp>(label, d, std::move(imposed)));
 }
 
-void read_spring_support(CardReader& in, BuildContext& ctx, unsigned label) {
-  const NodeDof d = read_node_dof(in, ctx);
+// `<node_dof>, <law>` or, cross, `<row_node_dof>, <col_node_dof>, <law>`.
+void read_spring_support(CardReader& in, BuildContext& ctx, unsigned label, bool cross) {
+  const NodeDof row = read_node_dof(in, ctx);
+  const NodeDof col = cross ? read_node_dof(in, ctx) : row;
   auto law = laws::read_constitutive_law<1>(in, ctx);
   if (!law) return;
-  add_genel(in, ctx, std::make_unique<SpringSupport>(label, d, std::move(law)));
+  add_genel(in, ctx, std::make_unique<SpringSupport>(label, row, col, std::move(law)));
+}
+
+void read_distance(CardReader& in, BuildContext& ctx, unsigned label) {
+  const NodeDof d1 = read_node_dof(in, ctx);
+  const NodeDof d2 = read_node_dof(in, ctx);
+  add_genel(in, ctx, std::make_unique<GenelDistance>(label, d1, d2, read_drive(in, ctx)));
 }
 
 const bool registered = CardRegistry::family("element").add("genel", read_genel) &&
                         CardRegistry::family("genel").add("clamp", read_clamp) &&
-                        CardRegistry::family("genel").add("spring support", read_spring_support);
+                        CardRegistry::family("genel").add("distance", read_distance) &&
+                        CardRegistry::family("genel").add("spring support",
+                                                          [](CardReader& in, BuildContext& ctx, unsigned l) {
+                                                            read_spring_support(in, ctx, l, false);
+                                                          }) &&
+                        CardRegistry::family("genel").add("cross spring support",
+                                                          [](CardReader& in, BuildContext& ctx, unsigned l) {
+                                                            read_spring_support(in, ctx, l, true);
+                                                          });
 
 }  // namespace
 }  // namespace mbl::elements

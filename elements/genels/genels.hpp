@@ -1,7 +1,8 @@
 #pragma once
-// General-purpose genels (input manual §8.9.1) on one NodeDof: `clamp` imposes the value (or
-// derivative) of the degree of freedom with a multiplier; `spring support` applies a 1D
-// constitutive law of the value (and derivative) to the degree of freedom's equation.
+// General-purpose genels (input manual §8.9.1): `clamp` imposes the value (or derivative) of a
+// degree of freedom with a multiplier, `distance` the difference of two; `spring support` applies
+// a 1D constitutive law of the value (and derivative) of a degree of freedom to its equation,
+// `cross spring support` to the equation of another one.
 #include <memory>
 
 #include "elements/genels/node_dof.hpp"
@@ -33,19 +34,39 @@ class GenelClamp final : public Element {
   double reaction_ = 0.0;
 };
 
-class SpringSupport final : public Element {
+/// q2 - q1 = d(t) with multiplier lambda: r_1 += lambda, r_2 -= lambda (MBDyn's signs).
+class GenelDistance final : public Element {
  public:
-  SpringSupport(unsigned label, NodeDof dof, std::unique_ptr<ConstitutiveLaw<1>> law);
+  GenelDistance(unsigned label, NodeDof dof1, NodeDof dof2, DriveCallerPtr imposed);
 
   std::string_view kind() const override { return "genel"; }
-  std::string_view type_name() const override { return "spring support"; }
+  std::string_view type_name() const override { return "distance"; }
+  int dof_count() const override { return 1; }
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+
+ private:
+  /// Both values of differential unknowns: the constraint is holonomic, scaled by 1/dCoef.
+  bool holonomic() const { return dof1_.holonomic() && dof2_.holonomic(); }
+  NodeDof dof1_, dof2_;
+  DriveCallerPtr imposed_;
+};
+
+/// f(q_col, q_col') on the equation of `row` (the same degree of freedom for `spring support`).
+class SpringSupport final : public Element {
+ public:
+  SpringSupport(unsigned label, NodeDof row, NodeDof col, std::unique_ptr<ConstitutiveLaw<1>> law);
+
+  std::string_view kind() const override { return "genel"; }
+  std::string_view type_name() const override { return cross() ? "cross spring support" : "spring support"; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext&) override { law_->after_convergence(); }
 
  private:
   void evaluate(const StepContext& c);
-  NodeDof dof_;
+  bool cross() const { return row_.node != col_.node || row_.k != col_.k; }
+  NodeDof row_, col_;
   std::unique_ptr<ConstitutiveLaw<1>> law_;
 };
 

@@ -359,12 +359,17 @@ TEST(Genels, JacobiansAgainstFiniteDifferences) {
   auto& s = static_cast<StructNode&>(model.add_node(
       std::make_unique<StructNode>(2, StructNode::Type::Dynamic, test_support::generic_ic(1))));
   using Law = laws::LinearViscoElasticLaw<1>;
-  model.add_element(std::make_unique<SpringSupport>(
-      1, NodeDof{&a, 0, false}, std::make_unique<Law>(Law::MatN::Constant(4.0), Law::MatN::Constant(0.7))));
-  model.add_element(std::make_unique<SpringSupport>(
-      2, NodeDof{&s, 1, false}, std::make_unique<Law>(Law::MatN::Constant(2.0), Law::MatN::Constant(0.3))));
-  model.add_element(std::make_unique<GenelClamp>(3, NodeDof{&s, 2, false}, linear(0.1, 0.2)));
+  const auto law = [](double k, double c) { return std::make_unique<Law>(Law::MatN::Constant(k), Law::MatN::Constant(c)); };
+  const NodeDof a0{&a, 0, false}, s1{&s, 1, false}, s2{&s, 2, false};
+  model.add_element(std::make_unique<SpringSupport>(1, a0, a0, law(4.0, 0.7)));
+  model.add_element(std::make_unique<SpringSupport>(2, s1, s1, law(2.0, 0.3)));
+  model.add_element(std::make_unique<GenelClamp>(3, s2, linear(0.1, 0.2)));
   model.add_element(std::make_unique<GenelClamp>(4, NodeDof{&a, 0, true}, constant(0.4)));
+  // Cross spring support (a's value on s's equation) and distances: both values (holonomic),
+  // a value and a derivative.
+  model.add_element(std::make_unique<SpringSupport>(5, s1, a0, law(1.5, 0.2)));
+  model.add_element(std::make_unique<GenelDistance>(6, a0, NodeDof{&s, 0, false}, linear(0.2, 0.1)));
+  model.add_element(std::make_unique<GenelDistance>(7, NodeDof{&s, 1, true}, NodeDof{&a, 0, true}, constant(0.3)));
   model.setup_elements();
   model.number_dofs();
   Vector y, yp;
@@ -376,6 +381,27 @@ TEST(Genels, JacobiansAgainstFiniteDifferences) {
     const auto chk = test_support::check_jacobian(model, 0.25, dCoef, y, yp);
     EXPECT_LT(chk.max_error, 1e-6) << chk.str();
   }
+}
+
+TEST(Genels, DistanceAndCrossSpringSupportClosedForm) {
+  // q1 = 2 (clamp), q2 - q1 = 3 (distance): q2 = 5; node 3's equation -q3 - 2 q2 = 0 (spring
+  // support on itself, cross spring support from node 2): q3 = -10.
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2.e-3; time step: 1.e-3; end: initial value;
+begin: control data; abstract nodes: 3; genels: 4; default output: all; end: control data;
+begin: nodes; abstract: 1, algebraic; abstract: 2, algebraic; abstract: 3, algebraic; end: nodes;
+begin: elements;
+  genel: 1, clamp, 1, abstract, algebraic, const, 2.;
+  genel: 2, distance, 1, abstract, algebraic, 2, abstract, algebraic, const, 3.;
+  genel: 3, spring support, 3, abstract, algebraic, linear elastic, 1.;
+  genel: 4, cross spring support, 3, abstract, algebraic, 2, abstract, algebraic, linear elastic, 2.;
+end: elements;
+)";
+  const auto run = test::run_deck_text("genel_distance", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  EXPECT_NEAR(test::last_record(run.output("abs"), 2).at(0), 5.0, 1e-9);
+  EXPECT_NEAR(test::last_record(run.output("abs"), 3).at(0), -10.0, 1e-9);
 }
 
 // The rotating shaft benchmark (driven elements) against MBDyn's run: positions to 1e-8 and the
