@@ -1,7 +1,6 @@
 #pragma once
 // Run metrics (`mbdyn-like --metric 'peak=max(abs(model::xposition(2)))'`, used by `sweep`): a
-// math-language expression evaluated at every output record (the initial one and every converged
-// step), reduced to one number by max, min, final or rms. A step observer of the model: the
+// math-language expression evaluated after every converged step (its output written), reduced to one number by max, min, final or rms. A step observer of the model: the
 // phases know nothing of it.
 #include <iosfwd>
 #include <memory>

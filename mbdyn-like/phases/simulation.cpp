@@ -211,15 +211,6 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   const bool steps_follow = s.forever || t < s.final_time;
   if (!run_dummy_steps)
     output.derivatives(model, t, derivatives_iterations, derivatives_error, steps_follow);
-  // The initial record (after the derivatives or the dummy steps) is an output too.
-  try {
-    for (const auto& o : model.step_observers()) o->after_output(t);
-  } catch (const EvaluationError& e) {
-    report.status = RunStatus::SolutionFailure;
-    report.message = fmt::format("initial output at time {}: {}", t, e.what());
-    output.close();
-    return report;
-  }
   if (abort_before_dummy || s.abort_after == "dummysteps") {
     report.status = RunStatus::Aborted;
     output.close();

@@ -89,7 +89,9 @@ TEST(ExamplesSweep, MetricsAreTheDampedOscillators) {
     const double x_end = 1.0 + 0.1 * std::exp(-zeta * w0 * t_end) *
                                    (std::cos(wd * t_end) + zeta * w0 / wd * std::sin(wd * t_end));
     EXPECT_NEAR(std::stod(r[k][4]), x_end, 2e-4) << "K " << K << " C " << C;
-    EXPECT_NEAR(std::stod(r[k][3]), 0.1, 1e-12);  // the release is the largest excursion
+    // The release is the largest excursion; the metric sees the steps after it.
+    EXPECT_NEAR(std::stod(r[k][3]), 0.1, 2e-3);
+    EXPECT_LT(std::stod(r[k][3]), 0.1);
     EXPECT_EQ(r[k][5], "0");
   }
   EXPECT_TRUE(fs::exists(dir / "out" / "summary.nc"));

@@ -27,7 +27,9 @@ output::Results run_lua_example(const std::string& name) {
 TEST(LuaExamples, CrankTurnsByTheIntegralOfTheLuaRate) {
   const output::Results r = run_lua_example("crank");
   const output::Series& E = r.vars.at("node.struct.2.E");
-  const std::size_t last = r.records() - 1;
+  // The record at t = 2 s (MBDyn's loop may take one more step, the accumulated time being below 2).
+  std::size_t last = r.records() - 1;
+  while (last > 0 && r.time[last] > 2.0 + 1e-9) --last;
   EXPECT_NEAR(r.time[last], 2.0, 1e-9);
   EXPECT_NEAR(E.at(last, 2), 1.5 * 180.0 / M_PI, 1e-4);  // degrees, about z
   // Half way through the start: the integral of OMEGA (1 - cos(pi t))/2 to t = 0.5.
