@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "elements/drives/drive_registry.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::drives {
@@ -305,12 +306,8 @@ void read_file_driver_card(parser::CardReader& in, DriveEnvironment&) {
     driver = read_fixed_step(in, label);
   else if (in.keyword_is("variable step"))
     driver = read_variable_step(in, label);
-  else if (in.peek_keyword_is("socket") || in.peek_keyword_is("rtai input") ||
-           in.peek_keyword_is("stream") || in.peek_keyword_is("socket stream")) {
-    in.not_implemented(fmt::format("file driver type \"{}\"", in.peek_text()));
-    return;
-  } else
-    in.fail_expected("`fixed step` or `variable step`");
+  else
+    return kinds::reject(in, "file driver", "file driver type");
   in.expect_end();
   ctx.add_named("file driver", key_of(label), driver);
 }

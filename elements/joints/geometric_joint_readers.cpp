@@ -137,10 +137,7 @@ const bool registered =
     joints.add("universal hinge", cardano(V::Hinge)) && joints.add("universal pin", cardano(V::Pin)) &&
     joints.add("universal rotation", cardano(V::Rotation)) &&
     joints.add("gimbal rotation", read_gimbal_rotation) && joints.add("viscous body", read_viscous_body) &&
-    joints.add("plane hinge", alias_of("revolute hinge")) && joints.add("plane pin", alias_of("revolute pin")) &&
-    joints.add("beam slider", [](CardReader& in, BuildContext&, unsigned) {
-      in.not_implemented("joint type \"beam slider\"");
-    });
+    joints.add("plane hinge", alias_of("revolute hinge")) && joints.add("plane pin", alias_of("revolute pin"));
 
 }  // namespace
 }  // namespace mbl::elements

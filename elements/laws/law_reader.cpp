@@ -3,12 +3,12 @@
 
 #include <fmt/format.h>
 
-#include <set>
 
 #include "elements/drives/template_drive.hpp"
 #include "elements/input/drive_input.hpp"
 #include "elements/laws/elastic_laws.hpp"
 #include "elements/laws/wrapper_laws.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::laws {
@@ -227,23 +227,6 @@ void register_1d_3d() {
 }
 
 /// Laws of MBDyn that are not implemented yet: reported, not rejected as unknown.
-const std::set<std::string>& known_unimplemented() {
-  static const std::set<std::string> names = [] {
-    std::set<std::string> s;
-    for (const char* n :
-         {"linear elastic generic axial torsion coupling", "linear viscoelastic generic axial torsion coupling",
-          "inverse square elastic", "log elastic", "isotropic hardening elastic", "turbulent viscoelastic",
-          "shock absorber", "symbolic elastic", "symbolic viscous", "symbolic viscoelastic", "ann elastic",
-          "ann viscoelastic", "nlsf elastic", "nlsf viscous", "nlsf viscoelastic", "nlp elastic", "nlp viscous",
-          "nlp viscoelastic", "hookean linear elastic isotropic", "hookean linear viscoelastic isotropic",
-          "neo hookean elastic", "neo hookean viscoelastic", "mooney rivlin elastic", "bilinear isotropic hardening",
-          "linear viscoelastic maxwell 1", "linear viscoelastic maxwell n", "mfront small strain",
-          "mfront finite strain", "invariant angular", "graall damper", "gent"})
-      s.insert(CardRegistry::normalise(n));
-    return s;
-  }();
-  return names;
-}
 
 template <int N>
 bool register_all() {
@@ -300,16 +283,13 @@ std::unique_ptr<ConstitutiveLaw<N>> read_constitutive_law(CardReader& in, BuildC
     if (!law) return nullptr;
     return read_prestress<N>(in, ctx, std::move(law));
   }
-  if (known_unimplemented().count(name)) {
-    in.not_implemented(fmt::format("constitutive law \"{}\" ({}D)", raw, N));
-    return nullptr;
-  }
   // Known in another dimension: say so.
   const bool in_1 = N != 1 && LawRegistry<1>::instance().find(name);
   const bool in_3 = N != 3 && LawRegistry<3>::instance().find(name);
   if (in_1 || in_3)
     throw parser::InputError(at, fmt::format("expected a {}D constitutive law, found \"{}\" (not defined in {}D)", N, raw, N));
-  throw parser::InputError(at, fmt::format("expected a {}D constitutive law, found \"{}\"", N, raw));
+  kinds::reject(in, "constitutive law", "constitutive law", at, raw);  // not implemented, or unknown
+  return nullptr;
 }
 
 template class LawRegistry<1>;

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "parser/errors.hpp"
+
 namespace mbl {
 
 Model::Model() {
@@ -55,7 +57,15 @@ parser::PrivateDataOwner* Model::find_entity(std::string_view kind, unsigned lab
 
 void Model::setup_elements() {
   after_residual_.clear();
-  for (auto& e : elements_) e->setup(*this);
+  for (auto& e : elements_) {
+    // What an element finds wrong in its reference configuration (a beam of zero length, ...)
+    // is an input error at its card.
+    try {
+      e->setup(*this);
+    } catch (const std::invalid_argument& what) {
+      throw parser::InputError(e->where, what.what());
+    }
+  }
 }
 
 void Model::number_dofs() {

@@ -19,13 +19,19 @@ integrators::NewtonSolver make_newton(const RunSettings& s, integrators::NewtonO
   return integrators::NewtonSolver(std::move(opt), std::move(ls.solver));
 }
 
-/// A Newton or step failure in words, with the unknown of a zero pivot.
+/// A Newton or step failure in words: the iteration it stopped at, the residual error, and the
+/// unknown of a zero pivot.
 template <class Result>
 std::string describe_failure(const Model& model, const Result& r) {
   std::string msg = r.message.empty() ? std::string(integrators::to_string(r.failure)) : r.message;
   if (r.singular_index >= 0) msg += fmt::format(" (at {})", model.describe_dof(r.singular_index));
+  msg += fmt::format(" after {} iteration(s), residual error {:g}", r.iterations, r.residual_error);
   return msg;
 }
+
+/// Set by request_stop (a signal handler); read between steps.
+std::atomic<int> stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "request_stop must be async-signal-safe");
 
 struct DerivativesOutcome {
   bool ok = true;
@@ -214,6 +220,12 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
   // Like MBDyn, the time accumulates step by step and the loop runs while the current time is
   // before the final time: the last step may end past it (final time .999, step .01: 1.0).
   while (t < t_end - 1e-9 * std::abs(dt)) {
+    if (const int sig = stop_signal.load()) {
+      report.status = RunStatus::Interrupted;
+      report.signal = sig;
+      report.message = fmt::format("interrupted after step {} at time {:g}", step, t);
+      break;
+    }
     const double t_new = t + dt;
     model.set_time(t_new, dt, step + 1);
     integrators::StepResult r;
@@ -253,5 +265,7 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
   output.close();
   return report;
 }
+
+void request_stop(int signal) noexcept { stop_signal.store(signal); }
 
 }  // namespace mbl
