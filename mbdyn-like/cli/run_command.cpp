@@ -77,6 +77,7 @@ int run_command(const RunOptions& opt) {
     std::error_code ec;
     const fs::path dir = fs::path(oc.prefix).parent_path();
     if (!dir.empty() && !fs::exists(dir)) fs::create_directories(dir, ec);
+    if (!ec && !dir.empty() && !fs::is_directory(dir)) ec = std::make_error_code(std::errc::not_a_directory);
     if (ec) {
       std::cerr << fmt::format("mbdyn-like: error: cannot create the output folder {}: {}\n", dir.string(), ec.message());
       return 2;
@@ -127,6 +128,10 @@ int run_command(const RunOptions& opt) {
                                r.total_iterations);
   } catch (const parser::InputError& e) {
     std::cerr << e.format();
+    return 2;
+  } catch (const output::OutputError& e) {
+    // Outputs that cannot be created: nothing was solved (they are opened before the first phase).
+    std::cerr << "mbdyn-like: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "mbdyn-like: error: " << e.what() << "\n";

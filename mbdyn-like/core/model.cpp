@@ -121,6 +121,25 @@ void Model::jacobian(double t, double dCoef, integrators::SparseMatrix& J) {
   for (auto& e : elements_) e->jacobian(sink, c);
 }
 
+std::string Model::elements_at_dof(int i) {
+  std::string out;
+  const StepContext c{drive_env_.time, 1.0, y_, yp_};
+  for (auto& e : elements_) {
+    integrators::SparseMatrix J(n_dofs_);
+    JacobianSink sink(J);
+    e->jacobian(sink, c);
+    const auto& col_ptr = J.col_ptr();
+    const auto& row_idx = J.row_idx();
+    const auto& values = J.values();
+    bool touches = false;
+    for (int col = 0; col < n_dofs_ && !touches; ++col)
+      for (int k = col_ptr[col]; k < col_ptr[col + 1] && !touches; ++k)
+        touches = values[k] != 0.0 && (col == i || row_idx[k] == i);
+    if (touches) out += fmt::format("{}{} {} ({})", out.empty() ? "" : ", ", e->kind(), e->label(), e->type_name());
+  }
+  return out.empty() ? "none" : out;
+}
+
 void Model::after_convergence(double t, Vector& y, Vector& yp) {
   const StepContext c{t, 0.0, &y, &yp};
   for (auto& e : elements_) e->after_convergence(c);

@@ -2,6 +2,7 @@
 
 #include "integrators/step_controller.hpp"
 #include "mbdyn-like/phases/initial_assembly.hpp"
+#include "parser/errors.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -22,9 +23,11 @@ integrators::NewtonSolver make_newton(const RunSettings& s, integrators::NewtonO
 /// A Newton or step failure in words: the iteration it stopped at, the residual error, and the
 /// unknown of a zero pivot.
 template <class Result>
-std::string describe_failure(const Model& model, const Result& r) {
+std::string describe_failure(Model& model, const Result& r) {
   std::string msg = r.message.empty() ? std::string(integrators::to_string(r.failure)) : r.message;
-  if (r.singular_index >= 0) msg += fmt::format(" (at {})", model.describe_dof(r.singular_index));
+  if (r.singular_index >= 0)
+    msg += fmt::format(" (at {}; elements acting on it: {})", model.describe_dof(r.singular_index),
+                       model.elements_at_dof(r.singular_index));
   msg += fmt::format(" after {} iteration(s), residual error {:g}", r.iterations, r.residual_error);
   return msg;
 }
@@ -231,6 +234,12 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     integrators::StepResult r;
     try {
       r = integrator->advance(model, t_new, dt, newton);
+    } catch (const parser::InputError& e) {
+      // An expression that fails while the model is evaluated (a drive's sqrt of a negative
+      // number, ...) is a solution failure at this step, with the expression's location.
+      report.status = RunStatus::SolutionFailure;
+      report.message = fmt::format("step {} at time {}: {}: {}", step + 1, t_new, e.where().str(), e.message());
+      break;
     } catch (const math::StopRequest& stop) {
       // stop() in an expression (input manual §2.2.1): the run ends with the last converged step.
       if (stop.exit_code != 0) {
