@@ -110,3 +110,19 @@ TEST(Robustness, UnwritableOutputsFailBeforeSolving) {
   EXPECT_NE(read_file(dir / "log").find("cannot create"), std::string::npos) << read_file(dir / "log");
   fs::remove_all(dir);
 }
+
+TEST(Robustness, RunsAreBitwiseRepeatable) {
+  const fs::path dir = fresh_temp_dir("robust_repeat");
+  std::string deck = kEndlessPendulum;
+  deck.replace(deck.find("final time: forever"), 19, "final time: 0.2");
+  std::ofstream(dir / "deck.mbd") << deck;
+  for (const char* run : {"a", "b"})
+    ASSERT_EQ(mbl::test::run_deck(dir / "deck.mbd", dir / run, dir / (std::string(run) + ".log")), 0)
+        << read_file(dir / (std::string(run) + ".log"));
+  for (const char* ext : {".mov", ".out", ".jnt"}) {
+    const std::string a = read_file(dir / (std::string("a") + ext)), b = read_file(dir / (std::string("b") + ext));
+    EXPECT_FALSE(a.empty()) << ext;
+    EXPECT_EQ(a, b) << ext;
+  }
+  fs::remove_all(dir);
+}
