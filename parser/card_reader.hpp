@@ -114,6 +114,8 @@ class CardReader {
   /// Records "file:line:col: not implemented: <what>" (counted, printed by --check) and skips
   /// the rest of the card.
   virtual void not_implemented(std::string_view what) = 0;
+  /// The same, reported at `at` (the kind's keyword when it was read already).
+  virtual void not_implemented(std::string_view what, const SourceLocation& at) = 0;
 };
 
 /// A real that must satisfy `ok`; else InputError "expected <expected>, found <value>" at it.

@@ -10,6 +10,7 @@
 #include "elements/drives/drive_callers.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "elements/drives/drive_registry.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::drives {
@@ -74,7 +75,8 @@ DriveCallerPtr read_drive_caller(parser::CardReader& in, DriveEnvironment& env) 
     return d;
   }
   if (looks_like_unknown_word(in))
-    in.fail_expected("a drive caller (const, sine, ramp, string, reference, ...) or a number");
+    throw parser::InputError(where, kinds::unknown_message("drive caller", "drive caller", in.peek_text()) +
+                                        " (expected a drive caller or a number)");
   return std::make_shared<ConstDrive>(in.real());  // §2.6: a bare number is a const drive
 }
 

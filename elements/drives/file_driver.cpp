@@ -16,6 +16,7 @@
 #include "elements/drives/drive_registry.hpp"
 #include "elements/input/file_path.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::drives {
@@ -307,13 +308,11 @@ void read_file_driver_card(parser::CardReader& in, DriveEnvironment&) {
     driver = read_fixed_step(in, label);
   else if (in.keyword_is("variable step"))
     driver = read_variable_step(in, label);
-  else if (in.peek_keyword_is("socket") || in.peek_keyword_is("rtai input") ||
-           in.peek_keyword_is("stream") || in.peek_keyword_is("socket stream")) {
-    in.not_implemented(fmt::format("file driver type \"{}\"", in.peek_text()));
+  else {
+    kinds::reject(in, "file driver", "file driver type");  // an input error unless MBDyn has it
     ctx.add_named("skipped file driver", key_of(label), std::make_shared<int>(0));
     return;
-  } else
-    in.fail_expected("`fixed step` or `variable step`");
+  }
   in.expect_end();
   ctx.add_named("file driver", key_of(label), driver);
 }

@@ -3,6 +3,7 @@
 #include "elements/input/drive_input.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "parser/errors.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -64,16 +65,7 @@ void read_family(parser::CardReader& in, BuildContext& ctx, unsigned label, K ki
   else if (in.keyword_is("absolute internal") || in.keyword_is("conservative internal"))
     return read_structural(in, ctx, label, kind, F::Absolute, true);
   else if (in.keyword_is("follower internal")) return read_structural(in, ctx, label, kind, F::Follower, true);
-  else if (in.peek_keyword_is("total") || in.peek_keyword_is("total internal") ||  // couples
-           in.peek_keyword_is("external structural") || in.peek_keyword_is("modal") ||
-           in.peek_keyword_is("abstract reaction") || in.peek_keyword_is("external structural mapping") ||
-           in.peek_keyword_is("external modal") || in.peek_keyword_is("external modal mapping") ||
-           in.peek_keyword_is("modal internal")) {
-    in.not_implemented(std::string(kind == K::Force ? "force" : "couple") + " type \"" + in.keyword() + "\"");
-    return;
-  } else {
-    in.fail_expected("a force type (absolute, follower, absolute internal, follower internal, ...)");
-  }
+  else return kinds::reject(in, kind == K::Force ? "force" : "couple", kind == K::Force ? "force type" : "couple type");
   read_structural(in, ctx, label, kind, frame, in.keyword_is("internal"));
 }
 

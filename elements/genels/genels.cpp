@@ -2,6 +2,7 @@
 
 #include "elements/input/drive_input.hpp"
 #include "elements/laws/law_reader.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 
 namespace mbl::elements {
 
@@ -77,8 +78,7 @@ using parser::CardReader;
 
 void read_genel(CardReader& in, BuildContext& ctx, unsigned label) {
   if (const CardReaderFn* reader = CardRegistry::family("genel").match_keyword(in)) return (*reader)(in, ctx, label);
-  if (in.at_end()) in.fail_expected("a genel type");
-  in.not_implemented("genel type \"" + std::string(in.peek_text()) + "\"");
+  kinds::reject(in, "genel", "genel type");
 }
 
 void add_genel(CardReader& in, BuildContext& ctx, std::unique_ptr<Element> e) {

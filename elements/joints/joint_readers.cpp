@@ -8,6 +8,7 @@
 #include "elements/joints/revolute_hinge.hpp"
 #include "elements/joints/spherical_hinge.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -19,8 +20,7 @@ void read_joint(CardReader& in, BuildContext& ctx, unsigned label) {
     (*reader)(in, ctx, label);
     return;
   }
-  if (in.at_end()) in.fail_expected("a joint type");
-  in.not_implemented("joint type \"" + std::string(in.peek_text()) + "\"");
+  kinds::reject(in, "joint", "joint type");
 }
 
 void read_clamp(CardReader& in, BuildContext& ctx, unsigned label) {

@@ -3,13 +3,13 @@
 
 #include <fmt/format.h>
 
-#include <set>
 
 #include "elements/drives/template_drive.hpp"
 #include "elements/input/drive_input.hpp"
 #include "elements/laws/elastic_laws.hpp"
 #include "elements/laws/scalar_function_laws.hpp"
 #include "elements/laws/wrapper_laws.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::laws {
@@ -277,22 +277,6 @@ void register_1d_3d() {
 }
 
 /// Laws of MBDyn that are not implemented yet: reported, not rejected as unknown.
-const std::set<std::string>& known_unimplemented() {
-  static const std::set<std::string> names = [] {
-    std::set<std::string> s;
-    for (const char* n :
-         {"linear elastic generic axial torsion coupling", "linear viscoelastic generic axial torsion coupling",
-          "inverse square elastic", "log elastic", "isotropic hardening elastic", "turbulent viscoelastic",
-          "shock absorber", "ann elastic",
-          "ann viscoelastic", "hookean linear elastic isotropic", "hookean linear viscoelastic isotropic",
-          "neo hookean elastic", "neo hookean viscoelastic", "mooney rivlin elastic", "bilinear isotropic hardening",
-          "linear viscoelastic maxwell 1", "linear viscoelastic maxwell n", "mfront small strain",
-          "mfront finite strain", "invariant angular", "graall damper", "gent"})
-      s.insert(CardRegistry::normalise(n));
-    return s;
-  }();
-  return names;
-}
 
 template <int N>
 bool register_all() {
@@ -355,16 +339,13 @@ std::unique_ptr<ConstitutiveLaw<N>> read_constitutive_law(CardReader& in, BuildC
     in.not_implemented(fmt::format("constitutive law \"{}\" ({}D; GiNaC symbolic laws are out of scope)", raw, N));
     return nullptr;
   }
-  if (known_unimplemented().count(name)) {
-    in.not_implemented(fmt::format("constitutive law \"{}\" ({}D)", raw, N));
-    return nullptr;
-  }
   // Known in another dimension: say so.
   const bool in_1 = N != 1 && LawRegistry<1>::instance().find(name);
   const bool in_3 = N != 3 && LawRegistry<3>::instance().find(name);
   if (in_1 || in_3)
     throw parser::InputError(at, fmt::format("expected a {}D constitutive law, found \"{}\" (not defined in {}D)", N, raw, N));
-  throw parser::InputError(at, fmt::format("expected a {}D constitutive law, found \"{}\"", N, raw));
+  kinds::reject(in, "constitutive law", "constitutive law", at, raw);  // not implemented, or unknown
+  return nullptr;
 }
 
 template class LawRegistry<1>;

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
 #include "parser/errors.hpp"
 
@@ -47,12 +48,7 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
   else if (in.keyword_is("dynamic")) type = ctx.static_model() ? T::Static : T::Dynamic;
   else if (in.keyword_is("modal")) type = T::Modal;
   else if (in.keyword_is("dummy")) type = T::DummyOffset;
-  else if (in.peek_keyword_is("static displacement") || in.peek_keyword_is("dynamic displacement")) {
-    in.not_implemented("structural node type \"displacement\" (3-dof nodes)");
-    return;
-  } else {
-    in.fail_expected("a structural node type (static, dynamic, modal, dummy)");
-  }
+  else return kinds::reject(in, "structural node", "structural node type");
 
   if (type == T::DummyOffset) {
     StructNode& base = ctx.struct_node(in);

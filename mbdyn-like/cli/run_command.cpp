@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <csignal>
+
 #include <filesystem>
 #include <fstream>
+#include <vector>
 #include <iostream>
 
 #include "mbdyn-like/model/model_builder.hpp"
@@ -89,17 +92,26 @@ int run_command(const RunOptions& opt) {
     std::error_code ec;
     const fs::path dir = fs::path(oc.prefix).parent_path();
     if (!dir.empty() && !fs::exists(dir)) fs::create_directories(dir, ec);
+    if (!ec && !dir.empty() && !fs::is_directory(dir)) ec = std::make_error_code(std::errc::not_a_directory);
     if (ec) {
       std::cerr << fmt::format("mbdyn-like: error: cannot create the output folder {}: {}\n", dir.string(), ec.message());
       return 2;
     }
   }
-  // Never overwrite the deck itself with an output file.
-  for (const char* ext : {".out", ".log", ".mov", ".jnt", ".frc", ".nc", ".ine", ".act", ".drv"}) {
-    std::error_code ec;
-    if (fs::exists(oc.prefix + ext) && fs::equivalent(oc.prefix + ext, opt.deck, ec)) {
-      std::cerr << fmt::format("mbdyn-like: error: output file {}{} would overwrite the input deck; use -o\n", oc.prefix, ext);
-      return 2;
+  // Outputs are `<prefix>.<extension>`: never the deck itself (`-o deck` for a deck named
+  // deck.mov, or a deck named pendulum.out run without -o).
+  {
+    std::vector<std::string> extensions = {"nc"};
+    for (int f = 0; f <= static_cast<int>(OutputFile::Prm); ++f)
+      extensions.emplace_back(output::extension(static_cast<OutputFile>(f)));
+    for (const std::string& ext : extensions) {
+      std::error_code ec;
+      const std::string out_path = oc.prefix + "." + ext;
+      if (fs::exists(out_path, ec) && fs::equivalent(out_path, opt.deck, ec)) {
+        std::cerr << fmt::format("mbdyn-like: error: output file {} would overwrite the input deck; choose another "
+                                 "output prefix with -o\n", out_path);
+        return 2;
+      }
     }
   }
   std::vector<Metric> metrics;
@@ -131,7 +143,22 @@ int run_command(const RunOptions& opt) {
         }
       }
     } write_metrics{*metrics_observer, opt};
+    // SIGINT/SIGTERM end the run after the current step with its outputs complete and closed; a
+    // second signal kills the program (the handler is reset to the default).
+    for (int sig : {SIGINT, SIGTERM}) {
+      struct sigaction action {};
+      action.sa_handler = [](int signal) { request_stop(signal); };
+      action.sa_flags = SA_RESETHAND;
+      sigemptyset(&action.sa_mask);
+      sigaction(sig, &action, nullptr);
+    }
     const RunReport r = run_simulation(*built.model, s, output, log);
+    if (r.status == RunStatus::Interrupted) {
+      std::cerr << fmt::format("mbdyn-like: {} by {}; outputs are complete up to time {:g} (step {})\n", r.message,
+                               r.signal == SIGINT ? "SIGINT" : r.signal == SIGTERM ? "SIGTERM" : "a signal",
+                               r.final_time, r.steps);
+      return 128 + r.signal;
+    }
     if (r.status == RunStatus::SolutionFailure) {
       std::cerr << "mbdyn-like: error: " << r.message << "\n"
                 << fmt::format("mbdyn-like: outputs are complete up to time {:g} (step {})\n", r.final_time, r.steps);
@@ -142,6 +169,10 @@ int run_command(const RunOptions& opt) {
                                r.total_iterations);
   } catch (const parser::InputError& e) {
     std::cerr << e.format();
+    return 2;
+  } catch (const output::OutputError& e) {
+    // Outputs that cannot be created: nothing was solved (they are opened before the first phase).
+    std::cerr << "mbdyn-like: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "mbdyn-like: error: " << e.what() << "\n";

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "mbdyn-like/core/model_second_order.hpp"
+#include "parser/errors.hpp"
 
 namespace mbl {
 
@@ -57,7 +58,15 @@ parser::PrivateDataOwner* Model::find_entity(std::string_view kind, unsigned lab
 
 void Model::setup_elements() {
   after_residual_.clear();
-  for (auto& e : elements_) e->setup(*this);
+  for (auto& e : elements_) {
+    // What an element finds wrong in its reference configuration (a beam of zero length, ...)
+    // is an input error at its card.
+    try {
+      e->setup(*this);
+    } catch (const std::invalid_argument& what) {
+      throw parser::InputError(e->where, what.what());
+    }
+  }
 }
 
 void Model::number_dofs() {
@@ -117,6 +126,25 @@ void Model::jacobian(double t, double dCoef, integrators::SparseMatrix& J) {
   const StepContext c{t, dCoef, y_, yp_};
   for (auto& n : nodes_) n->jacobian(sink, c);
   for (auto& e : elements_) e->jacobian(sink, c);
+}
+
+std::string Model::elements_at_dof(int i) {
+  std::string out;
+  const StepContext c{drive_env_.time, 1.0, y_, yp_};
+  for (auto& e : elements_) {
+    integrators::SparseMatrix J(n_dofs_);
+    JacobianSink sink(J);
+    e->jacobian(sink, c);
+    const auto& col_ptr = J.col_ptr();
+    const auto& row_idx = J.row_idx();
+    const auto& values = J.values();
+    bool touches = false;
+    for (int col = 0; col < n_dofs_ && !touches; ++col)
+      for (int k = col_ptr[col]; k < col_ptr[col + 1] && !touches; ++k)
+        touches = values[k] != 0.0 && (col == i || row_idx[k] == i);
+    if (touches) out += fmt::format("{}{} {} ({})", out.empty() ? "" : ", ", e->kind(), e->label(), e->type_name());
+  }
+  return out.empty() ? "none" : out;
 }
 
 void Model::after_convergence(double t, Vector& y, Vector& yp) {

@@ -97,6 +97,9 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
 
   /// Description of DOF `i` for messages ("structural node 2: position y").
   std::string describe_dof(int i) const;
+  /// The elements whose Jacobian (at the current time and state) has an entry in row or column
+  /// `i`, as "joint 1 (Clamp), body 2 (Body)" or "none": what a singular matrix at unknown i involves.
+  std::string elements_at_dof(int i);
 
  private:
   math::MathParser math_;

@@ -9,8 +9,10 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "elements/drives/drive_reader.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "parser/errors.hpp"
@@ -196,7 +198,10 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
          if (in.keyword_is("forever")) s.forever = true;
          else s.final_time = in.real();
        }},
-      {"timestep", [](CardReader& in, RunSettings& s, BuildContext&) { s.time_step = in.real(); }},
+      {"timestep",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         s.time_step = parser::checked_real(in, [](double h) { return h > 0.0; }, "a positive time step");
+       }},
       {"mintimestep", [](CardReader& in, RunSettings& s, BuildContext&) { s.min_time_step = in.real(); }},
       {"maxtimestep",
        [](CardReader& in, RunSettings& s, BuildContext&) {
@@ -206,7 +211,7 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
       {"tolerance", [](CardReader& in, RunSettings& s, BuildContext&) { read_tolerance(in, s.newton); }},
       {"maxiterations",
        [](CardReader& in, RunSettings& s, BuildContext&) {
-         s.newton.max_iterations = static_cast<int>(in.integer());
+         s.newton.max_iterations = static_cast<int>(parser::checked_integer(in, [](std::int64_t n) { return n > 0; }, "a positive number of iterations"));
          s.newton.at_most = in.keyword_is("at most");
        }},
       {"derivativestolerance",
@@ -414,6 +419,13 @@ class Builder {
     while (CardReader* card = deck.next_card()) {
       if (handle(*card)) break;
     }
+    // An empty deck (or one of comments only) would otherwise run no step and succeed.
+    if (!block_where_.file)
+      throw parser::InputError(deck.end_location(), "expected a 'begin: data;' block, found the end of the input");
+    if (!block_.empty())
+      throw parser::InputError(deck.end_location(),
+                               fmt::format("expected \"end: {};\", found the end of the input (the block began at {})",
+                                           block_written_, block_where_.str()));
     finish();
   }
 
@@ -425,6 +437,12 @@ class Builder {
   bool handle(CardReader& in) {
     if (in.card_is("begin")) {
       const parser::SourceLocation where = in.location();
+      if (!block_.empty())
+        throw parser::InputError(in.card_location(),
+                                 fmt::format("expected \"end: {};\" before a new \"begin:\" (the block \"{}\" began at {})",
+                                             block_written_, block_written_, block_where_.str()));
+      block_written_ = in.peek_text();
+      block_where_ = in.card_location();
       block_ = in.keyword();
       in.expect_end();
       static const std::set<std::string> known = {"data", "initialvalue", "controldata", "nodes", "drivers", "elements",
@@ -436,8 +454,10 @@ class Builder {
       const parser::SourceLocation where = in.location();
       const std::string b = in.keyword();
       in.expect_end();
+      if (block_.empty()) throw parser::InputError(where, fmt::format("found \"end: {}\" outside any block", b));
       if (b != block_)
-        throw parser::InputError(where, fmt::format("expected \"end: {}\", found \"end: {}\"", block_.empty() ? "<none>" : block_, b));
+        throw parser::InputError(where, fmt::format("expected \"end: {}\", found \"end: {}\" (the block began at {})",
+                                                    block_written_, b, block_where_.str()));
       block_.clear();
       return b == "elements";
     }
@@ -502,7 +522,24 @@ class Builder {
   /// `method: <name> [, <rho drive> [, <algebraic rho drive>]]` (input manual §4.1.1); the
   /// spectral radii are drive callers of time (a bare number is a const drive).
   void read_method(CardReader& in, integrators::MethodSpec& m) {
+    const parser::SourceLocation at = in.location();
+    const std::string written(in.peek_text());
     m.name = in.keyword();
+    if (!kinds::find("method", m.name)) {
+      std::string known;
+      for (const kinds::Kind& k : kinds::of("method")) known += (known.empty() ? "" : ", ") + std::string(k.keyword);
+      throw parser::InputError(at, kinds::unknown_message("method", "method", written) + " (known methods: " + known + ")");
+    }
+    // MBDyn's methods the integrator factory does not know (hybrid, ...) are not implemented.
+    integrators::MethodSpec probe;
+    probe.name = m.name;
+    probe.rho = [](double) { return 0.0; };
+    try {
+      integrators::make_integrator(probe);
+    } catch (const std::invalid_argument& e) {
+      if (std::string_view(e.what()).starts_with("unknown integration method"))
+        return in.not_implemented(fmt::format("method \"{}\" (input manual §{})", written, kinds::find("method", m.name)->section));
+    }
     auto read_rho = [&]() -> integrators::RhoFunction {
       DriveCallerPtr d = drives::read_drive_caller(in, ctx_->model().drive_env());
       return [d](double t) { return d->value(t); };
@@ -524,6 +561,12 @@ class Builder {
       if (!in.at_end()) m.rho_alg = read_rho();
     }
     in.expect_end();
+    // The integrator is built at the start of the solution; what it refuses is an input error here.
+    try {
+      integrators::make_integrator(m);
+    } catch (const std::invalid_argument& e) {
+      throw parser::InputError(at, e.what());
+    }
   }
 
   void read_linear_solver(CardReader& in) {
@@ -681,7 +724,10 @@ class Builder {
           // a card without a label (`air properties: ...`)
         }
       }
-      in.not_implemented(fmt::format("{} kind \"{}\"", family, d));
+      // A card MBDyn has (a definition or a kind of this block) is not implemented; any other is
+      // an input error naming the nearest kind.
+      if (kinds::find("definition", d)) kinds::reject(in, "definition", "card", in.card_location(), d);
+      else kinds::reject(in, family, family + " type", in.card_location(), d);
       ++found_[counted_name(d)];
       return;
     }
@@ -690,7 +736,10 @@ class Builder {
     std::string name;
     if (family != "driver" && in.keyword_is("name")) name = in.string();
     const std::size_t before = result_.read_context->count("not implemented");
-    const std::size_t elements_before = result_.model->elements().size();
+    const auto& elements = result_.model->elements();
+    const std::size_t elements_before = elements.size();
+    const auto& nodes = result_.model->nodes();
+    const std::size_t nodes_before = nodes.size();
     try {
       (*f)(in, *ctx_, label);
     } catch (const CardSkipped&) {
@@ -703,9 +752,19 @@ class Builder {
     } else if (family != "driver") {
       ctx_->skip(d, label);
     }
-    // A `driven` card counts as the element it wraps (control data `joints:`, ...).
-    const auto& elements = result_.model->elements();
     if (elements.size() > elements_before) elements.back()->name = name;
+    // Labels are unique per node and element type (forces and couples share theirs), as in MBDyn.
+    auto check_unique = [&](std::string_view kind, unsigned l, const char* what) {
+      const auto [where, inserted] =
+          labels_.emplace(std::tuple{std::string(what), counted_name(std::string(kind)), l}, in.card_location());
+      if (!inserted)
+        throw parser::InputError(in.card_location(),
+                                 fmt::format("{} {} {} is already defined at {}", kind, what, l, where->second.str()));
+    };
+    for (std::size_t i = nodes_before; i < nodes.size(); ++i) check_unique(nodes[i]->kind(), nodes[i]->label(), "node");
+    for (std::size_t i = elements_before; i < elements.size(); ++i)
+      check_unique(elements[i]->kind(), elements[i]->label(), "element");
+    // A `driven` card counts as the element it wraps (control data `joints:`, ...).
     ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d)];
   }
 
@@ -745,9 +804,6 @@ class Builder {
   }
 
   void finish() {
-    if (!block_.empty()) {
-      throw parser::InputError(parser::SourceLocation{}, fmt::format("expected \"end: {}\", found the end of the input", block_));
-    }
     Model& m = *result_.model;
     drives::check_postponed_drives(*result_.read_context);
     for (auto& d : drives::stateful_drives(*result_.read_context)) m.register_drive(d);
@@ -773,6 +829,10 @@ class Builder {
   BuildResult result_;
   std::unique_ptr<BuildContext> ctx_;
   std::string block_;
+  /// ("node" or "element", type, label) -> the card that defined it
+  std::map<std::tuple<std::string, std::string, unsigned>, parser::SourceLocation> labels_;
+  std::string block_written_;              ///< the open block's name as written
+  parser::SourceLocation block_where_;     ///< its `begin:` card (no file before the first one)
   std::map<std::string, int> declared_, found_;
   std::map<std::string, parser::SourceLocation> declared_where_;
 };

@@ -2,6 +2,7 @@
 
 #include "integrators/step_controller.hpp"
 #include "mbdyn-like/phases/initial_assembly.hpp"
+#include "parser/errors.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -19,13 +20,21 @@ integrators::NewtonSolver make_newton(const RunSettings& s, integrators::NewtonO
   return integrators::NewtonSolver(std::move(opt), std::move(ls.solver));
 }
 
-/// A Newton or step failure in words, with the unknown of a zero pivot.
+/// A Newton or step failure in words: the iteration it stopped at, the residual error, and the
+/// unknown of a zero pivot.
 template <class Result>
-std::string describe_failure(const Model& model, const Result& r) {
+std::string describe_failure(Model& model, const Result& r) {
   std::string msg = r.message.empty() ? std::string(integrators::to_string(r.failure)) : r.message;
-  if (r.singular_index >= 0) msg += fmt::format(" (at {})", model.describe_dof(r.singular_index));
+  if (r.singular_index >= 0)
+    msg += fmt::format(" (at {}; elements acting on it: {})", model.describe_dof(r.singular_index),
+                       model.elements_at_dof(r.singular_index));
+  msg += fmt::format(" after {} iteration(s), residual error {:g}", r.iterations, r.residual_error);
   return msg;
 }
+
+/// Set by request_stop (a signal handler); read between steps.
+std::atomic<int> stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "request_stop must be async-signal-safe");
 
 struct DerivativesOutcome {
   bool ok = true;
@@ -229,6 +238,12 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   // strictly before the final time, with no tolerance: 0.01 added 300 times falls just short of
   // 3, so a 1e-2 s step to 3 s takes 301 steps and writes 302 records, as MBDyn's do.
   while (t < t_end) {
+    if (const int sig = stop_signal.load()) {
+      report.status = RunStatus::Interrupted;
+      report.signal = sig;
+      report.message = fmt::format("interrupted after step {} at time {:g}", step, t);
+      break;
+    }
     const double t_new = t + dt;
     model.set_time(t_new, dt, step + 1);
     integrators::StepResult r;
@@ -241,6 +256,12 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
       // A user function failed (step_observer.hpp): stop with the last converged step written.
       report.status = RunStatus::SolutionFailure;
       report.message = fmt::format("step {} at time {}: {}", step + 1, t_new, e.what());
+      break;
+    } catch (const parser::InputError& e) {
+      // An expression that fails while the model is evaluated (a drive's sqrt of a negative
+      // number, ...) is a solution failure at this step, with the expression's location.
+      report.status = RunStatus::SolutionFailure;
+      report.message = fmt::format("step {} at time {}: {}: {}", step + 1, t_new, e.where().str(), e.message());
       break;
     } catch (const math::StopRequest& stop) {
       // stop() in an expression (input manual §2.2.1): the run ends with the last converged step.
@@ -305,5 +326,7 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     return report;
   }
 }
+
+void request_stop(int signal) noexcept { stop_signal.store(signal); }
 
 }  // namespace mbl

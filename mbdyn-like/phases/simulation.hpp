@@ -1,6 +1,7 @@
 #pragma once
 // MBDyn's solution phases for an initial-value problem (technical manual ch. 6): initial
 // assembly, derivatives, (dummy steps), regular steps.
+#include <atomic>
 #include <iosfwd>
 #include <string>
 
@@ -10,7 +11,7 @@
 
 namespace mbl {
 
-enum class RunStatus { Completed, Aborted, SolutionFailure };
+enum class RunStatus { Completed, Aborted, SolutionFailure, Interrupted };
 
 struct RunReport {
   RunStatus status = RunStatus::Completed;
@@ -18,7 +19,12 @@ struct RunReport {
   double final_time = 0.0;
   long total_iterations = 0;
   std::string message;  ///< why a run stopped early
+  int signal = 0;       ///< the signal that interrupted the run (status Interrupted)
 };
+
+/// Asks a running simulation to stop after its current step, as if the final time had been
+/// reached (outputs flushed and closed): async-signal-safe, for SIGINT/SIGTERM handlers.
+void request_stop(int signal) noexcept;
 
 /// Runs the whole simulation. Never throws on divergence: a failing step ends the run cleanly
 /// with status SolutionFailure; outputs are complete up to the last converged step.

@@ -116,8 +116,10 @@ void DeckCardReader::fail(std::string_view message) {
   throw InputError(location(), std::string(message));
 }
 
-void DeckCardReader::not_implemented(std::string_view what) {
-  ctx_.report(Diagnostic{location(), "not implemented", std::string(what)});
+void DeckCardReader::not_implemented(std::string_view what) { not_implemented(what, location()); }
+
+void DeckCardReader::not_implemented(std::string_view what, const SourceLocation& at) {
+  ctx_.report(Diagnostic{at, "not implemented", std::string(what)});
   skip_rest();
 }
 

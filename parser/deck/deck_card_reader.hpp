@@ -76,6 +76,7 @@ class DeckCardReader final : public CardReader {
   [[noreturn]] void fail_expected(std::string_view what) override;
   [[noreturn]] void fail(std::string_view message) override;
   void not_implemented(std::string_view what) override;
+  void not_implemented(std::string_view what, const SourceLocation& at) override;
 
   // ---- for DeckReader ----
   /// True once every argument was read or the rest was skipped.

@@ -74,6 +74,7 @@ struct DeckReader::Impl {
     file->text = std::move(text);
     file->included_from = std::move(from);
     std::shared_ptr<const SourceFile> cfile = file;
+    if (!main_file) main_file = cfile;
     stack.push_back(Source{cfile, LineTable(cfile), std::move(identity), 0});
   }
 
@@ -213,6 +214,7 @@ struct DeckReader::Impl {
   }
 
   ReadContext& ctx;
+  std::shared_ptr<const SourceFile> main_file;
   std::vector<Source> stack;
   std::unique_ptr<DeckCardReader> current;
 };
@@ -238,5 +240,17 @@ DeckReader::DeckReader(std::string name, std::string text, ReadContext& ctx)
 DeckReader::~DeckReader() = default;
 
 CardReader* DeckReader::next_card() { return impl_->next(); }
+
+SourceLocation DeckReader::end_location() const {
+  SourceLocation at;
+  at.file = impl_->main_file;
+  at.line = 1;
+  at.column = 1;
+  if (!at.file) return at;
+  const std::string& text = at.file->text;
+  const std::size_t last = text.find_last_not_of(" \t\r\n\f\v");
+  if (last == std::string::npos) return at;
+  return at.advanced(text, last + 1);
+}
 
 }  // namespace mbl::parser

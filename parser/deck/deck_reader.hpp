@@ -23,6 +23,9 @@ class DeckReader {
   /// The next card, or nullptr at the end of input. The previous card must be finished (fully
   /// read, or skipped) before asking for the next; unread arguments are an error unless skipped.
   CardReader* next_card();
+  /// Just after the last character of the main deck that is not a blank (1:1 for an empty
+  /// file): where "found the end of the input" errors point.
+  SourceLocation end_location() const;
 
   struct Impl;
 

@@ -1,0 +1,41 @@
+// The table of MBDyn's kinds (mbdyn-like/core/mbdyn_kinds.*): it decides between "not
+// implemented" and "unknown ...; did you mean ...?", so every kind a reader registers must be in it
+// (a kind we read that MBDyn does not have would be a kind of our own).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+#include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
+
+namespace {
+
+TEST(MbdynKinds, EveryRegisteredKindIsOneOfMbdyns) {
+  const std::pair<const char*, const char*> registry_to_table[] = {
+      {"node", "node"},   {"element", "element"}, {"unlabelled element", "element"}, {"joint", "joint"},
+      {"genel", "genel"}, {"force type", "force"}, {"definition", "definition"},       {"driver", "driver"}};
+  for (const auto& [registry, family] : registry_to_table)
+    for (const std::string& keyword : mbl::CardRegistry::family(registry).keywords())
+      EXPECT_NE(mbl::kinds::find(family, keyword), nullptr) << registry << " \"" << keyword << "\"";
+}
+
+TEST(MbdynKinds, FindIgnoresCaseAndBlanks) {
+  const mbl::kinds::Kind* k = mbl::kinds::find("joint", "Revolute  PIN");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->section, "8.12.39");
+  EXPECT_EQ(mbl::kinds::find("joint", "revolute pinn"), nullptr);
+  EXPECT_TRUE(mbl::kinds::of("no such family").empty());
+}
+
+TEST(MbdynKinds, SuggestsTheNearestSpellingOnlyWhenNear) {
+  EXPECT_EQ(mbl::kinds::nearest("joint", "revolute pinn"), "revolute pin");
+  EXPECT_EQ(mbl::kinds::nearest("drive caller", "cosnt"), "const");  // a swap of neighbours is one edit
+  EXPECT_EQ(mbl::kinds::nearest("element", "bodyy"), "body");
+  EXPECT_EQ(mbl::kinds::nearest("joint", "teleporter"), "");
+  EXPECT_EQ(mbl::kinds::unknown_message("joint", "joint type", "revolute pinn"),
+            "unknown joint type \"revolute pinn\"; did you mean \"revolute pin\"?");
+  EXPECT_EQ(mbl::kinds::unknown_message("joint", "joint type", "teleporter"), "unknown joint type \"teleporter\"");
+}
+
+}  // namespace
