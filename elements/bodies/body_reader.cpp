@@ -9,6 +9,7 @@ namespace {
 BodyParams read_one_mass(parser::CardReader& in, const StructNode& node) {
   BodyParams p;
   p.mass = in.real();
+  if (node.is_displacement()) return p;  // <one_pointmass> (input manual §8.4)
   p.b_N = in.position(node.frame());
   p.J_cm_N = in.mat3();
   if (in.keyword_is("orientation") || in.keyword_is("inertial")) {
@@ -21,8 +22,11 @@ BodyParams read_one_mass(parser::CardReader& in, const StructNode& node) {
 }
 
 void read_body(parser::CardReader& in, BuildContext& ctx, unsigned label) {
-  StructNode& node = ctx.struct_node(in);
-  if (in.keyword_is("variable mass")) return read_variable_mass_body(in, ctx, label, node);
+  StructNode& node = ctx.struct_node(in, true);
+  if (in.keyword_is("variable mass")) {
+    if (!node.is_displacement()) return read_variable_mass_body(in, ctx, label, node);
+    return in.not_implemented("variable mass body on a displacement-only node");
+  }
   in.keyword_is("allow negative mass");
   BodyParams p;
   if (in.keyword_is("condense")) {

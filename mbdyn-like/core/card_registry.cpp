@@ -49,7 +49,7 @@ bool OutputDefaults::enabled(const std::string& family) const {
   return it == by_family.end() ? true : it->second;
 }
 
-StructNode& BuildContext::struct_node(parser::CardReader& in) {
+StructNode& BuildContext::struct_node(parser::CardReader& in, bool displacement_ok) {
   const parser::SourceLocation where = in.location();
   const unsigned label = in.label();
   StructNode* n = model_.find_struct_node(label);
@@ -58,6 +58,9 @@ StructNode& BuildContext::struct_node(parser::CardReader& in) {
     throw CardSkipped{};
   }
   if (!n) throw parser::InputError(where, fmt::format("expected a structural node label, found {} (no such node)", label));
+  if (n->is_displacement() && !displacement_ok)
+    throw parser::InputError(where, fmt::format("expected a structural node with orientation (6 dofs), found {} "
+                                                "(a displacement-only node)", label));
   return *n;
 }
 

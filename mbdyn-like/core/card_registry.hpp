@@ -41,8 +41,9 @@ class BuildContext {
 
   /// Reads a structural node label and returns the node; InputError at the label otherwise.
   /// A label whose node card was not implemented throws CardSkipped (the card is reported as
-  /// not implemented, since it depends on that node).
-  StructNode& struct_node(parser::CardReader& in);
+  /// not implemented, since it depends on that node). Displacement-only nodes (3 dofs) are an
+  /// input error unless `displacement_ok` (elements that use positions only, input manual §6.5).
+  StructNode& struct_node(parser::CardReader& in, bool displacement_ok = false);
   /// Labels of node cards that were reported as not implemented.
   std::set<unsigned>& skipped_nodes() { return skipped_nodes_; }
   /// Applies a trailing `output, yes|no` (if present) and the family default.

@@ -134,6 +134,11 @@ const DeckCase kDecks[] = {
     {"t.plates.sze2004.sze31.sze31_16x1", "sze31_16x1", 1e-4},
     {"t.plates.beam_2x8_prestress", "beam_2x8_prestress", 1e-4},
     {"t.plates.shell4_x", "shell4_x", 1e-4},
+    // Membranes on displacement-only nodes.
+    {"t.plates.membrane.check_1x1", "check_1x1", 1e-4},
+    {"t.plates.membrane.prestress_4x1_d", "prestress_4x1_d", 1e-4},
+    {"t.plates.membrane.prestress_4x2", "prestress_4x2", 1e-4},
+    {"t.plates.membrane.prestress_10x1_eig", "prestress_10x1_eig", 1e-4},
 };
 
 // gtest prints the deck id instead of the struct's bytes.
