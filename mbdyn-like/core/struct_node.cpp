@@ -268,7 +268,10 @@ void StructNode::output(OutputSink& out) const {
   if (std::ostream* os = out.text(OutputFile::Mov)) {
     out.write_label(*os, label());
     out.write(*os, x_W_);
-    if (orientation_output == OrientationOutput::Matrix) {
+    if (is_displacement()) {
+      // Input manual §6.5: the meaningless fields of a 3-dof node are zeros.
+      for (int k = 0; k < (orientation_output == OrientationOutput::Matrix ? 9 : 3); ++k) out.write(*os, 0.0);
+    } else if (orientation_output == OrientationOutput::Matrix) {
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) out.write(*os, R_WN_(r, c));
     } else {
@@ -284,7 +287,11 @@ void StructNode::output(OutputSink& out) const {
   }
   if (out.netcdf() && nc_X_ >= 0) {
     out.put(nc_X_, x_W_);
-    if (orientation_output == OrientationOutput::Matrix)
+    if (is_displacement() && orientation_output == OrientationOutput::Matrix)
+      out.put(nc_R_, Mat3(Mat3::Zero()));
+    else if (is_displacement())
+      out.put(nc_R_, Vec3(Vec3::Zero()));
+    else if (orientation_output == OrientationOutput::Matrix)
       out.put(nc_R_, R_WN_);
     else
       out.put(nc_R_, orientation_angles(R_WN_, orientation_output));

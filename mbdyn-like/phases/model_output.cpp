@@ -83,6 +83,11 @@ NodalInertia nodal_inertia(std::span<const elements::Body* const> bodies, const 
 bool node_accelerations(const StructNode& n, const NodalInertia& in, Vec3& xpp_W, Vec3& wp_W) {
   xpp_W.setZero();
   wp_W.setZero();
+  if (n.is_displacement()) {  // a point mass: beta' = m x''
+    if (!(in.m > 0.0)) return false;
+    xpp_W = n.beta_dot() / in.m;
+    return true;
+  }
   const Vec3& v = n.v_W();
   const Vec3& w = n.w_W();
   const Vec3& s = in.s_W;

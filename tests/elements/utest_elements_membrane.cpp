@@ -10,6 +10,7 @@
 #include "elements/shells/membrane.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "support/jacobian_check.hpp"
+#include "support/run_program.hpp"
 
 using namespace mbl;
 using namespace mbl::elements;
@@ -93,6 +94,36 @@ TEST(DisplacementNode, PointMassJacobianMatchesFiniteDifferences) {
   yp.segment<3>(n.momentum_dof_index()) << 0.1, 0.2, -0.3;
   const auto r = test_support::check_jacobian(model, 0.0, 0.4, y, yp);
   EXPECT_LT(r.max_error, 1e-7) << r.str();
+}
+
+// A point mass m on a dynamic displacement node under a constant force F from rest at x0 with
+// velocity v0: x = x0 + v0 t + F t^2 / (2 m). The .mov fills the orientation fields with zeros.
+TEST(DisplacementNode, PointMassUnderConstantForceMovesAsClosedForm) {
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 0.1; tolerance: 1e-9; max iterations: 10; end: initial value;
+begin: control data; structural nodes: 1; rigid bodies: 1; forces: 1; end: control data;
+begin: nodes;
+  structural: 1, dynamic displacement, 0., 0., 0., 1., 0., 0., accelerations, yes;
+end: nodes;
+begin: elements;
+  body: 1, 1, 2.;
+  force: 1, absolute displacement, 1, 0., 4., 0., const, 1.;
+end: elements;
+)";
+  const auto run = test::run_deck_text("point_mass", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto mov = test::last_record(run.output("mov"), 1);
+  ASSERT_EQ(mov.size(), 18u);
+  EXPECT_NEAR(mov[0], 1.0, 1e-9);
+  EXPECT_NEAR(mov[1], 1.0, 1e-9);  // F / (2 m) t^2 = 4 / 4
+  EXPECT_NEAR(mov[7], 2.0, 1e-9);  // v_y = F t / m
+  EXPECT_NEAR(mov[13], 2.0, 1e-9);  // a_y = F / m
+  for (int k : {3, 4, 5, 9, 10, 11, 15, 16, 17}) EXPECT_EQ(mov[k], 0.0) << k;
+  const std::string log = test::read_file(run.output("log"));
+  EXPECT_NE(log.find("structural node: 1 0 0 0 \n"), std::string::npos);
+  EXPECT_NE(log.find("struct displacement node eqs: 3\n"), std::string::npos);
+  EXPECT_NE(log.find("struct node dofs:\n"), std::string::npos);
 }
 
 TEST(Membrane4, JacobianMatchesFiniteDifferencesOnDisplacementNodes) {
