@@ -28,8 +28,9 @@ std::string_view StructNode::type_name() const {
     case Type::Modal: return "modal";
     case Type::DummyOffset:
     case Type::DummyRelativeFrame: return "dummy";
-    case Type::StaticDisplacement: return "static displacement";
-    case Type::DynamicDisplacement: return "dynamic displacement";
+    // MBDyn's NetCDF calls displacement-only nodes static or dynamic too.
+    case Type::StaticDisplacement: return "static";
+    case Type::DynamicDisplacement: return "dynamic";
   }
   return "static";
 }

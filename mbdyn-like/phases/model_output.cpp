@@ -145,7 +145,7 @@ void ModelOutput::setup(Model& model) {
   if (!autostruct_labels.empty()) groups.emplace_back("autostruct", autostruct_labels);
   for (Element* e : output_order_) {
     const std::string k = nc_group_of(e->kind());
-    if (k.empty()) continue;
+    if (k.empty() || !e->netcdf_listed()) continue;
     if (groups.empty() || groups.back().first != k) groups.emplace_back(k, std::vector<unsigned>{});
     groups.back().second.push_back(e->label());
   }
