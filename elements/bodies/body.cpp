@@ -41,6 +41,7 @@ void Body::initial_state(Vector& y, Vector& yp) const {
   const Mat3 J = ic.R_WN * J_node_N_ * ic.R_WN.transpose();
   const int k = node_.momentum_dof_index();
   y.segment<3>(k) += p_.mass * ic.v_W + ic.w_W.cross(s);
+  if (node_.is_displacement()) return;  // a point mass: no momenta moment
   y.segment<3>(k + 3) += s.cross(ic.v_W) + J * ic.w_W;
 }
 
@@ -51,12 +52,12 @@ void Body::residual(ResidualSink& r, const StepContext& c) {
     const Vec3& v = node_.v_W();
     const Vec3& w = node_.w_W();
     r.add(node_.momentum_eq_index(), Vec3(p_.mass * v + w.cross(s)));
-    r.add(node_.momentum_eq_index() + 3, Vec3(s.cross(v) + J_W() * w));
+    if (!node_.is_displacement()) r.add(node_.momentum_eq_index() + 3, Vec3(s.cross(v) + J_W() * w));
   }
   if (const GravityField* field = gravity()) {
     const Vec3 g = field->acceleration(node_.x_W() + node_.R_WN() * p_.b_N, c.t);
     r.add(node_.eq_index(), Vec3(p_.mass * g));
-    r.add(node_.eq_index() + 3, Vec3(s.cross(g)));
+    if (!node_.is_displacement()) r.add(node_.eq_index() + 3, Vec3(s.cross(g)));
   }
 }
 
@@ -71,6 +72,10 @@ void Body::jacobian(JacobianSink& J, const StepContext& c) {
     const Vec3 g = field->acceleration(x_cm, c.t);
     const Mat3 dg = field->gradient(x_cm, c.t);
     // f = -m g(x_cm), f = -s x g(x_cm)
+    if (node_.is_displacement()) {
+      J.add(node_.eq_index(), col_x, Mat3(-c.dCoef * p_.mass * dg));
+      return;
+    }
     if (!dg.isZero()) {
       const Mat3 db = skew(b_W);
       J.add(node_.eq_index(), col_x, Mat3(-c.dCoef * p_.mass * dg));
@@ -91,6 +96,7 @@ void add_rigid_momentum_jacobian(JacobianSink& J, const StepContext& c, const St
   const int row_b = node.momentum_eq_index(), row_g = row_b + 3;
   // f = -(m v + w x s)
   J.add(row_b, col_x, Mat3(-m * Mat3::Identity()));
+  if (node.is_displacement()) return;  // a point mass
   J.add(row_b, col_g, Mat3(skew(s) * dw_dgp + c.dCoef * skew(w) * skew(s)));
   // f = -(s x v + J w)
   J.add(row_g, col_x, Mat3(-skew(s)));

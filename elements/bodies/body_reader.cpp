@@ -40,6 +40,7 @@ Mat3 read_inertia(parser::CardReader& in, const parser::RigidFrame& node_frame, 
 BodyParams read_one_mass(parser::CardReader& in, const StructNode& node, bool allow_negative) {
   BodyParams p;
   p.mass = read_mass(in, allow_negative);
+  if (node.is_displacement()) return p;  // <one_pointmass> (input manual §8.4)
   p.b_N = in.position(node.frame());
   p.J_cm_N = read_inertia(in, node.frame(), allow_negative);
   if (in.keyword_is("orientation") || in.keyword_is("inertial")) {
@@ -52,8 +53,11 @@ BodyParams read_one_mass(parser::CardReader& in, const StructNode& node, bool al
 }
 
 void read_body(parser::CardReader& in, BuildContext& ctx, unsigned label) {
-  StructNode& node = ctx.struct_node(in);
-  if (in.keyword_is("variable mass")) return read_variable_mass_body(in, ctx, label, node);
+  StructNode& node = ctx.struct_node(in, true);
+  if (in.keyword_is("variable mass")) {
+    if (!node.is_displacement()) return read_variable_mass_body(in, ctx, label, node);
+    return in.not_implemented("variable mass body on a displacement-only node");
+  }
   bool allow_negative = in.keyword_is("allow negative mass");
   BodyParams p;
   if (in.keyword_is("condense")) {

@@ -54,8 +54,8 @@ void DisplacementForce::output(OutputSink& out) const {
 namespace {
 
 void read_displacement_force(parser::CardReader& in, BuildContext& ctx, unsigned label, bool internal) {
-  StructNode& a = ctx.struct_node(in);
-  StructNode* b = internal ? &ctx.struct_node(in) : nullptr;
+  StructNode& a = ctx.struct_node(in, true);
+  StructNode* b = internal ? &ctx.struct_node(in, true) : nullptr;
   auto e = std::make_unique<DisplacementForce>(label, a, b, read_vec3_drive(in, ctx));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "forces");

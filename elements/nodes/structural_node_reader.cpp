@@ -24,7 +24,7 @@ void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
       StructNode::AssemblyOptions a;
       a.position_stiffness = in.real();
       a.velocity_stiffness = in.real();
-      a.omega_rotates = in.boolean();
+      if (!n.is_displacement()) a.omega_rotates = in.boolean();
       n.assembly_options = a;
     } else if (in.keyword_is("output")) {
       n.set_output_enabled(in.boolean());
@@ -43,7 +43,10 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
   const std::string name;  // `name, "..."` is consumed by the model builder
   using T = StructNode::Type;
   T type = T::Static;  // set below or the card fails
-  if (in.keyword_is("static")) type = T::Static;
+  if (in.keyword_is("static displacement")) type = T::StaticDisplacement;
+  else if (in.keyword_is("dynamic displacement"))
+    type = ctx.static_model() ? T::StaticDisplacement : T::DynamicDisplacement;
+  else if (in.keyword_is("static")) type = T::Static;
   // `model: static;` (§5.3.16) treats every dynamic node as static.
   else if (in.keyword_is("dynamic")) type = ctx.static_model() ? T::Static : T::Dynamic;
   else if (in.keyword_is("modal")) type = T::Modal;
@@ -87,6 +90,16 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
     const parser::NamedReference* r = ctx.read().find_reference(ref);
     if (!r) throw parser::InputError(where_ref, fmt::format("expected a reference label, found {} (undefined)", ref));
     ic = {r->frame.x_W, r->frame.R_W, r->frame.v_W, r->frame.w_W};
+    if (type == T::StaticDisplacement || type == T::DynamicDisplacement) {
+      ic.R_WN = Mat3::Identity();
+      ic.w_W.setZero();
+    }
+  } else if (type == T::StaticDisplacement || type == T::DynamicDisplacement) {
+    // Input manual §6.5.4: position and velocity only; no orientation.
+    in.keyword_is("position");
+    ic.x_W = in.position(global);
+    in.keyword_is("velocity");
+    ic.v_W = in.velocity(global, ic.x_W);
   } else {
     in.keyword_is("position");
     ic.x_W = in.position(global);

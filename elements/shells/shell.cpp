@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <unsupported/Eigen/AutoDiff>
 
+#include "elements/shells/bilinear.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
@@ -21,17 +22,9 @@ using M3 = Eigen::Matrix<S, 3, 3>;
 double value_of(double x) { return x; }
 double value_of(const AD& x) { return x.value(); }
 
-/// Natural coordinates of the nodes (figure 8.12: counterclockwise from the upper right).
-constexpr double kNodeXi[4][2] = {{1.0, 1.0}, {-1.0, 1.0}, {-1.0, -1.0}, {1.0, -1.0}};
-
-double shape(int n, double xi1, double xi2) {
-  return 0.25 * (1.0 + kNodeXi[n][0] * xi1) * (1.0 + kNodeXi[n][1] * xi2);
-}
-/// dL_n / dxi_j.
-double shape_d(int n, int j, double xi1, double xi2) {
-  return j == 0 ? 0.25 * kNodeXi[n][0] * (1.0 + kNodeXi[n][1] * xi2)
-                : 0.25 * kNodeXi[n][1] * (1.0 + kNodeXi[n][0] * xi1);
-}
+using bilinear::kNodeXi;
+using bilinear::shape;
+using bilinear::shape_d;
 
 template <class S>
 M3<S> skew_of(const V3<S>& v) {
@@ -167,11 +160,7 @@ void Shell4::setup(Model&) {
     const Vec3 normal = a1.cross(a2);
     if (!(a1.norm() > 1e-12) || !(normal.norm() > 1e-12 * a1.squaredNorm()))
       throw std::invalid_argument(fmt::format("shell {}: degenerate geometry at node {}", label(), nodes_[n]->label()));
-    Mat3 t;
-    t.col(0) = a1.normalized();
-    t.col(2) = normal.normalized();
-    t.col(1) = t.col(2).cross(t.col(0));
-    iTa_[n] = s0.R[n].transpose() * t;
+    iTa_[n] = s0.R[n].transpose() * bilinear::surface_frame(a1, a2);
     diag = std::max(diag, (s0.x[n] - s0.x[(n + 2) % 4]).norm());
   }
   size_ = diag;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "elements/shells/membrane.hpp"
 #include "elements/shells/shell.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "parser/errors.hpp"
@@ -18,9 +19,14 @@ double read_positive(CardReader& in, const char* what) {
   return parser::checked_real(in, [](double v) { return v > 0.0; }, std::string("a positive ") + what);
 }
 
-/// `isotropic, {E | nu | G | thickness | as | at}, <value> [, ...]` (input manual eqs. 8.81, 8.84
-/// with E_x = E_y; shear factor as = 1 and torsional factor at = 0.01 unless given).
-Mat12 read_isotropic(CardReader& in) {
+/// Isotropic material data of shells and membranes.
+struct Isotropic {
+  double E = 0.0, nu = 0.0, G = 0.0, h = 0.0, a_s = 1.0, a_t = 0.01;
+};
+
+/// `isotropic, {E | nu | G | thickness | as | at}, <value> [, ...]` (input manual eqs. 8.81, 8.84,
+/// 8.86; shear factor as = 1 and torsional factor at = 0.01 unless given, shells only).
+Isotropic read_isotropic(CardReader& in, bool shell) {
   const auto at = in.location();
   double E = 0.0, nu = 0.0, G = 0.0, h = 0.0, a_s = 1.0, a_t = 0.01;
   bool got_E = false, got_nu = false, got_G = false, got_h = false;
@@ -37,9 +43,9 @@ Mat12 read_isotropic(CardReader& in) {
     } else if (in.keyword_is("thickness")) {
       h = read_positive(in, "thickness");
       got_h = true;
-    } else if (in.keyword_is("as")) {
+    } else if (shell && in.keyword_is("as")) {
       a_s = read_positive(in, "shear factor (as)");
-    } else if (in.keyword_is("at")) {
+    } else if (shell && in.keyword_is("at")) {
       a_t = read_positive(in, "torsional factor (at)");
     } else {
       break;
@@ -58,7 +64,13 @@ Mat12 read_isotropic(CardReader& in) {
     if (nu < 0.0 || nu >= 0.5)
       throw parser::InputError(at, fmt::format("expected E and G giving a Poisson modulus in [0, 0.5), found {}", nu));
   }
-  if (!got_h) throw parser::InputError(in.location(), "expected `thickness` for the isotropic shell law");
+  if (!got_h) throw parser::InputError(in.location(), "expected `thickness` for the isotropic law");
+  return {E, nu, G, h, a_s, a_t};
+}
+
+/// The shell's 12x12 law of the isotropic data (input manual eq. 8.81).
+Mat12 isotropic_shell(const Isotropic& iso) {
+  const auto [E, nu, G, h, a_s, a_t] = iso;
   const double C = E * h / (1.0 - nu * nu);  // eq. 8.83a
   const double D = C * h * h / 12.0;         // eq. 8.83b
   const double Gh = G * h;
@@ -81,38 +93,61 @@ Mat12 read_isotropic(CardReader& in) {
   return m;
 }
 
-/// `<shell_constitutive_law_data>`: [matr,] 144 reals | sym, upper triangle | diag, 12 reals |
-/// isotropic, ...; then [prestress, 12 reals].
-ShellLaw read_shell_law(CardReader& in) {
-  ShellLaw law;
+/// A linear elastic plate law (input manual eqs. 8.80, 8.85): [matr,] N x N reals | sym, upper
+/// triangle | diag, N reals | isotropic, ...; then [prestress, N reals]. `isotropic_law` builds D
+/// from the isotropic data.
+template <class Law, class IsotropicLaw>
+Law read_plate_law(CardReader& in, bool shell, IsotropicLaw isotropic_law) {
+  Law law;
+  const int n = static_cast<int>(law.D.rows());
   if (in.keyword_is("diag")) {
-    for (int i = 0; i < 12; ++i) law.D(i, i) = in.real();
+    for (int i = 0; i < n; ++i) law.D(i, i) = in.real();
   } else if (in.keyword_is("sym")) {
-    for (int i = 0; i < 12; ++i)
-      for (int j = i; j < 12; ++j) law.D(i, j) = law.D(j, i) = in.real();
+    for (int i = 0; i < n; ++i)
+      for (int j = i; j < n; ++j) law.D(i, j) = law.D(j, i) = in.real();
   } else if (in.keyword_is("isotropic")) {
-    law.D = read_isotropic(in);
+    law.D = isotropic_law(read_isotropic(in, shell));
   } else {
     in.keyword_is("matr");
-    for (int i = 0; i < 12; ++i)
-      for (int j = 0; j < 12; ++j) law.D(i, j) = in.real();
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) law.D(i, j) = in.real();
   }
   if (in.keyword_is("prestress"))
-    for (int i = 0; i < 12; ++i) law.prestress[i] = in.real();
+    for (int i = 0; i < n; ++i) law.prestress[i] = in.real();
   return law;
+}
+
+/// The membrane's isotropic law: C = E h / (1 - nu^2) on the normal strains and 2 G h on the
+/// shear F_1.F_2 (as MBDyn builds it; input manual eq. 8.87 with E_1 = E_2).
+Mat3 isotropic_membrane(const Isotropic& iso) {
+  const double C = iso.E * iso.h / (1.0 - iso.nu * iso.nu);
+  Mat3 D;
+  D << C, C * iso.nu, 0.0, C * iso.nu, C, 0.0, 0.0, 0.0, 2.0 * iso.G * iso.h;
+  return D;
 }
 
 void read_shell(CardReader& in, BuildContext& ctx, unsigned label, bool ans) {
   std::array<StructNode*, 4> nodes;
   for (auto& n : nodes) n = &ctx.struct_node(in);
-  ShellLaw law = read_shell_law(in);
+  ShellLaw law = read_plate_law<ShellLaw>(in, true, isotropic_shell);
   auto shell = std::make_unique<Shell4>(label, nodes, std::move(law), ans);
   shell->where = in.card_location();
   ctx.read_output_flag(in, *shell, "plates");
   ctx.model().add_element(std::move(shell));
 }
 
+void read_membrane(CardReader& in, BuildContext& ctx, unsigned label) {
+  std::array<StructNode*, 4> nodes;
+  for (auto& n : nodes) n = &ctx.struct_node(in, true);
+  MembraneLaw law = read_plate_law<MembraneLaw>(in, false, isotropic_membrane);
+  auto membrane = std::make_unique<Membrane4>(label, nodes, law);
+  membrane->where = in.card_location();
+  ctx.read_output_flag(in, *membrane, "plates");
+  ctx.model().add_element(std::move(membrane));
+}
+
 const bool registered =
+    CardRegistry::family("element").add("membrane4eas", read_membrane) &&
     CardRegistry::family("element").add(
         "shell4eas", [](CardReader& in, BuildContext& c, unsigned l) { read_shell(in, c, l, false); }) &&
     CardRegistry::family("element").add(

@@ -49,12 +49,15 @@ bool OutputDefaults::enabled(const std::string& family) const {
   return it == by_family.end() ? true : it->second;
 }
 
-StructNode& BuildContext::struct_node(parser::CardReader& in) {
+StructNode& BuildContext::struct_node(parser::CardReader& in, bool displacement_ok) {
   const parser::SourceLocation where = in.location();
   const unsigned label = in.label();
   StructNode* n = model_.find_struct_node(label);
   if (!n) skip_if_depends_on_skipped(in, "structural", label);
   if (!n) throw parser::InputError(where, fmt::format("expected a structural node label, found {} (no such node)", label));
+  if (n->is_displacement() && !displacement_ok)
+    throw parser::InputError(where, fmt::format("expected a structural node with orientation (6 dofs), found {} "
+                                                "(a displacement-only node)", label));
   return *n;
 }
 

@@ -45,7 +45,9 @@ class BuildContext {
   /// Reads a structural node label and returns the node; InputError at the label otherwise.
   /// A label whose node card was not implemented throws CardSkipped (the card is reported as
   /// not implemented, since it depends on that node).
-  StructNode& struct_node(parser::CardReader& in);
+  /// Displacement-only nodes (3 dofs) are an input error unless `displacement_ok` (elements
+  /// that use positions only, input manual §6.5).
+  StructNode& struct_node(parser::CardReader& in, bool displacement_ok = false);
   /// Records that the card `<kind>: <label>` (a node kind: "structural", "hydraulic", ...; or an
   /// element family: "joint", "force", ...) was reported as not implemented.
   void skip(std::string_view kind, unsigned label);

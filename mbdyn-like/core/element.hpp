@@ -55,6 +55,9 @@ class Element : public parser::PrivateDataOwner {
   // StepContext::initial_assembly set (phases/initial_assembly.hpp).
 
   // ---- output ------------------------------------------------------------------------------------
+  /// Whether the element's type and label appear in the NetCDF `elem` groups (MBDyn leaves out
+  /// elements without NetCDF output of their own, e.g. membranes).
+  virtual bool netcdf_listed() const { return true; }
   virtual void output_setup(OutputSink&) {}
   virtual void output(OutputSink&) const {}
   /// The element's line in the .log model description (appendix E), without the newline.

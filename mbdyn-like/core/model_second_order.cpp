@@ -14,7 +14,7 @@ namespace mbl {
 ModelSecondOrder::ModelSecondOrder(Model& model) : model_(model) {
   for (const auto& n : model.nodes()) {
     auto* s = dynamic_cast<StructNode*>(n.get());
-    const bool rigid = s && (s->type() == StructNode::Type::Static || s->is_dynamic());
+    const bool rigid = s && !s->is_displacement() && (s->type() == StructNode::Type::Static || s->is_dynamic());
     if (!rigid && n->dof_count() > 0)
       throw std::invalid_argument(fmt::format(
           "{} node {} has no second-order form (only static and dynamic structural nodes)",

@@ -28,6 +28,9 @@ std::string_view StructNode::type_name() const {
     case Type::Modal: return "modal";
     case Type::DummyOffset:
     case Type::DummyRelativeFrame: return "dummy";
+    // MBDyn's NetCDF calls displacement-only nodes static or dynamic too.
+    case Type::StaticDisplacement: return "static";
+    case Type::DynamicDisplacement: return "dynamic";
   }
   return "static";
 }
@@ -36,7 +39,9 @@ int StructNode::dof_count() const {
   switch (type_) {
     case Type::Dynamic:
     case Type::Modal: return 12;
-    case Type::Static: return 6;
+    case Type::Static:
+    case Type::DynamicDisplacement: return 6;
+    case Type::StaticDisplacement: return 3;
     default: return 0;
   }
 }
@@ -45,12 +50,14 @@ void StructNode::initial_state(Vector& y, Vector& yp) const {
   if (dof_count() == 0) return;
   const int i = dof_index();
   y.segment<3>(i) = ic_.x_W;
-  y.segment<3>(i + 3).setZero();  // g relative to the initial orientation
   yp.segment<3>(i) = ic_.v_W;
-  yp.segment<3>(i + 3) = ic_.w_W;  // g' = omega at g = 0
+  if (!is_displacement()) {
+    y.segment<3>(i + 3).setZero();  // g relative to the initial orientation
+    yp.segment<3>(i + 3) = ic_.w_W;  // g' = omega at g = 0
+  }
   if (is_dynamic()) {
-    yp.segment<3>(i + 6) = initial_beta_dot;
-    yp.segment<3>(i + 9) = initial_gamma_dot;
+    yp.segment<3>(momentum_dof_index()) = initial_beta_dot;
+    if (!is_displacement()) yp.segment<3>(momentum_dof_index() + 3) = initial_gamma_dot;
   }
   if (type_ == Type::Modal) {
     y.segment<3>(i + 6) = ic_.v_W;
@@ -65,6 +72,13 @@ void StructNode::update(const Vector& y, const Vector& yp) {
   const int i = dof_index();
   x_W_ = y.segment<3>(i);
   v_W_ = yp.segment<3>(i);
+  if (is_displacement()) {
+    if (is_dynamic()) {
+      beta_ = y.segment<3>(momentum_dof_index());
+      beta_dot_ = yp.segment<3>(momentum_dof_index());
+    }
+    return;
+  }
   g_ = y.segment<3>(i + 3);
   gp_ = yp.segment<3>(i + 3);
   // Seed 000 §3.2: R = R(g) R_ref, omega = G(g) g' + R(g) w_ref.
@@ -89,8 +103,9 @@ void StructNode::update(const Vector& y, const Vector& yp) {
 void StructNode::residual(ResidualSink& r, const StepContext&) {
   if (!is_dynamic()) return;
   r.add(momentum_eq_index(), -beta_);
-  r.add(momentum_eq_index() + 3, -gamma_);
   r.add(eq_index(), -beta_dot_);
+  if (is_displacement()) return;
+  r.add(momentum_eq_index() + 3, -gamma_);
   r.add(eq_index() + 3, Vec3(-gamma_dot_ - v_W_.cross(beta_)));
 }
 
@@ -99,8 +114,9 @@ void StructNode::jacobian(JacobianSink& J, const StepContext& c) {
   const Mat3 I = Mat3::Identity();
   const int mom = momentum_dof_index();
   J.add(momentum_eq_index(), mom, c.dCoef * I);
-  J.add(momentum_eq_index() + 3, mom + 3, c.dCoef * I);
   J.add(eq_index(), mom, I);
+  if (is_displacement()) return;
+  J.add(momentum_eq_index() + 3, mom + 3, c.dCoef * I);
   J.add(eq_index() + 3, mom + 3, I);
   // d(v x beta) = -beta x dv + v x dbeta
   J.add(eq_index() + 3, dof_index(), Mat3(-skew(beta_)));
@@ -112,7 +128,7 @@ void StructNode::after_convergence(Vector& y, Vector& yp) {
   v_prev_W_ = v_W_;
   w_prev_W_ = w_W_;
   R_prev_WN_ = R_WN_;
-  if (dof_count() == 0) return;
+  if (dof_count() == 0 || is_displacement()) return;
   history_.emplace_front(R_WN_, w_W_);
   if (history_.size() > kHistoryDepth) history_.pop_back();
   // Canonical form: the converged orientation becomes the reference (g = 0, g' = omega).
@@ -126,7 +142,7 @@ void StructNode::after_convergence(Vector& y, Vector& yp) {
 }
 
 void StructNode::rebase_history(int j, Vector& y, Vector& yp) const {
-  if (dof_count() == 0 || j == 0 || j >= static_cast<int>(history_.size())) return;
+  if (dof_count() == 0 || is_displacement() || j == 0 || j >= static_cast<int>(history_.size())) return;
   // Seed 000 §3.1: g_{N-1-j} = g(R_{N-1-j} R_{N-1}^T), g' = G(g)^{-1} omega_{N-1-j}.
   const Mat3& R_newest = history_.front().first;
   const auto& [R_j, w_j] = history_[j];
@@ -137,7 +153,7 @@ void StructNode::rebase_history(int j, Vector& y, Vector& yp) const {
 }
 
 void StructNode::after_predict(Vector& y, Vector& yp) {
-  if (dof_count() == 0) return;
+  if (dof_count() == 0 || is_displacement()) return;
   const int i = dof_index();
   const Vec3 g0 = y.segment<3>(i + 3);
   const Vec3 gp0 = yp.segment<3>(i + 3);
@@ -154,8 +170,9 @@ void StructNode::derivatives_update(Vector& y, Vector& yp) const {
   if (dof_count() == 0) return;
   // Configuration and velocities stay as given; momenta keep their update.
   y.segment<3>(dof_index()) = x_W_;
-  y.segment<3>(dof_index() + 3) = g_;
   yp.segment<3>(dof_index()) = ic_.v_W;
+  if (is_displacement()) return;
+  y.segment<3>(dof_index() + 3) = g_;
   yp.segment<3>(dof_index() + 3) = ic_.w_W;
 }
 
@@ -261,7 +278,10 @@ void StructNode::output(OutputSink& out) const {
   if (std::ostream* os = out.text(OutputFile::Mov)) {
     out.write_label(*os, label());
     out.write(*os, x_W_);
-    if (orientation_output == OrientationOutput::Matrix) {
+    if (is_displacement()) {
+      // Input manual §6.5: the meaningless fields of a 3-dof node are zeros.
+      for (int k = 0; k < (orientation_output == OrientationOutput::Matrix ? 9 : 3); ++k) out.write(*os, 0.0);
+    } else if (orientation_output == OrientationOutput::Matrix) {
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) out.write(*os, R_WN_(r, c));
     } else {
@@ -277,7 +297,11 @@ void StructNode::output(OutputSink& out) const {
   }
   if (out.netcdf() && nc_X_ >= 0) {
     out.put(nc_X_, x_W_);
-    if (orientation_output == OrientationOutput::Matrix)
+    if (is_displacement() && orientation_output == OrientationOutput::Matrix)
+      out.put(nc_R_, Mat3(Mat3::Zero()));
+    else if (is_displacement())
+      out.put(nc_R_, Vec3(Vec3::Zero()));
+    else if (orientation_output == OrientationOutput::Matrix)
       out.put(nc_R_, R_WN_);
     else
       out.put(nc_R_, orientation_angles(R_WN_, orientation_output));

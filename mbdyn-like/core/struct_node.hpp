@@ -11,6 +11,10 @@
 //   their derivatives are the accelerations)
 // Equations: force/moment equilibrium at eq_index() (= first+6 for dynamic, first for static);
 // momentum definitions (dynamic) at momentum_eq_index() (= first).
+// Displacement-only nodes (input manual §6.5, `static displacement`/`dynamic displacement`) have
+// no orientation: x at first+0..2 and, dynamic, beta at first+3..5; equilibrium at first+3
+// (dynamic) or first, as MBDyn's "struct displacement node" .log lines number them. Their
+// orientation stays the identity and their angular velocity zero.
 #include <array>
 #include <deque>
 #include <optional>
@@ -23,7 +27,7 @@ namespace mbl {
 
 class StructNode : public Node {
  public:
-  enum class Type { Static, Dynamic, Modal, DummyOffset, DummyRelativeFrame };
+  enum class Type { Static, Dynamic, Modal, DummyOffset, DummyRelativeFrame, StaticDisplacement, DynamicDisplacement };
 
   struct InitialConditions {
     Vec3 x_W = Vec3::Zero();
@@ -37,19 +41,22 @@ class StructNode : public Node {
   std::string_view kind() const override { return "structural"; }
   Type type() const { return type_; }
   std::string_view type_name() const;  ///< "static", "dynamic", ... (NetCDF, .log)
-  bool is_dynamic() const { return type_ == Type::Dynamic; }
-  /// Dynamic and modal nodes carry 6 more unknowns after x, g (momenta; for a modal node the
-  /// velocity v and angular velocity w, whose definitions and equilibrium the modal joint
-  /// writes) and number their equilibrium rows after them.
-  bool has_inertia_block() const { return type_ == Type::Dynamic || type_ == Type::Modal; }
+  bool is_dynamic() const { return type_ == Type::Dynamic || type_ == Type::DynamicDisplacement; }
+  bool is_displacement() const { return type_ == Type::StaticDisplacement || type_ == Type::DynamicDisplacement; }
+  /// Unknowns of the configuration block at dof_index(): x (3) or x and g (6).
+  int kinematic_dof_count() const { return is_displacement() ? 3 : 6; }
+  /// Dynamic and modal nodes carry more unknowns after the configuration block (momenta; for a
+  /// modal node the velocity v and angular velocity w, whose definitions and equilibrium the
+  /// modal joint writes) and number their equilibrium rows after them.
+  bool has_inertia_block() const { return is_dynamic() || type_ == Type::Modal; }
   bool is_dummy() const { return type_ == Type::DummyOffset || type_ == Type::DummyRelativeFrame; }
 
   int dof_count() const override;
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
 
   int dof_index() const { return first_index(); }
-  int eq_index() const { return first_index() + (has_inertia_block() ? 6 : 0); }
-  int momentum_dof_index() const { return first_index() + 6; }
+  int eq_index() const { return first_index() + (has_inertia_block() ? kinematic_dof_count() : 0); }
+  int momentum_dof_index() const { return first_index() + kinematic_dof_count(); }
   int momentum_eq_index() const { return first_index(); }
 
   // ---- current kinematics (the last update()), measured and expressed in W -------------------

@@ -510,8 +510,10 @@ class Builder {
     const std::string d(in.description());
     auto it = counted_families().find(d);
     if (it != counted_families().end()) {
-      // `gravity;` and `inertia;` have no count.
-      declared_[it->second] = in.at_end() ? 1 : static_cast<int>(in.integer());
+      // `gravity;` and `inertia;` have no count; an empty count (`rigid bodies: ;`, its entries
+      // commented out) reads as MBDyn's default, 0.
+      const bool uncounted = it->second == "gravity" || it->second == "inertia";
+      declared_[it->second] = in.at_end() ? (uncounted ? 1 : 0) : static_cast<int>(in.integer());
       declared_where_[it->second] = in.card_location();
       in.expect_end();
       return;

@@ -64,7 +64,7 @@ std::vector<char> velocity_dependent_rows(Model& model, const std::vector<Elemen
   int k = 0;
   for (const auto& node : model.nodes())
     if (StructNode* s = struct_node_with_dofs(*node))
-      for (int j = 0; j < 6; ++j) yp1[s->dof_index() + j] += 0.1 * (1 + (k++ % 7));
+      for (int j = 0; j < s->kinematic_dof_count(); ++j) yp1[s->dof_index() + j] += 0.1 * (1 + (k++ % 7));
   model.update(t, y, yp1);
   participants_residual(parts, assembly_step(t, 1.0, y, yp1), n, r1);
   model.update(t, y, yp);
@@ -118,8 +118,9 @@ VelocityOutcome assemble_velocities(Model& model, const RunSettings& s, const st
   Vector u_cur(nu), u_target(nu), stiffness(nu);
   for (std::size_t k = 0; k < springs.size(); ++k) {
     const AssemblySpring& sp = springs[k];
+    // A displacement-only node keeps its three angular velocity slots, decoupled (omega = 0).
     for (int j = 0; j < 6; ++j) {
-      u_index[sp.node->dof_index() + j] = 6 * static_cast<int>(k) + j;
+      if (j < sp.node->kinematic_dof_count()) u_index[sp.node->dof_index() + j] = 6 * static_cast<int>(k) + j;
       stiffness[6 * k + j] = sp.velocity_stiffness;
     }
     u_cur.segment<3>(6 * k) = sp.node->v_W();
@@ -264,7 +265,7 @@ AssemblyPositionProblem::AssemblyPositionProblem(Model& model, std::vector<Eleme
   std::iota(identity_col_.begin(), identity_col_.end(), 0);
   for (const AssemblySpring& sp : springs_) {
     StructNode& node = *sp.node;
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < node.kinematic_dof_count(); ++k) {
       row_active_[node.eq_index() + k] = 1;
       col_active_[node.dof_index() + k] = 1;
       // The momentum definitions fix the momenta.
@@ -302,11 +303,10 @@ void AssemblyPositionProblem::residual(double t, double dCoef, Vector& r, Vector
     const Vec3 f = sp.position_stiffness * (sp.input.x_W - sp.node->x_W());
     const Vec3 m = -sp.position_stiffness * rot::R_to_cgr(sp.node->R_WN() * sp.input.R_WN.transpose());
     r.segment<3>(eq) += f;
+    if (abs_r) abs_r->segment<3>(eq) += f.cwiseAbs();
+    if (sp.node->is_displacement()) continue;
     r.segment<3>(eq + 3) += m;
-    if (abs_r) {
-      abs_r->segment<3>(eq) += f.cwiseAbs();
-      abs_r->segment<3>(eq + 3) += m.cwiseAbs();
-    }
+    if (abs_r) abs_r->segment<3>(eq + 3) += m.cwiseAbs();
   }
 }
 
@@ -317,7 +317,7 @@ void AssemblyPositionProblem::jacobian(double t, double dCoef, SparseMatrix& J) 
   });
   // The springs' stiffness, linearised at R = R0 as MBDyn does (K on the diagonal).
   for (const AssemblySpring& sp : springs_)
-    for (int k = 0; k < 6; ++k) J.add(sp.node->eq_index() + k, sp.node->dof_index() + k, dCoef * sp.position_stiffness);
+    for (int k = 0; k < sp.node->kinematic_dof_count(); ++k) J.add(sp.node->eq_index() + k, sp.node->dof_index() + k, dCoef * sp.position_stiffness);
   for (int i = 0; i < size(); ++i)
     if (!row_active_[i]) J.add(i, identity_col_[i], 1.0);
 }
@@ -413,7 +413,7 @@ AssemblyReport run_initial_assembly(Model& model, const RunSettings& s, std::ost
   for (const AssemblySpring& sp : springs) {
     const int i = sp.node->dof_index();
     yp.segment<3>(i) = sp.input.v_W;
-    yp.segment<3>(i + 3) = omega_target(sp);
+    if (!sp.node->is_displacement()) yp.segment<3>(i + 3) = omega_target(sp);
   }
   problem.after_predict(t, y, yp);
   std::vector<Vec3> v, w;

@@ -83,6 +83,11 @@ NodalInertia nodal_inertia(std::span<const elements::Body* const> bodies, const 
 bool node_accelerations(const StructNode& n, const NodalInertia& in, Vec3& xpp_W, Vec3& wp_W) {
   xpp_W.setZero();
   wp_W.setZero();
+  if (n.is_displacement()) {  // a point mass: beta' = m x''
+    if (!(in.m > 0.0)) return false;
+    xpp_W = n.beta_dot() / in.m;
+    return true;
+  }
   const Vec3& v = n.v_W();
   const Vec3& w = n.w_W();
   const Vec3& s = in.s_W;
@@ -140,7 +145,7 @@ void ModelOutput::setup(Model& model) {
   if (!autostruct_labels.empty()) groups.emplace_back("autostruct", autostruct_labels);
   for (Element* e : output_order_) {
     const std::string k = nc_group_of(e->kind());
-    if (k.empty()) continue;
+    if (k.empty() || !e->netcdf_listed()) continue;
     if (groups.empty() || groups.back().first != k) groups.emplace_back(k, std::vector<unsigned>{});
     groups.back().second.push_back(e->label());
   }
@@ -175,6 +180,9 @@ void ModelOutput::write_log(Model& model) {
   // from their base node when they were read (MBDyn logs it, e.g. "2 2 4" for an offset 0 -1 0
   // from a node at 2 3 4).
   auto description = [](const StructNode* s) {
+    // A displacement-only node logs its position and a blank (no orientation).
+    if (s->is_displacement())
+      return fmt::format("{} {} {} ", g(s->initial().x_W[0]), g(s->initial().x_W[1]), g(s->initial().x_W[2]));
     return s->is_dummy() ? node_description(s->x_W(), s->R_WN(), s->orientation_output)
                          : node_description(s->initial().x_W, s->initial().R_WN, s->orientation_output);
   };
@@ -186,23 +194,29 @@ void ModelOutput::write_log(Model& model) {
     if (!line.empty()) *log << line << '\n';
   }
   // Numbering of the structural nodes (appendix E.3.3-E.3.5), dummy nodes excluded; indices are
-  // 0-based. Our structural nodes all have 6 dofs, so the "displacement" lists are the same.
-  std::string dofs, eqs, mdofs, meqs, labels;
+  // 0-based. The "struct node" lists hold the 6-dof nodes, the "struct displacement node" lists
+  // every node (displacement-only ones included).
+  struct Numbering {
+    std::string dofs, eqs, mdofs, meqs, labels;
+  } rigid, all;
   for (const StructNode* s : regular) {
     if (s->is_dummy()) continue;
-    dofs += fmt::format(" {}", s->dof_index());
-    eqs += fmt::format(" {}", s->eq_index());
-    labels += fmt::format(" {}", s->label());
-    if (s->has_inertia_block()) {
-      mdofs += fmt::format(" {}", s->momentum_dof_index());
-      meqs += fmt::format(" {}", s->momentum_eq_index());
+    for (Numbering* num : {&rigid, &all}) {
+      if (num == &rigid && s->is_displacement()) continue;
+      num->dofs += fmt::format(" {}", s->dof_index());
+      num->eqs += fmt::format(" {}", s->eq_index());
+      num->labels += fmt::format(" {}", s->label());
+      if (s->has_inertia_block()) {
+        num->mdofs += fmt::format(" {}", s->momentum_dof_index());
+        num->meqs += fmt::format(" {}", s->momentum_eq_index());
+      }
     }
   }
-  for (const char* kind : {"struct node", "struct displacement node"}) {
-    *log << kind << " dofs:" << dofs << '\n' << kind << " eqs:" << eqs << '\n';
-    *log << kind << " momentum dofs:" << mdofs << '\n' << kind << " momentum eqs:" << meqs << '\n';
+  for (const auto& [kind, num] : {std::pair{"struct node", &rigid}, std::pair{"struct displacement node", &all}}) {
+    *log << kind << " dofs:" << num->dofs << '\n' << kind << " eqs:" << num->eqs << '\n';
+    *log << kind << " momentum dofs:" << num->mdofs << '\n' << kind << " momentum eqs:" << num->meqs << '\n';
   }
-  *log << "struct node labels:" << labels << '\n' << "struct displacement node labels:" << labels << '\n';
+  *log << "struct node labels:" << rigid.labels << '\n' << "struct displacement node labels:" << all.labels << '\n';
   // MBDyn prints the table when it has read the input, before the simulation sets the step
   // size: TimeStep reads 0 there.
   *log << "Symbol table:\n";

@@ -140,6 +140,11 @@ const DeckCase kDecks[] = {
     {"t.joints.modal.beam.beam", "beam.mbd", 1e-4, true},
     {.id = "t.joints.modal.puma.airframe", .main = "airframe.mbd", .tol = 1e-4, .node_vars = "node.struct.*",
      .norm = "range"},
+    // Membranes on displacement-only nodes.
+    {"t.plates.membrane.check_1x1", "check_1x1", 1e-4},
+    {"t.plates.membrane.prestress_4x1_d", "prestress_4x1_d", 1e-4},
+    {"t.plates.membrane.prestress_4x2", "prestress_4x2", 1e-4},
+    {"t.plates.membrane.prestress_10x1_eig", "prestress_10x1_eig", 1e-4},
 };
 
 // gtest prints the deck id instead of the struct's bytes.
