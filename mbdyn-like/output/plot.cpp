@@ -184,6 +184,9 @@ int run_plot_cli(int argc, char** argv) {
   app.add_flag("--list", list, "list the variables of RUN (name, components, records) and stop");
   app.add_option("--with", others, "other results to overlay (e.g. MBDyn's)");
   app.add_option("--title", title, "figure title (default: RUN)");
+  std::string x_var;
+  app.add_option("--x", x_var,
+                 "a scalar variable of RUN as abscissa instead of time (e.g. param.K of a sweep's summary.nc)");
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (list) {
     try {
@@ -212,11 +215,32 @@ int run_plot_cli(int argc, char** argv) {
   }
   try {
     std::vector<PlotCurve> curves;
-    const Results r = read_results(run);
+    Results r = read_results(run);
+    std::string x_label = r.time_is_index ? "record" : "time";
+    if (!x_var.empty()) {
+      // Plot against another variable: it takes the place of time, the points sorted along it.
+      const auto it = r.vars.find(x_var);
+      if (it == r.vars.end() || it->second.ncomp != 1)
+        throw ResultsError(fmt::format("{}: no scalar variable '{}' for --x", run, x_var));
+      for (std::size_t t = 0; t < r.time.size(); ++t) r.time[t] = it->second.has(t) ? it->second.at(t, 0) : NAN;
+      x_label = x_var;
+    }
     for (const auto& v : vars) {
       auto c = select_curves(r, v, others.empty() ? "" : run);
       curves.insert(curves.end(), c.begin(), c.end());
     }
+    if (!x_var.empty())
+      for (PlotCurve& c : curves) {
+        std::vector<std::size_t> order(c.t.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return c.t[a] < c.t[b]; });
+        PlotCurve sorted{c.label, {}, {}};
+        for (std::size_t i : order) {
+          sorted.t.push_back(c.t[i]);
+          sorted.y.push_back(c.y[i]);
+        }
+        c = std::move(sorted);
+      }
     for (const auto& o : others) {
       const Results ro = read_results(o);
       for (const auto& v : vars) {
@@ -229,7 +253,7 @@ int run_plot_cli(int argc, char** argv) {
       std::cerr << "plot: error: cannot write " << output << '\n';
       return 2;
     }
-    f << render_svg(curves, title.empty() ? run : title, r.time_is_index ? "record" : "time");
+    f << render_svg(curves, title.empty() ? run : title, x_label);
     if (!f) {
       std::cerr << "plot: error: cannot write " << output << '\n';
       return 2;

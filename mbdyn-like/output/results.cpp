@@ -78,7 +78,14 @@ Results read_netcdf(const std::string& path) {
   r.source = path;
   int unlimited = -1;
   f.check(nc_inq_unlimdim(f.id, &unlimited), "no record dimension");
-  if (unlimited < 0) throw ResultsError(fmt::format("{}: no time (unlimited) dimension", path));
+  if (unlimited < 0) {
+    // A file of one fixed dimension (a sweep's summary.nc: one record per case) is read with that
+    // dimension as its records, numbered 0, 1, ...
+    int ndims = 0;
+    f.check(nc_inq_ndims(f.id, &ndims), "dimensions");
+    if (ndims != 1) throw ResultsError(fmt::format("{}: no time (unlimited) dimension", path));
+    unlimited = 0;
+  }
   std::size_t nrec = 0;
   f.check(nc_inq_dimlen(f.id, unlimited, &nrec), "time dimension");
   int nvars = 0;
@@ -90,7 +97,7 @@ Results read_netcdf(const std::string& path) {
     int ndims = 0;
     int dims[NC_MAX_VAR_DIMS] = {};
     f.check(nc_inq_var(f.id, v, name, &type, &ndims, dims, nullptr), "variable");
-    if (ndims < 1 || dims[0] != unlimited || type == NC_CHAR) continue;
+    if (ndims < 1 || dims[0] != unlimited || type == NC_CHAR || type == NC_STRING) continue;
     std::size_t ncomp = 1;
     for (int d = 1; d < ndims; ++d) {
       std::size_t len = 0;

@@ -94,7 +94,22 @@ TEST(ExamplesSweep, MetricsAreTheDampedOscillators) {
     EXPECT_LT(std::stod(r[k][3]), 0.1);
     EXPECT_EQ(r[k][5], "0");
   }
-  EXPECT_TRUE(fs::exists(dir / "out" / "summary.nc"));
+  ASSERT_TRUE(fs::exists(dir / "out" / "summary.nc"));
+  // The summary reads as results with one record per case: `plot --x param.K` draws a metric
+  // against a parameter, the points sorted along it.
+  const fs::path fig = dir / "peak.svg";
+  ASSERT_EQ(mbl::test::run(quoted(MBL_BINARY) + " plot " + quoted(dir / "out" / "summary.nc") +
+                               " metric.peak --x param.K -o " + quoted(fig),
+                           dir / "plot.txt"),
+            0)
+      << read_file(dir / "plot.txt");
+  const std::string svg = read_file(fig);
+  EXPECT_NE(svg.find(">param.K<"), std::string::npos);
+  EXPECT_NE(svg.find(">metric.peak<"), std::string::npos);
+  EXPECT_NE(mbl::test::run(quoted(MBL_BINARY) + " plot " + quoted(dir / "out" / "summary.nc") +
+                               " metric.peak --x nothing -o " + quoted(fig),
+                           dir / "plot.txt"),
+            0);
 }
 
 TEST(ExamplesSweep, ACrashingCaseIsReportedAndARerunRunsOnlyWhatIsMissing) {
