@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "elements/joints/modal/fem_cache.hpp"
 #include "elements/joints/modal/fem_file.hpp"
 #include "elements/joints/modal/modal_joint.hpp"
 #include "mbdyn-like/core/model.hpp"
@@ -120,6 +123,61 @@ TEST(ModalFemFile, ReadsEveryRecordGroup) {
   EXPECT_DOUBLE_EQ(f.node_J(2, 1), 0.05);
   EXPECT_NEAR(f.shapes[1](4, 2), 0.1 * std::sin(1.0 + 1 + 4.0 + 2.8), 1e-15);
   EXPECT_FALSE(f.rigid);
+}
+
+// `create binary` writes the cache beside the FEM file, `use binary` reads it back (the same data
+// bit for bit) while it is newer than the text file; a changed text file or other thresholds make
+// the text file decide again, and `update binary` rewrites a stale cache.
+TEST(ModalFemFile, BinaryCacheHoldsTheSameDataAndFollowsTheTextFile) {
+  const std::filesystem::path dir = mbl::test::fresh_temp_dir("fem_cache");
+  const std::string fem_path = (dir / "beam.fem").string();
+  const std::string cache = fem_cache_path(fem_path);
+  std::ofstream(fem_path) << two_node_fem();
+  const parser::SourceLocation at{};
+  FemSource from{};
+  const FemFile text = load_fem_file(fem_path, at, {}, {.create = true}, cache, &from);
+  EXPECT_EQ(from, FemSource::Text);
+  ASSERT_TRUE(std::filesystem::exists(cache));
+
+  const FemFile cached = load_fem_file(fem_path, at, {}, {.use = true}, cache, &from);
+  EXPECT_EQ(from, FemSource::Cache);
+  EXPECT_EQ(cached.node_labels, text.node_labels);
+  EXPECT_EQ(cached.M, text.M);
+  EXPECT_EQ(cached.K, text.K);
+  EXPECT_EQ(cached.x_nodes, text.x_nodes);
+  ASSERT_EQ(cached.shapes.size(), text.shapes.size());
+  for (std::size_t k = 0; k < text.shapes.size(); ++k) EXPECT_EQ(cached.shapes[k], text.shapes[k]);
+  ASSERT_TRUE(cached.node_mass);
+  EXPECT_EQ(*cached.node_mass, *text.node_mass);
+  EXPECT_EQ(cached.node_J, text.node_J);
+  EXPECT_EQ(cached.rigid.has_value(), text.rigid.has_value());
+  EXPECT_EQ(cached.file->path, fem_path);
+
+  // Other thresholds: the cache does not stand for what is asked.
+  load_fem_file(fem_path, at, {.mass = 1e-3}, {.use = true}, cache, &from);
+  EXPECT_EQ(from, FemSource::Text);
+
+  // The text file changes after the cache was written: read from the text, then `update binary`
+  // brings the cache up to date.
+  std::filesystem::last_write_time(fem_path, std::filesystem::last_write_time(cache) +
+                                                 std::chrono::seconds(2));
+  load_fem_file(fem_path, at, {}, {.use = true}, cache, &from);
+  EXPECT_EQ(from, FemSource::Text);
+  std::filesystem::last_write_time(cache, std::filesystem::last_write_time(fem_path) -
+                                                                 std::chrono::seconds(1));
+  load_fem_file(fem_path, at, {}, {.use = true, .update = true}, cache, &from);
+  EXPECT_EQ(from, FemSource::Text);
+  std::filesystem::last_write_time(fem_path, std::filesystem::last_write_time(fem_path) - std::chrono::seconds(10));
+  load_fem_file(fem_path, at, {}, {.use = true}, cache, &from);
+  EXPECT_EQ(from, FemSource::Cache);
+
+  // A damaged cache is ignored.
+  std::ofstream(cache, std::ios::trunc) << "MBLFEM1\n garbage";
+  std::filesystem::last_write_time(fem_path, std::filesystem::last_write_time(cache) -
+                                                 std::chrono::seconds(10));
+  const FemFile again = load_fem_file(fem_path, at, {}, {.use = true}, cache, &from);
+  EXPECT_EQ(from, FemSource::Text);
+  EXPECT_EQ(again.K, text.K);
 }
 
 TEST(ModalFemFile, RejectedModesComeFirstAndAreDropped) {

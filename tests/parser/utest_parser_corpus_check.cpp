@@ -40,9 +40,10 @@ TEST_P(CorpusCheck, ReadsWithoutInputError) {
   const std::filesystem::path main = corpus / GetParam().id / "deck" / GetParam().main;
   ASSERT_TRUE(std::filesystem::exists(main)) << main;
   const std::filesystem::path dir = mbl::test::fresh_temp_dir("corpus_check");
-  // Run from the deck's folder, as MBDyn does: includes and data files are relative to it.
-  const int rc = mbl::test::run("cd " + mbl::test::quoted(main.parent_path()) + " && " +
-                                    mbl::test::quoted(MBL_BINARY) + " --check " + mbl::test::quoted(main.filename()),
+  // Run in a folder of our own, never in ../shared (files a deck writes to the working directory
+  // go there); includes and data files are found from the deck's folder.
+  const int rc = mbl::test::run("cd " + mbl::test::quoted(dir) + " && " + mbl::test::quoted(MBL_BINARY) +
+                                    " --check " + mbl::test::quoted(std::filesystem::absolute(main)),
                                 dir / "log");
   const std::string log = mbl::test::read_file(dir / "log");
   EXPECT_EQ(log.find("error:"), std::string::npos) << log;

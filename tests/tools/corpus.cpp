@@ -126,7 +126,9 @@ const std::regex kError(R"(^\S+:\d+:\d+: error: .*$|^mbdyn-like: error: .*$)");
 /// The check of one deck.
 void check(const Deck& d, const Options& o, const fs::path& work, Result& r) {
   const fs::path main = o.corpus / d.id / "deck" / d.main;
-  const Exit e = run_child(main.parent_path(), {o.program.string(), "--check", main.filename().string()},
+  // Run in the work folder, never in ../shared (read-only data: files a deck writes to the working
+  // directory, FEM echoes and caches, go to `work`); data files are found from the deck's folder.
+  const Exit e = run_child(work, {o.program.string(), "--check", fs::absolute(main).string()},
                            work / "check.txt", o.check_timeout_s);
   std::istringstream text(slurp(work / "check.txt"));
   std::string first_error;
@@ -165,8 +167,7 @@ void run_and_compare(const Deck& d, const Options& o, const fs::path& work, Resu
   // Generous: a deck that MBDyn ran in s seconds gets 30 s + 10 s.
   const double timeout = std::min(o.run_timeout_s, 30.0 + 10.0 * d.mbdyn_wall_s);
   r.ran = true;
-  const Exit e = run_child(main.parent_path(),
-                           {o.program.string(), "-f", main.filename().string(), "-o", prefix.string()},
+  const Exit e = run_child(work, {o.program.string(), "-f", fs::absolute(main).string(), "-o", prefix.string()},
                            work / "run.txt", timeout);
   r.wall_s = e.wall_s;
   if (e.timed_out) {

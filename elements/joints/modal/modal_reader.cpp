@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "elements/input/file_path.hpp"
+#include "elements/joints/modal/fem_cache.hpp"
 #include "elements/joints/modal/modal_joint.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/model.hpp"
@@ -118,7 +119,8 @@ void read_modal(CardReader& in, BuildContext& ctx, unsigned label) {
   }
 
   const SourceLocation at_file = in.location();
-  const std::string path = resolve_path(at_file, in.string());
+  const std::string fem_name = in.string();
+  const std::string path = resolve_path(at_file, fem_name);
   FemThresholds thresholds;
   for (;;) {
     if (in.keyword_is("threshold")) {
@@ -134,8 +136,12 @@ void read_modal(CardReader& in, BuildContext& ctx, unsigned label) {
       break;
     }
   }
-  // MBDyn's binary cache holds the same data as the text file: the text file is read.
-  while (in.keyword_is("create binary") || in.keyword_is("use binary") || in.keyword_is("update binary")) {
+  FemCacheRequest cache;
+  for (;;) {
+    if (in.keyword_is("create binary")) cache.create = true;
+    else if (in.keyword_is("use binary")) cache.use = true;
+    else if (in.keyword_is("update binary")) cache.update = true;
+    else break;
   }
   std::optional<std::pair<std::string, SourceLocation>> echo;
   int echo_precision = 13;
@@ -148,7 +154,7 @@ void read_modal(CardReader& in, BuildContext& ctx, unsigned label) {
   }
   if (in.keyword_is("use invariant 9")) opt.use_invariant_9 = true;
 
-  const FemFile fem = read_fem_file(path, at_file, thresholds);
+  const FemFile fem = load_fem_file(path, at_file, thresholds, cache, fem_cache_path(fem_name));
   if (echo) {
     // Written where MBDyn writes it (the working directory); a folder that cannot take it is
     // reported, not fatal.
