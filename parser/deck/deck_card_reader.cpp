@@ -186,7 +186,10 @@ double DeckCardReader::real() {
   const math::Value v = evaluate_current("a real");
   if (!v.is_number()) fail_expected("a real");
   const double d = v.to_real();
-  if (!std::isfinite(d)) fail_expected("a finite real");
+  // MBDyn 2024 evaluates 1/0 to inf and (-8)^(1/3) to nan: the value is refused where it is used.
+  if (!std::isfinite(d))
+    throw InputError(location(), fmt::format("expected a finite real, found {} (= {})", found_text(),
+                                             std::isnan(d) ? "nan" : d > 0 ? "inf" : "-inf"));
   ++next_;
   return d;
 }
