@@ -15,6 +15,7 @@
 
 #include "mbdyn-like/output/results.hpp"
 #include "support/run_program.hpp"
+#include "support/seed_mechanisms.hpp"
 
 namespace fs = std::filesystem;
 using namespace mbl;
@@ -34,31 +35,7 @@ std::string deck_with_step(const std::string& name, const std::string& h) {
   return deck;
 }
 
-using Vec = std::array<double, 3>;
-
-/// The slider's velocity: x^2 + y^2 + z^2 = 0.3^2 with the crank pin at
-/// (y, z) = (0.1 + 0.08 sin 2 pi t, 0.12 + 0.08 cos 2 pi t).
-Vec slider_velocity(double t) {
-  const double w = 2 * M_PI, y = 0.1 + 0.08 * std::sin(w * t), z = 0.12 + 0.08 * std::cos(w * t);
-  const double yd = 0.08 * w * std::cos(w * t), zd = -0.08 * w * std::sin(w * t);
-  const double x = std::sqrt(0.09 - y * y - z * z);
-  return {-(y * yd + z * zd) / x, 0.0, 0.0};
-}
-
-/// Bar 2's midpoint: rotor pin A = 2 (cos pi t, sin pi t), bar tip B on the circles |B - A| = 12.2,
-/// |B - G| = 7.4 about the pivot G = (10, 0) (the branch above the line AG).
-std::array<double, 2> bar2_middle(double t) {
-  const double Ax = 2 * std::cos(M_PI * t), Ay = 2 * std::sin(M_PI * t);
-  const double ux = 10.0 - Ax, uy = -Ay, d = std::hypot(ux, uy);
-  const double a = (d * d + 12.2 * 12.2 - 7.4 * 7.4) / (2 * d), h = std::sqrt(12.2 * 12.2 - a * a);
-  const double Bx = Ax + (a * ux - h * uy) / d, By = Ay + (a * uy + h * ux) / d;
-  return {(Ax + Bx) / 2, (Ay + By) / 2};
-}
-Vec bar2_velocity(double t) {
-  const double e = 1e-5;
-  const auto p = bar2_middle(t + e), m = bar2_middle(t - e);
-  return {(p[0] - m[0]) / (2 * e), (p[1] - m[1]) / (2 * e), 0.0};
-}
+using test::seed003::Vec;
 
 /// Root mean square over the records of |V - V_ref| of `node` (seed 003's error measure).
 double rms_velocity_error(const output::Results& r, const std::string& node, const std::function<Vec(double)>& ref) {
@@ -91,9 +68,9 @@ void converges_to_first_order(const std::string& deck, const std::string& node, 
 }  // namespace
 
 TEST(SeedMechanisms, HalfImplicitSliderCrankConvergesToFirstOrder) {
-  converges_to_first_order("slider_crank.mbd", "3", "slider-crank, slider velocity", slider_velocity);
+  converges_to_first_order("slider_crank.mbd", "3", "slider-crank, slider velocity", test::seed003::slider_velocity);
 }
 
 TEST(SeedMechanisms, HalfImplicitFourLinkConvergesToFirstOrder) {
-  converges_to_first_order("four_link.mbd", "2", "four-link, bar 2 velocity", bar2_velocity);
+  converges_to_first_order("four_link.mbd", "2", "four-link, bar 2 velocity", test::seed003::bar2_velocity);
 }
