@@ -9,7 +9,7 @@
 namespace mbl::bench {
 
 /// A RunOutput that writes nothing (benchmarks time the solver, not the disk).
-class NullOutput final : public RunOutput {
+class NullOutput : public RunOutput {
  public:
   void setup(Model&) override {}
   void derivatives(Model&, double, int, double, bool) override {}

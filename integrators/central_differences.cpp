@@ -12,19 +12,27 @@ namespace mbl::integrators {
 
 CentralDifferences::CentralDifferences(CentralDifferencesParameters p) : p_(p) {
   // Table 3 by bisection: the first Omega (scanning up in steps of 0.01) with a spectral radius
-  // above one, refined between it and the last stable one.
-  constexpr double kOne = 1.0 + 1e-9, kScan = 0.01;
-  if (spectral_radius(1e-3) > kOne) return;  // unstable for every step (e.g. alpha = 5/4, §5.2)
-  double lo = 1e-3, hi = lo;
-  while (hi < 10.0 && spectral_radius(hi) <= kOne) {
-    lo = hi;
-    hi += kScan;
-  }
-  for (int k = 0; k < 50; ++k) {
-    const double mid = 0.5 * (lo + hi);
-    (spectral_radius(mid) <= kOne ? lo : hi) = mid;
-  }
-  limit_ = lo;
+  // above `one`, refined between it and the last radius below it.
+  auto largest_below = [this](double one) {
+    constexpr double kScan = 0.01;
+    if (spectral_radius(1e-3) > one) return 0.0;
+    double lo = 1e-3, hi = lo;
+    while (hi < 10.0 && spectral_radius(hi) <= one) {
+      lo = hi;
+      hi += kScan;
+    }
+    for (int k = 0; k < 50; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      (spectral_radius(mid) <= one ? lo : hi) = mid;
+    }
+    return lo;
+  };
+  limit_ = largest_below(1.0 + 1e-9);
+  // Weakly unstable sets (radius 1 + O(Omega^2) from a spurious root on the unit circle at
+  // Omega = 0: degree 4 with alpha = 5/4, §5.2; degree 5 with alpha = 4/5, beta = gamma = zeta
+  // = 1, §5.3) are usable for short runs, as the paper uses them: steps are allowed while the
+  // spurious growth stays below kWeakGrowth per step.
+  step_limit_ = limit_ > 0 ? limit_ : largest_below(1.0 + kWeakGrowth);
 }
 
 PointMaps CentralDifferences::affine(const std::array<Vector, 4>& prev,
@@ -245,15 +253,17 @@ StepResult CentralDifferencesIntegrator::second_order_step(Problem& problem, Sec
   }
   const CentralDifferencesParameters& c = method_.parameters();
   const double omega = CentralDifferences::highest_frequency(p, t - dt, s);
-  if (omega * dt > method_.stability_limit()) {
+  if (omega * dt > method_.step_limit()) {
     failure.failure = FailureReason::InvalidParameter;
     failure.message = fmt::format(
         "central differences of degree {} (alpha {}, beta {}{}): the step {} exceeds the stability "
-        "limit omega*dt <= {:.4g} (omega_max = {:.6g}, omega*dt = {:.4g})",
+        "limit omega*dt <= {:.4g}{} (omega_max = {:.6g}, omega*dt = {:.4g})",
         c.degree, c.alpha, c.beta,
         c.degree >= 4 ? fmt::format(", gamma {}{}", c.gamma, c.degree == 5 ? fmt::format(", zeta {}", c.zeta) : "")
                       : std::string(),
-        dt, method_.stability_limit(), omega, omega * dt);
+        dt, method_.step_limit(),
+        method_.stability_limit() > 0 ? "" : " (weakly unstable parameters: spurious growth <= 0.1 % per step)",
+        omega, omega * dt);
     return failure;
   }
   StepResult r = method_.step(p, t, dt, s, opt);

@@ -52,6 +52,10 @@ class CentralDifferences {
   /// Largest Omega = omega h with spectral radius <= 1 (0 if none), by bisection (seed 002
   /// Table 3).
   double stability_limit() const { return limit_; }
+  /// What a step may reach: stability_limit(), or for weakly unstable parameters (no stable
+  /// step, spectral radius -> 1 as Omega -> 0) the largest Omega with a radius <= 1 + kWeakGrowth.
+  double step_limit() const { return step_limit_; }
+  static constexpr double kWeakGrowth = 1e-3;
   /// Spectral radius of one step of q'' = -q with h = Omega (eqs. 37, 67, 74).
   double spectral_radius(double Omega) const;
 
@@ -72,7 +76,7 @@ class CentralDifferences {
   PointMaps affine(const std::array<Vector, 4>& prev, double h) const;
 
   CentralDifferencesParameters p_;
-  double limit_ = 0;
+  double limit_ = 0, step_limit_ = 0;
 };
 
 /// `method: central differences, degree, 3|4|5, <alpha>, <beta> [, <gamma> [, <zeta>]];`.

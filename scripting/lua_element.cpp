@@ -46,18 +46,25 @@ class LuaUserElement final : public Element {
     std::string function, jacobian;
     int function_ref = -1, jacobian_ref = -1;
   };
-  LuaUserElement(unsigned label, Params p) : Element(label), p_(std::move(p)), loads_(Loads::Zero(size())) {}
+  LuaUserElement(unsigned label, Params p)
+      : Element(label),
+        p_(std::move(p)),
+        loads_(Loads::Zero(size())),
+        residual_loads_(Loads::Zero(size())),
+        what_function_(fmt::format("user defined {} function \"{}\"", label, p_.function)),
+        what_jacobian_(fmt::format("user defined {} jacobian \"{}\"", label, p_.jacobian)) {}
 
   std::string_view kind() const override { return "user defined"; }
   std::string_view type_name() const override { return "lua"; }
 
   void residual(ResidualSink& r, const StepContext& c) override {
-    const Loads L = evaluate(c.t, states());
-    for (std::size_t i = 0; i < p_.nodes.size(); ++i) r.add(p_.nodes[i]->eq_index(), L.segment<6>(6 * i));
+    evaluate(c.t, states(), residual_loads_);
+    for (std::size_t i = 0; i < p_.nodes.size(); ++i)
+      r.add(p_.nodes[i]->eq_index(), residual_loads_.segment<6>(6 * i));
   }
 
   void jacobian(JacobianSink& J, const StepContext& c) override {
-    const std::vector<NodeKinematics> x = states();
+    const std::vector<NodeKinematics>& x = states();
     Eigen::MatrixXd& K = K_;
     Eigen::MatrixXd& C = C_;
     if (p_.jacobian_ref >= 0) user_jacobian(c.t, x, K, C);
@@ -80,7 +87,7 @@ class LuaUserElement final : public Element {
     }
   }
 
-  void after_convergence(const StepContext& c) override { loads_ = evaluate(c.t, states()); }
+  void after_convergence(const StepContext& c) override { evaluate(c.t, states(), loads_); }
 
   void output_setup(OutputSink& out) override {
     if (!out.netcdf() || !output_enabled()) return;
@@ -121,16 +128,14 @@ class LuaUserElement final : public Element {
  private:
   int size() const { return 6 * static_cast<int>(p_.nodes.size()); }
 
-  std::vector<NodeKinematics> states() const {
-    std::vector<NodeKinematics> x;
-    x.reserve(p_.nodes.size());
-    for (const StructNode* n : p_.nodes) x.push_back({n->x_W(), n->v_W(), n->w_W(), n->R_WN()});
-    return x;
+  /// The nodes' states (kept: no allocation per call).
+  const std::vector<NodeKinematics>& states() const {
+    states_.clear();
+    for (const StructNode* n : p_.nodes) states_.push_back({n->x_W(), n->v_W(), n->w_W(), n->R_WN()});
+    return states_;
   }
 
-  std::string what(std::string_view part) const {
-    return fmt::format("user defined {} {} \"{}\"", label(), part, part == "function" ? p_.function : p_.jacobian);
-  }
+  const std::string& what(std::string_view part) const { return part == "function" ? what_function_ : what_jacobian_; }
 
   [[noreturn]] void wrong(std::string_view part, const std::string& msg) const {
     throw EvaluationError(fmt::format("{}: Lua {} {}", where.str(), what(part), msg));
@@ -157,7 +162,7 @@ class LuaUserElement final : public Element {
     return v;
   }
 
-  Loads evaluate(double t, const std::vector<NodeKinematics>& x) const {
+  void evaluate(double t, const std::vector<NodeKinematics>& x, Loads& out) const {
     lua_State* L = p_.engine->state();
     StackGuard guard(L);
     p_.engine->call_with_nodes(p_.function_ref, t, x, nodes_ref_, what("function"), where);
@@ -167,7 +172,7 @@ class LuaUserElement final : public Element {
                                     lua_istable(L, -1) ? fmt::format("a table of {}", lua_rawlen(L, -1))
                                                        : std::string(luaL_typename(L, -1)),
                                     n));
-    Loads out(size());
+    out.resize(size());
     for (std::size_t i = 0; i < n; ++i) {
       lua_rawgeti(L, -1, static_cast<lua_Integer>(i + 1));
       if (!lua_istable(L, -1)) wrong("function", fmt::format("returned {} for node {}", luaL_typename(L, -1), i + 1));
@@ -175,7 +180,6 @@ class LuaUserElement final : public Element {
       out.segment<3>(6 * i + 3) = vec3_field(L, "M", i);
       lua_pop(L, 1);
     }
-    return out;
   }
 
   /// K = -dL/dq, C = -dL/dq' by central differences (steps scaled by the states).
@@ -191,7 +195,10 @@ class LuaUserElement final : public Element {
           std::vector<NodeKinematics> xp = x, xm = x;
           perturb(xp[j], h * e);
           perturb(xm[j], -h * e);
-          return Loads(-(evaluate(t, xp) - evaluate(t, xm)) / (2.0 * h));
+          Loads plus, minus;
+          evaluate(t, xp, plus);
+          evaluate(t, xm, minus);
+          return Loads(-(plus - minus) / (2.0 * h));
         };
         if (k < 3) {
           K.col(col) = column([](NodeKinematics& s, const Vec3& d) { s.x_W += d; }, 1e-6 * (1.0 + x[j].x_W.norm()));
@@ -219,19 +226,22 @@ class LuaUserElement final : public Element {
       }
       if (!lua_istable(L, -1) || lua_rawlen(L, -1) != static_cast<lua_Unsigned>(n))
         wrong("jacobian", fmt::format("returned a {} that is not a table of {} rows", key, n));
+      // A row's numbers are pushed together and popped at once (one settop per row).
+      if (!lua_checkstack(L, n + 2)) wrong("jacobian", "needs more Lua stack than there is");
       for (int r = 0; r < n; ++r) {
         lua_rawgeti(L, -1, r + 1);
         if (!lua_istable(L, -1) || lua_rawlen(L, -1) != static_cast<lua_Unsigned>(n))
           wrong("jacobian", fmt::format("returned {} row {} that is not a table of {} numbers", key, r + 1, n));
+        const int row = lua_gettop(L);
+        for (int c = 1; c <= n; ++c) lua_rawgeti(L, row, c);
         for (int c = 0; c < n; ++c) {
-          const bool number = lua_rawgeti(L, -1, c + 1) == LUA_TNUMBER;
-          const double v = lua_tonumber(L, -1);
-          if (!number || !std::isfinite(v))
+          int number = 0;
+          const double v = lua_tonumberx(L, row + 1 + c, &number);
+          if (!number || lua_type(L, row + 1 + c) != LUA_TNUMBER || !std::isfinite(v))
             wrong("jacobian", fmt::format("returned {}[{}][{}] that is not a finite number", key, r + 1, c + 1));
           (*M)(r, c) = v;
-          lua_pop(L, 1);
         }
-        lua_pop(L, 1);
+        lua_settop(L, row - 1);
       }
       lua_pop(L, 1);
     }
@@ -241,6 +251,9 @@ class LuaUserElement final : public Element {
   Loads loads_;  ///< at the last converged point (output)
   mutable int nodes_ref_ = LuaEngine::kNoRef;  ///< the nodes' tables handed to the functions
   Eigen::MatrixXd K_, C_;  ///< -dL/dq, -dL/dq' (kept: no allocation per Jacobian)
+  Loads residual_loads_;   ///< kept: no allocation per residual
+  mutable std::vector<NodeKinematics> states_;
+  std::string what_function_, what_jacobian_;  ///< names in error messages
   std::vector<OutputSink::VarId> nc_F_, nc_M_;
 };
 

@@ -219,18 +219,19 @@ LuaEngine::LuaEngine(math::MathParser& math, parser::EntityDirectory* entities, 
   lua_setmetatable(L_, -2);
   lua_setglobal(L_, "mbdyn");
   lua_sethook(L_, count_hook, LUA_MASKCOUNT, kHookEvery);
+  // Element functions return fresh small tables on every call: young garbage, which the
+  // generational collector reclaims cheaply.
+  lua_gc(L_, LUA_GCGEN, 0, 0);
+  // The message handler of every protected call stays at the stack's bottom (not pushed per call).
+  lua_settop(L_, 0);
+  lua_pushcfunction(L_, traceback);
 }
 
 LuaEngine::~LuaEngine() { lua_close(L_); }
 
 bool LuaEngine::protected_call(int nargs, int nresults) {
-  const int base = lua_gettop(L_) - nargs;
-  lua_pushcfunction(L_, traceback);
-  lua_insert(L_, base);
   budget_ = instruction_limit_;
-  const int status = lua_pcall(L_, nargs, nresults, base);
-  lua_remove(L_, base);
-  return status == LUA_OK;
+  return lua_pcall(L_, nargs, nresults, kTracebackIndex) == LUA_OK;
 }
 
 void LuaEngine::fail(std::string_view what, const parser::SourceLocation& where) {

@@ -102,6 +102,7 @@ class LuaEngine final : public StepObserver {
                     int nresults);
   void run_hooks(Event e, double t);
 
+  static constexpr int kTracebackIndex = 1;  ///< the message handler's stack slot
   lua_State* L_ = nullptr;
   math::MathParser& math_;
   parser::EntityDirectory* entities_;

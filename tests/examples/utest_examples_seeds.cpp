@@ -65,7 +65,8 @@ TEST(SeedMethods, CentralDifferencesPendulumFollowsMs) {
   ASSERT_EQ(ms.rc, 0) << ms.log();
   const output::Results b = output::read_results((ms.dir / "run").string());
   for (const char* card : {"central differences, degree, 3, 1., 0.5", "central differences, degree, 3, 2., 0.5",
-                           "central differences, degree, 4, 0.75, 1./3., 0.5"}) {
+                           "central differences, degree, 4, 0.75, 1./3., 0.5",
+                           "central differences, degree, 5, 0.8, 1., 1., 1."}) {
     const test::TextDeckRun cd = test::run_deck_text("seeds_cd", pendulum_with(card));
     ASSERT_EQ(cd.rc, 0) << card << "\n" << cd.log();
     const output::Results a = output::read_results((cd.dir / "run").string());
