@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <unsupported/Eigen/AutoDiff>
 
 #include "elements/shells/bilinear.hpp"
 #include "mbdyn-like/core/rotations.hpp"
@@ -13,62 +12,53 @@ namespace mbl::elements {
 
 namespace {
 
-using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 24, 1>>;
-template <class S>
-using V3 = Eigen::Matrix<S, 3, 1>;
-template <class S>
-using M3 = Eigen::Matrix<S, 3, 3>;
-
-double value_of(double x) { return x; }
-double value_of(const AD& x) { return x.value(); }
-
 using bilinear::kNodeXi;
 using bilinear::shape;
 using bilinear::shape_d;
 
-template <class S>
-M3<S> skew_of(const V3<S>& v) {
-  M3<S> m;
-  m << S(0.0), -v[2], v[1], v[2], S(0.0), -v[0], -v[1], v[0], S(0.0);
-  return m;
-}
+/// Rot(phi) = exp(phi x) = I + a phi x + b (phi x)^2 and Gamma(phi) = I + b phi x + c (phi x)^2
+/// (d Rot Rot^T = (Gamma d phi) x), with a = sin(p)/p, b = (1 - cos p)/p^2, c = (p - sin p)/p^3
+/// as functions of t2 = |phi|^2 (series near zero), and db/dt2, dc/dt2 for the derivative of
+/// Gamma^T v (the curvature's).
+struct RotationTerms {
+  Mat3 R, Gamma;
+  double t2 = 0.0, b = 0.0, c = 0.0, db = 0.0, dc = 0.0;
+};
 
-/// Coefficients of the rotation-vector parameterisation as functions of t2 = |phi|^2 (series near
-/// zero so that derivatives stay finite): a = sin(p)/p, b = (1 - cos p)/p^2, c = (p - sin p)/p^3.
-template <class S>
-void rotation_coefficients(const S& t2, S& a, S& b, S& c) {
-  using std::cos;
-  using std::sin;
-  using std::sqrt;
-  if (value_of(t2) < 1e-6) {
+RotationTerms rotation_terms(const Vec3& phi) {
+  RotationTerms r;
+  const double t2 = phi.squaredNorm();
+  double a;
+  if (t2 < 1e-6) {
     a = 1.0 - t2 / 6.0 + t2 * t2 / 120.0 - t2 * t2 * t2 / 5040.0;
-    b = 0.5 - t2 / 24.0 + t2 * t2 / 720.0 - t2 * t2 * t2 / 40320.0;
-    c = 1.0 / 6.0 - t2 / 120.0 + t2 * t2 / 5040.0 - t2 * t2 * t2 / 362880.0;
+    r.b = 0.5 - t2 / 24.0 + t2 * t2 / 720.0 - t2 * t2 * t2 / 40320.0;
+    r.c = 1.0 / 6.0 - t2 / 120.0 + t2 * t2 / 5040.0 - t2 * t2 * t2 / 362880.0;
+    r.db = -1.0 / 24.0 + t2 / 360.0 - t2 * t2 / 13440.0;
+    r.dc = -1.0 / 120.0 + t2 / 2520.0 - t2 * t2 / 120960.0;
   } else {
-    const S p = sqrt(t2);
-    const S s = sin(p);
+    const double p = std::sqrt(t2);
+    const double s = std::sin(p);
     a = s / p;
-    b = (1.0 - cos(p)) / t2;
-    c = (p - s) / (t2 * p);
+    r.b = (1.0 - std::cos(p)) / t2;
+    r.c = (p - s) / (t2 * p);
+    r.db = (a - 2.0 * r.b) / (2.0 * t2);  // db/dp = (a - 2b)/p
+    r.dc = (r.b - 3.0 * r.c) / (2.0 * t2);  // dc/dp = (b - 3c)/p
   }
+  r.t2 = t2;
+  const Mat3 px = skew(phi);
+  const Mat3 px2 = px * px;
+  const Mat3 I = Mat3::Identity();
+  r.R = I + a * px + r.b * px2;
+  r.Gamma = I + r.b * px + r.c * px2;
+  return r;
 }
 
-/// Rot(phi) = exp(phi x) and Gamma(phi) (d Rot Rot^T = (Gamma d phi) x).
-template <class S>
-void rotation_and_gamma(const V3<S>& phi, M3<S>& R, M3<S>& Gamma) {
-  S a, b, c;
-  rotation_coefficients<S>(phi.squaredNorm(), a, b, c);
-  const M3<S> px = skew_of<S>(phi);
-  const M3<S> px2 = px * px;
-  const M3<S> I = M3<S>::Identity();
-  R = I + a * px + b * px2;
-  Gamma = I + b * px + c * px2;
-}
-
-Mat3 gamma_of(const Vec3& phi) {
-  Mat3 R, G;
-  rotation_and_gamma<double>(phi, R, G);
-  return G;
+/// d(Gamma(phi)^T v)/d phi at fixed v, from Gamma^T v = v - b phi x v + c (phi (phi . v) - t2 v).
+Mat3 gamma_T_v_derivative(const RotationTerms& r, const Vec3& phi, const Vec3& v) {
+  const double pv = phi.dot(v);
+  return 2.0 * r.db * v.cross(phi) * phi.transpose() + r.b * skew(v) +
+         2.0 * r.dc * (phi * pv - r.t2 * v) * phi.transpose() +
+         r.c * (pv * Mat3::Identity() + phi * v.transpose() - 2.0 * v * phi.transpose());
 }
 
 /// The element's reference orientation T = Rot(VecRot(mean T_n)) (eqs. 11.35, 11.36), taken
@@ -97,47 +87,76 @@ Shell4::Shell4(unsigned label, std::array<StructNode*, 4> nodes, ShellLaw law, b
 
 namespace {
 
+using Mat12x24 = Eigen::Matrix<double, 12, 24>;
+using Row24 = Eigen::Matrix<double, 1, 24>;
+
+/// Nodal rotation vectors phi_n relative to the reference frame T and the maps from the nodes'
+/// spins to their variations, d phi_n = Gamma(phi_n)^-1 T^T spin_n (eq. 11.43, T held fixed).
+struct NodalRotations {
+  std::array<Vec3, 4> phi;
+  std::array<Mat3, 4> dphi_dspin;
+};
+
 /// Compatible strains (eps_1, eps_2, kappa_1, kappa_2) at a point from the nodal rotation vectors
-/// phi_n (relative to T) and positions y_n (eqs. 11.7, 11.8, 11.62).
-template <class S, class PointT>
-Eigen::Matrix<S, 12, 1> point_strains(const PointT& p, const Mat3& T, const std::array<V3<S>, 4>& phi_n,
-                                      const std::array<V3<S>, 4>& y_n) {
-  V3<S> phi = V3<S>::Zero();
-  std::array<V3<S>, 2> phi_s{V3<S>::Zero(), V3<S>::Zero()}, y_s{V3<S>::Zero(), V3<S>::Zero()};
+/// phi_n (relative to T) and positions y_n (eqs. 11.7, 11.8, 11.62); with `B`, also their
+/// derivatives w.r.t. the 24 nodal variations (delta y_n, spin_n):
+///   d eps_k = T(xi)^T d y_,k + Rt^T (T^T y_,k) x Gamma d phi,
+///   d kappa_k = Gamma^T d phi_,k + d(Gamma^T phi_,k)/d phi d phi     (Rt^T Gamma = Gamma^T).
+template <class PointT>
+Vec12 point_strains(const PointT& p, const Mat3& T, const NodalRotations& nr, const std::array<Vec3, 4>& y_n,
+                    Mat12x24* B = nullptr) {
+  Vec3 phi = Vec3::Zero();
+  std::array<Vec3, 2> phi_s{Vec3::Zero(), Vec3::Zero()}, y_s{Vec3::Zero(), Vec3::Zero()};
   for (int n = 0; n < 4; ++n) {
-    phi += p.L[n] * phi_n[n];
+    phi += p.L[n] * nr.phi[n];
     for (int k = 0; k < 2; ++k) {
-      phi_s[k] += p.dL_ds[n][k] * phi_n[n];
+      phi_s[k] += p.dL_ds[n][k] * nr.phi[n];
       y_s[k] += p.dL_ds[n][k] * y_n[n];
     }
   }
-  M3<S> Rt, Gamma;
-  rotation_and_gamma<S>(phi, Rt, Gamma);
-  const M3<S> T_xi = T.cast<S>() * Rt;
-  Eigen::Matrix<S, 12, 1> e;
+  const RotationTerms rt = rotation_terms(phi);
+  const Mat3 T_xi = T * rt.R;
+  Vec12 e;
   for (int k = 0; k < 2; ++k) {
-    V3<S> eps = T_xi.transpose() * y_s[k];
+    Vec3 eps = T_xi.transpose() * y_s[k];
     eps[k] -= 1.0;
-    const V3<S> kap = Rt.transpose() * (Gamma * phi_s[k]) - p.kappa0[k].template cast<S>();
-    e.template segment<3>(3 * k) = eps;
-    e.template segment<3>(6 + 3 * k) = kap;
+    e.segment<3>(3 * k) = eps;
+    e.segment<3>(6 + 3 * k) = rt.R.transpose() * (rt.Gamma * phi_s[k]) - p.kappa0[k];
+  }
+  if (!B) return e;
+  const Mat3 Gamma_T = rt.Gamma.transpose();
+  for (int k = 0; k < 2; ++k) {
+    const Mat3 deps_dphi = rt.R.transpose() * skew(T.transpose() * y_s[k]) * rt.Gamma;
+    const Mat3 dkap_dphi = gamma_T_v_derivative(rt, phi, phi_s[k]);
+    for (int n = 0; n < 4; ++n) {
+      B->block<3, 3>(3 * k, 6 * n) = p.dL_ds[n][k] * T_xi.transpose();
+      B->block<3, 3>(3 * k, 6 * n + 3) = p.L[n] * deps_dphi * nr.dphi_dspin[n];
+      B->block<3, 3>(6 + 3 * k, 6 * n).setZero();
+      B->block<3, 3>(6 + 3 * k, 6 * n + 3) = (p.L[n] * dkap_dphi + p.dL_ds[n][k] * Gamma_T) * nr.dphi_dspin[n];
+    }
   }
   return e;
 }
 
 /// Transverse shear strain eps_k3 alone at a point (what the ANS interpolation samples at the
-/// mid-sides): the third component of T(xi)^T y_,k, as in point_strains.
-template <class S, class PointT>
-S point_shear(const PointT& p, const Mat3& T, const std::array<V3<S>, 4>& phi_n, const std::array<V3<S>, 4>& y_n,
-              int k) {
-  V3<S> phi = V3<S>::Zero(), y_s = V3<S>::Zero();
+/// mid-sides): the third component of T(xi)^T y_,k, as in point_strains, and its derivative
+/// d eps_k3 = t3 . d y_,k + (r3 x T^T y_,k) . Gamma d phi (t3 = T r3, r3 = Rt e3).
+template <class PointT>
+double point_shear(const PointT& p, const Mat3& T, const NodalRotations& nr, const std::array<Vec3, 4>& y_n, int k,
+                   Row24& dshear) {
+  Vec3 phi = Vec3::Zero(), y_s = Vec3::Zero();
   for (int n = 0; n < 4; ++n) {
-    phi += p.L[n] * phi_n[n];
+    phi += p.L[n] * nr.phi[n];
     y_s += p.dL_ds[n][k] * y_n[n];
   }
-  M3<S> Rt, Gamma;
-  rotation_and_gamma<S>(phi, Rt, Gamma);
-  const V3<S> t3 = T.cast<S>() * Rt.col(2);  // third column of T(xi)
+  const RotationTerms rt = rotation_terms(phi);
+  const Vec3 r3 = rt.R.col(2);
+  const Vec3 t3 = T * r3;  // third column of T(xi)
+  const Eigen::Matrix<double, 1, 3> dshear_dphi = r3.cross(T.transpose() * y_s).transpose() * rt.Gamma;
+  for (int n = 0; n < 4; ++n) {
+    dshear.segment<3>(6 * n) = p.dL_ds[n][k] * t3.transpose();
+    dshear.segment<3>(6 * n + 3) = p.L[n] * dshear_dphi * nr.dphi_dspin[n];
+  }
   return t3.dot(y_s);
 }
 
@@ -169,15 +188,15 @@ void Shell4::setup(Model&) {
   std::array<Mat3, 4> T_n0;
   for (int n = 0; n < 4; ++n) T_n0[n] = s0.R[n] * iTa_[n];
   const Mat3 T = reference_frame(T_n0);
-  std::array<Vec3, 4> phi_n;
-  for (int n = 0; n < 4; ++n) phi_n[n] = rot::R_to_rotvec(T.transpose() * s0.R[n] * iTa_[n]);
+  NodalRotations nr0;
+  for (int n = 0; n < 4; ++n) nr0.phi[n] = rot::R_to_rotvec(T.transpose() * s0.R[n] * iTa_[n]);
 
   auto init_point = [&](Point& p) {
     Vec3 phi = Vec3::Zero();
     Vec3 dx[2] = {Vec3::Zero(), Vec3::Zero()};
     for (int n = 0; n < 4; ++n) {
       p.L[n] = shape(n, p.xi1, p.xi2);
-      phi += p.L[n] * phi_n[n];
+      phi += p.L[n] * nr0.phi[n];
       for (int j = 0; j < 2; ++j) dx[j] += shape_d(n, j, p.xi1, p.xi2) * s0.x[n];
     }
     const Mat3 T0 = T * rot::rotvec_to_R(phi);
@@ -192,7 +211,7 @@ void Shell4::setup(Model&) {
       for (int k = 0; k < 2; ++k)
         p.dL_ds[n][k] = shape_d(n, 0, p.xi1, p.xi2) * Sinv(0, k) + shape_d(n, 1, p.xi1, p.xi2) * Sinv(1, k);
     p.kappa0 = {Vec3::Zero(), Vec3::Zero()};
-    const Vec12 e0 = point_strains<double>(p, T, phi_n, s0.x);
+    const Vec12 e0 = point_strains(p, T, nr0, s0.x);
     p.kappa0 = {Vec3(e0.segment<3>(6)), Vec3(e0.segment<3>(9))};
     return S;
   };
@@ -246,42 +265,26 @@ Shell4::Strains Shell4::strains(const NodeStates& s) const {
   std::array<Mat3, 4> T_n;
   for (int n = 0; n < 4; ++n) T_n[n] = s.R[n] * iTa_[n];
   const Mat3 T = reference_frame(T_n);
-  // Nodal unknowns with their derivatives: y_n + delta y_n, and phi_n + Gamma(phi_n)^-1 T^T spin_n
-  // (eq. 11.43).
-  std::array<V3<AD>, 4> y_ad, phi_ad;
+  NodalRotations nr;
   for (int n = 0; n < 4; ++n) {
-    const Vec3 phi = rot::R_to_rotvec(T.transpose() * T_n[n]);
-    const Mat3 dphi = gamma_of(phi).inverse() * T.transpose();
-    for (int i = 0; i < 3; ++i) {
-      Eigen::Matrix<double, 24, 1> d = Eigen::Matrix<double, 24, 1>::Zero();
-      d[6 * n + i] = 1.0;
-      y_ad[n][i] = AD(s.x[n][i], d);
-      d.setZero();
-      d.segment<3>(6 * n + 3) = dphi.row(i).transpose();
-      phi_ad[n][i] = AD(phi[i], d);
-    }
+    nr.phi[n] = rot::R_to_rotvec(T.transpose() * T_n[n]);
+    nr.dphi_dspin[n] = rotation_terms(nr.phi[n]).Gamma.inverse() * T.transpose();
   }
   Strains out;
-  std::array<Eigen::Matrix<AD, 12, 1>, 4> e_gauss;
-  for (int g = 0; g < 4; ++g) e_gauss[g] = point_strains<AD>(gauss_[g], T, phi_ad, y_ad);
-  {
-    // Assumed natural shear strains (eqs. 11.72-11.74): eps_13 from the mid-sides a, c,
-    // eps_23 from b, d. Used by both cards: MBDyn's `shell4eas` results match this shear
-    // interpolation (to 1e-8 on its plate decks), not the fully integrated shear.
-    // Only these two components are sampled there: a, c give eps_13 (k = 1), b, d eps_23 (k = 2).
-    std::array<AD, 4> shear_mid;
-    for (int m = 0; m < 4; ++m) shear_mid[m] = point_shear<AD>(mid_[m], T, phi_ad, y_ad, m % 2);
-    for (int g = 0; g < 4; ++g) {
-      const double x1 = gauss_[g].xi1, x2 = gauss_[g].xi2;
-      e_gauss[g][2] = 0.5 * (1.0 + x2) * shear_mid[0] + 0.5 * (1.0 - x2) * shear_mid[2];
-      e_gauss[g][5] = 0.5 * (1.0 - x1) * shear_mid[1] + 0.5 * (1.0 + x1) * shear_mid[3];
-    }
-  }
+  for (int g = 0; g < 4; ++g) out.eps[g] = point_strains(gauss_[g], T, nr, s.x, &out.B[g]);
+  // Assumed natural shear strains (eqs. 11.72-11.74): eps_13 from the mid-sides a, c,
+  // eps_23 from b, d. Used by both cards: MBDyn's `shell4eas` results match this shear
+  // interpolation (to 1e-8 on its plate decks), not the fully integrated shear.
+  // Only these two components are sampled there: a, c give eps_13 (k = 1), b, d eps_23 (k = 2).
+  std::array<double, 4> shear_mid;
+  std::array<Row24, 4> dshear_mid;
+  for (int m = 0; m < 4; ++m) shear_mid[m] = point_shear(mid_[m], T, nr, s.x, m % 2, dshear_mid[m]);
   for (int g = 0; g < 4; ++g) {
-    for (int r = 0; r < 12; ++r) {
-      out.eps[g][r] = e_gauss[g][r].value();
-      out.B[g].row(r) = e_gauss[g][r].derivatives().transpose();
-    }
+    const double x1 = gauss_[g].xi1, x2 = gauss_[g].xi2;
+    out.eps[g][2] = 0.5 * (1.0 + x2) * shear_mid[0] + 0.5 * (1.0 - x2) * shear_mid[2];
+    out.eps[g][5] = 0.5 * (1.0 - x1) * shear_mid[1] + 0.5 * (1.0 + x1) * shear_mid[3];
+    out.B[g].row(2) = 0.5 * (1.0 + x2) * dshear_mid[0] + 0.5 * (1.0 - x2) * dshear_mid[2];
+    out.B[g].row(5) = 0.5 * (1.0 - x1) * dshear_mid[1] + 0.5 * (1.0 + x1) * dshear_mid[3];
   }
   return out;
 }

@@ -19,8 +19,8 @@
 // integrated with 2x2 Gauss points; the residual is -sum B^T sigma alpha w for the nodes and
 // -sum P^T sigma alpha w for beta (eqs. 11.89, 11.90).
 //
-// The strain derivatives B are computed exactly (forward automatic differentiation of the strain
-// evaluation); the Jacobian of the nodal forces is the central finite difference of the exact
+// The strain derivatives B are computed exactly (closed-form derivatives of the strain
+// evaluation, shell.cpp); the Jacobian of the nodal forces is the central finite difference of the exact
 // residual, the beta blocks are analytical (eqs. 11.81-11.83).
 #include <array>
 #include <string>
