@@ -88,76 +88,80 @@ Shell4::Shell4(unsigned label, std::array<StructNode*, 4> nodes, ShellLaw law, b
 namespace {
 
 using Mat12x24 = Eigen::Matrix<double, 12, 24>;
-using Row24 = Eigen::Matrix<double, 1, 24>;
 
-/// Nodal rotation vectors phi_n relative to the reference frame T and the maps from the nodes'
-/// spins to their variations, d phi_n = Gamma(phi_n)^-1 T^T spin_n (eq. 11.43, T held fixed).
-struct NodalRotations {
-  std::array<Vec3, 4> phi;
-  std::array<Mat3, 4> dphi_dspin;
+/// The interpolated kinematics at a point: rotation vector phi and its arc-length derivatives
+/// phi_,k, position derivatives y_,k, Rt = Rot(phi), Gamma(phi), T(xi) = T Rt, w_k = T^T y_,k.
+struct PointState {
+  Vec3 phi;
+  std::array<Vec3, 2> phi_s, y_s, w;
+  RotationTerms rt;
+  Mat3 T_xi;
 };
 
-/// Compatible strains (eps_1, eps_2, kappa_1, kappa_2) at a point from the nodal rotation vectors
-/// phi_n (relative to T) and positions y_n (eqs. 11.7, 11.8, 11.62); with `B`, also their
-/// derivatives w.r.t. the 24 nodal variations (delta y_n, spin_n):
-///   d eps_k = T(xi)^T d y_,k + Rt^T (T^T y_,k) x Gamma d phi,
-///   d kappa_k = Gamma^T d phi_,k + d(Gamma^T phi_,k)/d phi d phi     (Rt^T Gamma = Gamma^T).
-template <class PointT>
-Vec12 point_strains(const PointT& p, const Mat3& T, const NodalRotations& nr, const std::array<Vec3, 4>& y_n,
-                    Mat12x24* B = nullptr) {
-  Vec3 phi = Vec3::Zero();
-  std::array<Vec3, 2> phi_s{Vec3::Zero(), Vec3::Zero()}, y_s{Vec3::Zero(), Vec3::Zero()};
+template <class PointT, class FrameT>
+PointState point_state(const PointT& p, const FrameT& f, const std::array<Vec3, 4>& y_n) {
+  PointState ps;
+  ps.phi.setZero();
+  ps.phi_s = {Vec3::Zero(), Vec3::Zero()};
+  ps.y_s = {Vec3::Zero(), Vec3::Zero()};
   for (int n = 0; n < 4; ++n) {
-    phi += p.L[n] * nr.phi[n];
+    ps.phi += p.L[n] * f.phi[n];
     for (int k = 0; k < 2; ++k) {
-      phi_s[k] += p.dL_ds[n][k] * nr.phi[n];
-      y_s[k] += p.dL_ds[n][k] * y_n[n];
+      ps.phi_s[k] += p.dL_ds[n][k] * f.phi[n];
+      ps.y_s[k] += p.dL_ds[n][k] * y_n[n];
     }
   }
-  const RotationTerms rt = rotation_terms(phi);
-  const Mat3 T_xi = T * rt.R;
+  ps.rt = rotation_terms(ps.phi);
+  ps.T_xi = f.T * ps.rt.R;
+  for (int k = 0; k < 2; ++k) ps.w[k] = f.T.transpose() * ps.y_s[k];
+  return ps;
+}
+
+/// Compatible strains (eps_1, eps_2, kappa_1, kappa_2) at a point (eqs. 11.7, 11.8, 11.62).
+template <class PointT>
+Vec12 point_strains(const PointT& p, const PointState& ps) {
   Vec12 e;
   for (int k = 0; k < 2; ++k) {
-    Vec3 eps = T_xi.transpose() * y_s[k];
+    Vec3 eps = ps.T_xi.transpose() * ps.y_s[k];
     eps[k] -= 1.0;
     e.segment<3>(3 * k) = eps;
-    e.segment<3>(6 + 3 * k) = rt.R.transpose() * (rt.Gamma * phi_s[k]) - p.kappa0[k];
-  }
-  if (!B) return e;
-  const Mat3 Gamma_T = rt.Gamma.transpose();
-  for (int k = 0; k < 2; ++k) {
-    const Mat3 deps_dphi = rt.R.transpose() * skew(T.transpose() * y_s[k]) * rt.Gamma;
-    const Mat3 dkap_dphi = gamma_T_v_derivative(rt, phi, phi_s[k]);
-    for (int n = 0; n < 4; ++n) {
-      B->block<3, 3>(3 * k, 6 * n) = p.dL_ds[n][k] * T_xi.transpose();
-      B->block<3, 3>(3 * k, 6 * n + 3) = p.L[n] * deps_dphi * nr.dphi_dspin[n];
-      B->block<3, 3>(6 + 3 * k, 6 * n).setZero();
-      B->block<3, 3>(6 + 3 * k, 6 * n + 3) = (p.L[n] * dkap_dphi + p.dL_ds[n][k] * Gamma_T) * nr.dphi_dspin[n];
-    }
+    e.segment<3>(6 + 3 * k) = ps.rt.R.transpose() * (ps.rt.Gamma * ps.phi_s[k]) - p.kappa0[k];
   }
   return e;
 }
 
-/// Transverse shear strain eps_k3 alone at a point (what the ANS interpolation samples at the
-/// mid-sides): the third component of T(xi)^T y_,k, as in point_strains, and its derivative
-/// d eps_k3 = t3 . d y_,k + (r3 x T^T y_,k) . Gamma d phi (t3 = T r3, r3 = Rt e3).
-template <class PointT>
-double point_shear(const PointT& p, const Mat3& T, const NodalRotations& nr, const std::array<Vec3, 4>& y_n, int k,
-                   Row24& dshear) {
-  Vec3 phi = Vec3::Zero(), y_s = Vec3::Zero();
-  for (int n = 0; n < 4; ++n) {
-    phi += p.L[n] * nr.phi[n];
-    y_s += p.dL_ds[n][k] * y_n[n];
+/// Derivatives of the compatible strains w.r.t. the 24 nodal variations (delta y_n, spin_n):
+///   d eps_k = T(xi)^T d y_,k + Rt^T w_k x Gamma d phi,
+///   d kappa_k = Gamma^T d phi_,k + d(Gamma^T phi_,k)/d phi d phi     (Rt^T Gamma = Gamma^T).
+template <class PointT, class FrameT>
+Mat12x24 point_B(const PointT& p, const PointState& ps, const FrameT& f) {
+  Mat12x24 B;
+  const Mat3 Gamma_T = ps.rt.Gamma.transpose();
+  for (int k = 0; k < 2; ++k) {
+    const Mat3 deps_dphi = ps.rt.R.transpose() * skew(ps.w[k]) * ps.rt.Gamma;
+    const Mat3 dkap_dphi = gamma_T_v_derivative(ps.rt, ps.phi, ps.phi_s[k]);
+    for (int n = 0; n < 4; ++n) {
+      B.block<3, 3>(3 * k, 6 * n) = p.dL_ds[n][k] * ps.T_xi.transpose();
+      B.block<3, 3>(3 * k, 6 * n + 3) = p.L[n] * deps_dphi * f.dphi_dspin[n];
+      B.block<3, 3>(6 + 3 * k, 6 * n).setZero();
+      B.block<3, 3>(6 + 3 * k, 6 * n + 3) = (p.L[n] * dkap_dphi + p.dL_ds[n][k] * Gamma_T) * f.dphi_dspin[n];
+    }
   }
-  const RotationTerms rt = rotation_terms(phi);
-  const Vec3 r3 = rt.R.col(2);
-  const Vec3 t3 = T * r3;  // third column of T(xi)
-  const Eigen::Matrix<double, 1, 3> dshear_dphi = r3.cross(T.transpose() * y_s).transpose() * rt.Gamma;
-  for (int n = 0; n < 4; ++n) {
-    dshear.segment<3>(6 * n) = p.dL_ds[n][k] * t3.transpose();
-    dshear.segment<3>(6 * n + 3) = p.L[n] * dshear_dphi * nr.dphi_dspin[n];
-  }
-  return t3.dot(y_s);
+  return B;
+}
+
+/// Transverse shear strain eps_k3 at a mid-side (what the ANS interpolation samples): the third
+/// component of T(xi)^T y_,k, i.e. t3 . y_,k with t3 = T r3, r3 = Rt e3. Its variation is
+/// d eps_k3 = t3 . d y_,k + (r3 x w_k) . Gamma d phi.
+double mid_shear(const PointState& ps, const Mat3& T, int k) { return (T * ps.rt.R.col(2)).dot(ps.y_s[k]); }
+Vec3 mid_shear_dphi(const PointState& ps, int k) {
+  return ps.rt.Gamma.transpose() * ps.rt.R.col(2).cross(ps.w[k]);
+}
+
+/// ANS weights (eqs. 11.72-11.74) of the mid-sides a, b, c, d at a Gauss point (xi1, xi2): eps_13
+/// from a, c, eps_23 from b, d.
+std::array<double, 4> ans_weights(double x1, double x2) {
+  return {0.5 * (1.0 + x2), 0.5 * (1.0 - x1), 0.5 * (1.0 - x2), 0.5 * (1.0 + x1)};
 }
 
 }  // namespace
@@ -187,16 +191,17 @@ void Shell4::setup(Model&) {
   // Reference frame and nodal rotation vectors of the initial configuration.
   std::array<Mat3, 4> T_n0;
   for (int n = 0; n < 4; ++n) T_n0[n] = s0.R[n] * iTa_[n];
-  const Mat3 T = reference_frame(T_n0);
-  NodalRotations nr0;
-  for (int n = 0; n < 4; ++n) nr0.phi[n] = rot::R_to_rotvec(T.transpose() * s0.R[n] * iTa_[n]);
+  Frame f0;
+  f0.T = reference_frame(T_n0);
+  const Mat3& T = f0.T;
+  for (int n = 0; n < 4; ++n) f0.phi[n] = rot::R_to_rotvec(T.transpose() * s0.R[n] * iTa_[n]);
 
   auto init_point = [&](Point& p) {
     Vec3 phi = Vec3::Zero();
     Vec3 dx[2] = {Vec3::Zero(), Vec3::Zero()};
     for (int n = 0; n < 4; ++n) {
       p.L[n] = shape(n, p.xi1, p.xi2);
-      phi += p.L[n] * nr0.phi[n];
+      phi += p.L[n] * f0.phi[n];
       for (int j = 0; j < 2; ++j) dx[j] += shape_d(n, j, p.xi1, p.xi2) * s0.x[n];
     }
     const Mat3 T0 = T * rot::rotvec_to_R(phi);
@@ -211,7 +216,7 @@ void Shell4::setup(Model&) {
       for (int k = 0; k < 2; ++k)
         p.dL_ds[n][k] = shape_d(n, 0, p.xi1, p.xi2) * Sinv(0, k) + shape_d(n, 1, p.xi1, p.xi2) * Sinv(1, k);
     p.kappa0 = {Vec3::Zero(), Vec3::Zero()};
-    const Vec12 e0 = point_strains(p, T, nr0, s0.x);
+    const Vec12 e0 = point_strains(p, point_state(p, f0, s0.x));
     p.kappa0 = {Vec3(e0.segment<3>(6)), Vec3(e0.segment<3>(9))};
     return S;
   };
@@ -260,59 +265,112 @@ Vec7 Shell4::beta(const StepContext& c) const {
   return c.y->segment<7>(first_index());
 }
 
-Shell4::Strains Shell4::strains(const NodeStates& s) const {
-  // Reference frame T (eqs. 11.35, 11.36), held fixed in the variations.
+Shell4::Frame Shell4::frame(const NodeStates& s) const {
+  Frame f;
   std::array<Mat3, 4> T_n;
   for (int n = 0; n < 4; ++n) T_n[n] = s.R[n] * iTa_[n];
-  const Mat3 T = reference_frame(T_n);
-  NodalRotations nr;
+  f.T = reference_frame(T_n);
   for (int n = 0; n < 4; ++n) {
-    nr.phi[n] = rot::R_to_rotvec(T.transpose() * T_n[n]);
-    nr.dphi_dspin[n] = rotation_terms(nr.phi[n]).Gamma.inverse() * T.transpose();
+    f.phi[n] = rot::R_to_rotvec(f.T.transpose() * T_n[n]);
+    f.dphi_dspin[n] = rotation_terms(f.phi[n]).Gamma.inverse() * f.T.transpose();
   }
+  return f;
+}
+
+// Assumed natural shear strains (eqs. 11.72-11.74): eps_13 from the mid-sides a, c, eps_23 from
+// b, d. Used by both cards: MBDyn's `shell4eas` results match this shear interpolation (to 1e-8
+// on its plate decks), not the fully integrated shear. Only these two components are sampled
+// there: a, c give eps_13 (k = 1), b, d eps_23 (k = 2).
+Shell4::Strains Shell4::strains(const NodeStates& s, const Frame& f) const {
   Strains out;
-  for (int g = 0; g < 4; ++g) out.eps[g] = point_strains(gauss_[g], T, nr, s.x, &out.B[g]);
-  // Assumed natural shear strains (eqs. 11.72-11.74): eps_13 from the mid-sides a, c,
-  // eps_23 from b, d. Used by both cards: MBDyn's `shell4eas` results match this shear
-  // interpolation (to 1e-8 on its plate decks), not the fully integrated shear.
-  // Only these two components are sampled there: a, c give eps_13 (k = 1), b, d eps_23 (k = 2).
-  std::array<double, 4> shear_mid;
-  std::array<Row24, 4> dshear_mid;
-  for (int m = 0; m < 4; ++m) shear_mid[m] = point_shear(mid_[m], T, nr, s.x, m % 2, dshear_mid[m]);
   for (int g = 0; g < 4; ++g) {
-    const double x1 = gauss_[g].xi1, x2 = gauss_[g].xi2;
-    out.eps[g][2] = 0.5 * (1.0 + x2) * shear_mid[0] + 0.5 * (1.0 - x2) * shear_mid[2];
-    out.eps[g][5] = 0.5 * (1.0 - x1) * shear_mid[1] + 0.5 * (1.0 + x1) * shear_mid[3];
-    out.B[g].row(2) = 0.5 * (1.0 + x2) * dshear_mid[0] + 0.5 * (1.0 - x2) * dshear_mid[2];
-    out.B[g].row(5) = 0.5 * (1.0 - x1) * dshear_mid[1] + 0.5 * (1.0 + x1) * dshear_mid[3];
+    const PointState ps = point_state(gauss_[g], f, s.x);
+    out.eps[g] = point_strains(gauss_[g], ps);
+    out.B[g] = point_B(gauss_[g], ps, f);
+  }
+  std::array<double, 4> shear_mid;
+  std::array<Eigen::Matrix<double, 1, 24>, 4> dshear_mid;
+  for (int m = 0; m < 4; ++m) {
+    const int k = m % 2;
+    const PointState ps = point_state(mid_[m], f, s.x);
+    shear_mid[m] = mid_shear(ps, f.T, k);
+    const Vec3 t3 = ps.T_xi.col(2), d_phi = mid_shear_dphi(ps, k);
+    for (int n = 0; n < 4; ++n) {
+      dshear_mid[m].segment<3>(6 * n) = mid_[m].dL_ds[n][k] * t3.transpose();
+      dshear_mid[m].segment<3>(6 * n + 3) = mid_[m].L[n] * d_phi.transpose() * f.dphi_dspin[n];
+    }
+  }
+  for (int g = 0; g < 4; ++g) {
+    const std::array<double, 4> a = ans_weights(gauss_[g].xi1, gauss_[g].xi2);
+    out.eps[g][2] = a[0] * shear_mid[0] + a[2] * shear_mid[2];
+    out.eps[g][5] = a[1] * shear_mid[1] + a[3] * shear_mid[3];
+    out.B[g].row(2) = a[0] * dshear_mid[0] + a[2] * dshear_mid[2];
+    out.B[g].row(5) = a[1] * dshear_mid[1] + a[3] * dshear_mid[3];
   }
   return out;
 }
 
-void Shell4::internal_forces(const NodeStates& s, const Vec7& b, Eigen::Matrix<double, 24, 1>& f_q, Vec7& f_b,
-                             Strains* keep) {
-  const Strains st = strains(s);
+// f_q = sum_g alpha_g B_g^T sigma_g (Gauss weights 1), accumulated without forming B: the
+// rotational parts are gathered per node in the rotation-vector space (g_n) and mapped to the
+// spin once per node with dphi_dspin^T; the ANS shear forces are gathered per mid-side.
+void Shell4::internal_forces(const NodeStates& s, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b, bool keep) {
+  std::array<PointState, 4> ps_mid;
+  std::array<double, 4> shear_mid;
+  for (int m = 0; m < 4; ++m) {
+    ps_mid[m] = point_state(mid_[m], f, s.x);
+    shear_mid[m] = mid_shear(ps_mid[m], f.T, m % 2);
+  }
   f_q.setZero();
   f_b.setZero();
+  std::array<Vec3, 4> g_n{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+  std::array<double, 4> sigma_mid{0.0, 0.0, 0.0, 0.0};  // sum of alpha sigma_k3 weights per mid-side
   for (int g = 0; g < 4; ++g) {
     const Point& p = gauss_[g];
-    const Vec12 eps_t = st.eps[g] + p.P * b;
+    const PointState ps = point_state(p, f, s.x);
+    Vec12 eps = point_strains(p, ps);
+    const std::array<double, 4> a = ans_weights(p.xi1, p.xi2);
+    eps[2] = a[0] * shear_mid[0] + a[2] * shear_mid[2];
+    eps[5] = a[1] * shear_mid[1] + a[3] * shear_mid[3];
+    const Vec12 eps_t = eps + p.P * b;
     const Vec12 sigma = law_.D * eps_t + law_.prestress;
-    f_q += st.B[g].transpose() * sigma * p.alpha;  // Gauss weights are 1
     f_b += p.P.transpose() * sigma * p.alpha;
     if (keep) {
       eps_t_[g] = eps_t;
       sigma_[g] = sigma;
     }
+    const Vec12 as = p.alpha * sigma;
+    for (int m = 0; m < 4; ++m) sigma_mid[m] += a[m] * as[m % 2 == 0 ? 2 : 5];
+    Vec3 u = Vec3::Zero();  // conjugate to d phi at this point
+    for (int k = 0; k < 2; ++k) {
+      Vec3 s_eps = as.segment<3>(3 * k);
+      s_eps[2] = 0.0;  // the transverse shear is the ANS one
+      const Vec3 s_kap = as.segment<3>(6 + 3 * k);
+      u -= ps.rt.Gamma.transpose() * ps.w[k].cross(ps.rt.R * s_eps);
+      u += gamma_T_v_derivative(ps.rt, ps.phi, ps.phi_s[k]).transpose() * s_kap;
+      const Vec3 f_y = ps.T_xi * s_eps, f_kap = ps.rt.Gamma * s_kap;
+      for (int n = 0; n < 4; ++n) {
+        f_q.segment<3>(6 * n) += p.dL_ds[n][k] * f_y;
+        g_n[n] += p.dL_ds[n][k] * f_kap;
+      }
+    }
+    for (int n = 0; n < 4; ++n) g_n[n] += p.L[n] * u;
   }
-  if (keep) *keep = st;
+  for (int m = 0; m < 4; ++m) {
+    const int k = m % 2;
+    const Vec3 f_y = sigma_mid[m] * ps_mid[m].T_xi.col(2), u = sigma_mid[m] * mid_shear_dphi(ps_mid[m], k);
+    for (int n = 0; n < 4; ++n) {
+      f_q.segment<3>(6 * n) += mid_[m].dL_ds[n][k] * f_y;
+      g_n[n] += mid_[m].L[n] * u;
+    }
+  }
+  for (int n = 0; n < 4; ++n) f_q.segment<3>(6 * n + 3) = f.dphi_dspin[n].transpose() * g_n[n];
 }
 
 void Shell4::residual(ResidualSink& r, const StepContext& c) {
-  Eigen::Matrix<double, 24, 1> f_q;
+  Vec24 f_q;
   Vec7 f_b;
-  Strains st;
-  internal_forces(current_states(), beta(c), f_q, f_b, &st);
+  const NodeStates s = current_states();
+  internal_forces(s, frame(s), beta(c), f_q, f_b, true);
   for (int n = 0; n < 4; ++n) {
     if (nodes_[n]->dof_count() == 0) continue;
     r.add(nodes_[n]->eq_index(), Eigen::Matrix<double, 6, 1>(-f_q.segment<6>(6 * n)));
@@ -322,12 +380,13 @@ void Shell4::residual(ResidualSink& r, const StepContext& c) {
 
 void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   const NodeStates s = current_states();
+  const Frame f = frame(s);
   const Vec7 b = beta(c);
-  Eigen::Matrix<double, 24, 1> f_q, f_p, f_m;
-  Vec7 f_b, f_bp, f_bm;
-  Strains st;
-  internal_forces(s, b, f_q, f_b, &st);  // keeps the output quantities of the unperturbed state
+  Vec24 f_p, f_m;
+  Vec7 f_bp, f_bm;
+  internal_forces(s, f, b, f_p, f_bp, true);  // keeps the output quantities of the unperturbed state
   // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
+  const Strains st = strains(s, f);
   Eigen::Matrix<double, 24, 7> K_qb = Eigen::Matrix<double, 24, 7>::Zero();
   Eigen::Matrix<double, 7, 7> K_bb = Eigen::Matrix<double, 7, 7>::Zero();
   for (int g = 0; g < 4; ++g) {
@@ -337,7 +396,8 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
     K_bb += p.P.transpose() * DP * p.alpha;
   }
   // Nodal columns: central differences of the exact internal forces (positions, then spins);
-  // they include the variation of the reference frame T that B leaves out.
+  // they include the variation of the reference frame T that B leaves out. A position change
+  // leaves the frame as it is.
   Eigen::Matrix<double, 24, 24> K_qq;
   Eigen::Matrix<double, 7, 24> K_bq;
   const double h_x = 1e-6 * size_, h_r = 1e-6;
@@ -347,14 +407,16 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
       if (k < 3) {
         sp.x[n][k] += h_x;
         sm.x[n][k] -= h_x;
+        internal_forces(sp, f, b, f_p, f_bp);
+        internal_forces(sm, f, b, f_m, f_bm);
       } else {
         Vec3 d = Vec3::Zero();
         d[k - 3] = h_r;
         sp.R[n] = rot::rotvec_to_R(d) * s.R[n];
         sm.R[n] = rot::rotvec_to_R(-d) * s.R[n];
+        internal_forces(sp, frame(sp), b, f_p, f_bp);
+        internal_forces(sm, frame(sm), b, f_m, f_bm);
       }
-      internal_forces(sp, b, f_p, f_bp);
-      internal_forces(sm, b, f_m, f_bm);
       const double h2 = 2.0 * (k < 3 ? h_x : h_r);
       K_qq.col(6 * n + k) = (f_p - f_m) / h2;
       K_bq.col(6 * n + k) = (f_bp - f_bm) / h2;

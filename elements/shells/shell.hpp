@@ -33,6 +33,7 @@ namespace mbl::elements {
 using Mat12 = Eigen::Matrix<double, 12, 12>;
 using Vec12 = Eigen::Matrix<double, 12, 1>;
 using Vec7 = Eigen::Matrix<double, 7, 1>;
+using Vec24 = Eigen::Matrix<double, 24, 1>;
 
 /// The shell's linear elastic law (input manual eq. 8.80): fluxes = D strains + prestress, in the
 /// order (n_11, n_12, n_13, n_21, n_22, n_23, m_11, ..., m_23).
@@ -85,12 +86,22 @@ class Shell4 : public Element {
     std::array<Eigen::Matrix<double, 12, 24>, 4> B;
   };
 
+  /// The reference frame T (eqs. 11.35, 11.36; held fixed in the variations), the nodal rotation
+  /// vectors phi_n = VecRot(T^T T_n) and the maps from the nodes' spins to their variations,
+  /// d phi_n = Gamma(phi_n)^-1 T^T spin_n (eq. 11.43).
+  struct Frame {
+    Mat3 T;
+    std::array<Vec3, 4> phi;
+    std::array<Mat3, 4> dphi_dspin;
+  };
+
   NodeStates current_states() const;
+  Frame frame(const NodeStates& s) const;
   Vec7 beta(const StepContext& c) const;
-  Strains strains(const NodeStates& s) const;
-  /// Internal nodal forces (24) and beta forces (7); keeps strains/forces for output.
-  void internal_forces(const NodeStates& s, const Vec7& beta, Eigen::Matrix<double, 24, 1>& f_q, Vec7& f_b,
-                       Strains* keep = nullptr);
+  Strains strains(const NodeStates& s, const Frame& f) const;
+  /// Internal nodal forces (24) and beta forces (7); `keep` keeps strains/forces for output.
+  void internal_forces(const NodeStates& s, const Frame& f, const Vec7& beta, Vec24& f_q, Vec7& f_b,
+                       bool keep = false);
 
   std::array<StructNode*, 4> nodes_;
   ShellLaw law_;
