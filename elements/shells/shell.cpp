@@ -15,15 +15,8 @@ namespace {
 using bilinear::kNodeXi;
 using bilinear::shape;
 using bilinear::shape_d;
-
-/// Rot(phi) = exp(phi x) = I + a phi x + b (phi x)^2 and Gamma(phi) = I + b phi x + c (phi x)^2
-/// (d Rot Rot^T = (Gamma d phi) x), with a = sin(p)/p, b = (1 - cos p)/p^2, c = (p - sin p)/p^3
-/// as functions of t2 = |phi|^2 (series near zero), and db/dt2, dc/dt2 for the derivative of
-/// Gamma^T v (the curvature's).
-struct RotationTerms {
-  Mat3 R, Gamma;
-  double t2 = 0.0, b = 0.0, c = 0.0, db = 0.0, dc = 0.0;
-};
+using shell_kinematics::PointState;
+using shell_kinematics::RotationTerms;
 
 RotationTerms rotation_terms(const Vec3& phi) {
   RotationTerms r;
@@ -89,31 +82,27 @@ namespace {
 
 using Mat12x24 = Eigen::Matrix<double, 12, 24>;
 
-/// The interpolated kinematics at a point: rotation vector phi and its arc-length derivatives
-/// phi_,k, position derivatives y_,k, Rt = Rot(phi), Gamma(phi), T(xi) = T Rt, w_k = T^T y_,k.
-struct PointState {
-  Vec3 phi;
-  std::array<Vec3, 2> phi_s, y_s, w;
-  RotationTerms rt;
-  Mat3 T_xi;
-};
+/// The position parts of a point's kinematics (y_,k, w_k), for the given node positions.
+template <class PointT, class FrameT>
+void set_point_positions(PointState& ps, const PointT& p, const FrameT& f, const std::array<Vec3, 4>& y_n) {
+  ps.y_s = {Vec3::Zero(), Vec3::Zero()};
+  for (int n = 0; n < 4; ++n)
+    for (int k = 0; k < 2; ++k) ps.y_s[k] += p.dL_ds[n][k] * y_n[n];
+  for (int k = 0; k < 2; ++k) ps.w[k] = f.T.transpose() * ps.y_s[k];
+}
 
 template <class PointT, class FrameT>
 PointState point_state(const PointT& p, const FrameT& f, const std::array<Vec3, 4>& y_n) {
   PointState ps;
   ps.phi.setZero();
   ps.phi_s = {Vec3::Zero(), Vec3::Zero()};
-  ps.y_s = {Vec3::Zero(), Vec3::Zero()};
   for (int n = 0; n < 4; ++n) {
     ps.phi += p.L[n] * f.phi[n];
-    for (int k = 0; k < 2; ++k) {
-      ps.phi_s[k] += p.dL_ds[n][k] * f.phi[n];
-      ps.y_s[k] += p.dL_ds[n][k] * y_n[n];
-    }
+    for (int k = 0; k < 2; ++k) ps.phi_s[k] += p.dL_ds[n][k] * f.phi[n];
   }
   ps.rt = rotation_terms(ps.phi);
   ps.T_xi = f.T * ps.rt.R;
-  for (int k = 0; k < 2; ++k) ps.w[k] = f.T.transpose() * ps.y_s[k];
+  set_point_positions(ps, p, f, y_n);
   return ps;
 }
 
@@ -313,20 +302,28 @@ Shell4::Strains Shell4::strains(const NodeStates& s, const Frame& f) const {
 // f_q = sum_g alpha_g B_g^T sigma_g (Gauss weights 1), accumulated without forming B: the
 // rotational parts are gathered per node in the rotation-vector space (g_n) and mapped to the
 // spin once per node with dphi_dspin^T; the ANS shear forces are gathered per mid-side.
+Shell4::PointStates Shell4::point_states(const NodeStates& s, const Frame& f) const {
+  PointStates st;
+  for (int g = 0; g < 4; ++g) st.gauss[g] = point_state(gauss_[g], f, s.x);
+  for (int m = 0; m < 4; ++m) st.mid[m] = point_state(mid_[m], f, s.x);
+  return st;
+}
+
 void Shell4::internal_forces(const NodeStates& s, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b, bool keep) {
-  std::array<PointState, 4> ps_mid;
+  internal_forces(point_states(s, f), f, b, f_q, f_b, keep);
+}
+
+void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b, bool keep) {
+  const std::array<PointState, 4>& ps_mid = st.mid;
   std::array<double, 4> shear_mid;
-  for (int m = 0; m < 4; ++m) {
-    ps_mid[m] = point_state(mid_[m], f, s.x);
-    shear_mid[m] = mid_shear(ps_mid[m], f.T, m % 2);
-  }
+  for (int m = 0; m < 4; ++m) shear_mid[m] = mid_shear(ps_mid[m], f.T, m % 2);
   f_q.setZero();
   f_b.setZero();
   std::array<Vec3, 4> g_n{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
   std::array<double, 4> sigma_mid{0.0, 0.0, 0.0, 0.0};  // sum of alpha sigma_k3 weights per mid-side
   for (int g = 0; g < 4; ++g) {
     const Point& p = gauss_[g];
-    const PointState ps = point_state(p, f, s.x);
+    const PointState& ps = st.gauss[g];
     Vec12 eps = point_strains(p, ps);
     const std::array<double, 4> a = ans_weights(p.xi1, p.xi2);
     eps[2] = a[0] * shear_mid[0] + a[2] * shear_mid[2];
@@ -384,7 +381,8 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   const Vec7 b = beta(c);
   Vec24 f_p, f_m;
   Vec7 f_bp, f_bm;
-  internal_forces(s, f, b, f_p, f_bp, true);  // keeps the output quantities of the unperturbed state
+  const PointStates ps = point_states(s, f);
+  internal_forces(ps, f, b, f_p, f_bp, true);  // keeps the output quantities of the unperturbed state
   // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
   const Strains st = strains(s, f);
   Eigen::Matrix<double, 24, 7> K_qb = Eigen::Matrix<double, 24, 7>::Zero();
@@ -397,7 +395,7 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   }
   // Nodal columns: central differences of the exact internal forces (positions, then spins);
   // they include the variation of the reference frame T that B leaves out. A position change
-  // leaves the frame as it is.
+  // leaves the frame and the rotations at the points as they are.
   Eigen::Matrix<double, 24, 24> K_qq;
   Eigen::Matrix<double, 7, 24> K_bq;
   const double h_x = 1e-6 * size_, h_r = 1e-6;
@@ -407,8 +405,15 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
       if (k < 3) {
         sp.x[n][k] += h_x;
         sm.x[n][k] -= h_x;
-        internal_forces(sp, f, b, f_p, f_bp);
-        internal_forces(sm, f, b, f_m, f_bm);
+        PointStates ps_p = ps, ps_m = ps;
+        for (int g = 0; g < 4; ++g) {
+          set_point_positions(ps_p.gauss[g], gauss_[g], f, sp.x);
+          set_point_positions(ps_m.gauss[g], gauss_[g], f, sm.x);
+          set_point_positions(ps_p.mid[g], mid_[g], f, sp.x);
+          set_point_positions(ps_m.mid[g], mid_[g], f, sm.x);
+        }
+        internal_forces(ps_p, f, b, f_p, f_bp);
+        internal_forces(ps_m, f, b, f_m, f_bm);
       } else {
         Vec3 d = Vec3::Zero();
         d[k - 3] = h_r;
