@@ -167,7 +167,6 @@ void Beam::residual(ResidualSink& r, const StepContext& c) {
 
 void Beam::jacobian(JacobianSink& J, const StepContext& c) {
   evaluate(c);
-  const Mat3 I = Mat3::Identity();
   std::array<Vec3, kMaxNodes> b, W;
   for (int i = 0; i < nn_; ++i) {
     const StructNode& n = *pt_[i].node;
@@ -186,56 +185,57 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
     // exact at g = 0 (the first Newton iteration of each step) and within O(|g|) elsewhere, and it
     // reproduces MBDyn's Newton convergence rate when the rotations within a step are large. The
     // terms that rotate the stress resultants (-F x, -M x) use the current forces.
+    // The strain derivatives have the block form [[dN R_r^T, R_r^T X], [0, dN R_r^T]], so the law
+    // rotated to W, RR law (RR = diag(R_r, R_r)), is applied to them as two 6x3 blocks
+    // (RR law)[:, 0:3] R_r^T and (RR law)[:, 3:6] R_r^T computed once per section.
     const Mat3 RT = S.R_ref.transpose();
     const Mat6 RR = blockdiag(S.R_ref);
     const Mat3 lx = skew(S.l);
     const Vec3 e = S.l_dot + S.l.cross(S.w);
     const Vec3 Ws = S.w_ref + 0.5 * S.gd;
+    using Mat63 = Eigen::Matrix<double, 6, 3>;
+    const Mat6 RK = RR * law.stiffness();
+    const Mat63 K_x = RK.leftCols<3>() * RT, K_g = RK.rightCols<3>() * RT;
+    Mat63 C_x = Mat63::Zero(), C_g = Mat63::Zero();
+    if (viscous_) {
+      const Mat6 RC = RR * law.damping();
+      C_x = RC.leftCols<3>() * RT;
+      C_g = RC.rightCols<3>() * RT;
+    }
     for (int i = 0; i < nn_; ++i) {
       const StructNode& ni = *pt_[i].node;
       if (ni.dof_count() == 0) continue;
       const double N = S.N[i], dN = S.dN[i];
       const Mat3 bx = skew(b[i]);
-      // Strains w.r.t. (x_i, g_i) and strain rates w.r.t. (x_i, g_i) and (x_i', g_i').
-      Eigen::Matrix<double, 6, 6> d_def = Eigen::Matrix<double, 6, 6>::Zero();
-      d_def.block<3, 3>(0, 0) = dN * RT;
-      d_def.block<3, 3>(0, 3) = RT * (N * lx - dN * bx);
-      d_def.block<3, 3>(3, 3) = dN * RT;
-      Mat6 dF_dy = law.stiffness() * d_def;
-      Mat6 dF_dyp = Mat6::Zero();
+      // Strains w.r.t. (x_i, g_i) and strain rates w.r.t. (x_i, g_i) and (x_i', g_i'), in W.
+      const Mat3 X = N * lx - dN * bx;  // d eps / d g_i = R_r^T X
+      Mat6 A, B = Mat6::Zero();
+      A.leftCols<3>() = dN * K_x;
+      A.rightCols<3>() = K_x * X + dN * K_g;
       if (viscous_) {
         const Vec3& w_i = ni.w_W();
-        Mat6 d_rate = Mat6::Zero(), d_rate_p = Mat6::Zero();
-        d_rate.block<3, 3>(0, 0) = -dN * RT * skew(S.w);
-        d_rate.block<3, 3>(0, 3) =
-            RT * (N * skew(e) + dN * (bx * skew(W[i]) - skew(w_i) * bx + skew(S.w) * bx) - N * lx * skew(Ws));
-        d_rate.block<3, 3>(3, 3) = RT * (0.5 * N * skew(S.gd_s));
-        d_rate_p.block<3, 3>(0, 0) = dN * RT;
-        d_rate_p.block<3, 3>(0, 3) = RT * (N * lx - dN * bx);
-        d_rate_p.block<3, 3>(3, 3) = dN * RT;
-        dF_dy += law.damping() * d_rate;
-        dF_dyp = law.damping() * d_rate_p;
+        const Mat3 wx = skew(S.w);
+        A.leftCols<3>() -= dN * C_x * wx;
+        A.rightCols<3>() += C_x * (N * skew(e) + dN * (bx * skew(W[i]) - skew(w_i) * bx + wx * bx) - N * lx * skew(Ws)) +
+                            C_g * (0.5 * N * skew(S.gd_s));
+        B.leftCols<3>() = dN * C_x;
+        B.rightCols<3>() = C_x * X + dN * C_g;
       }
       // Generalised force (F, M) in W.
-      Mat6 A = RR * dF_dy;
       A.block<3, 3>(0, 3) -= N * skew(S.F_W);
       A.block<3, 3>(3, 3) -= N * skew(S.M_W);
-      const Mat6 B = RR * dF_dyp;
       for (int j = 0; j < nn_; ++j) {
         const int sg = side(j, s);
         const StructNode& nj = *pt_[j].node;
         if (sg == 0 || nj.dof_count() == 0) continue;
         const Mat3 dx = skew(S.p - nj.x_W());
         // Rows of node j: (F, M + d x F), d = p_s - x_j.
-        Mat6 Aj, Bj;
-        Aj.topRows<3>() = A.topRows<3>();
-        Aj.bottomRows<3>() = A.bottomRows<3>() + dx * A.topRows<3>();
-        Bj.topRows<3>() = B.topRows<3>();
-        Bj.bottomRows<3>() = B.bottomRows<3>() + dx * B.topRows<3>();
+        Mat6 Jj = B + c.dCoef * A;
+        Jj.bottomRows<3>() += dx * Jj.topRows<3>();
         const Mat3 Fx = skew(S.F_W);
-        Aj.block<3, 3>(3, 0) -= Fx * ((N - (i == j ? 1.0 : 0.0)) * I);
-        Aj.block<3, 3>(3, 3) += Fx * (N * bx);
-        J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * (Bj + c.dCoef * Aj)));
+        Jj.block<3, 3>(3, 0) -= c.dCoef * (N - (i == j ? 1.0 : 0.0)) * Fx;
+        Jj.block<3, 3>(3, 3) += c.dCoef * N * (Fx * bx);
+        J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * Jj));
       }
     }
   }

@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <unsupported/Eigen/AutoDiff>
 
 #include "elements/shells/bilinear.hpp"
 #include "mbdyn-like/core/rotations.hpp"
@@ -13,62 +12,46 @@ namespace mbl::elements {
 
 namespace {
 
-using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 24, 1>>;
-template <class S>
-using V3 = Eigen::Matrix<S, 3, 1>;
-template <class S>
-using M3 = Eigen::Matrix<S, 3, 3>;
-
-double value_of(double x) { return x; }
-double value_of(const AD& x) { return x.value(); }
-
 using bilinear::kNodeXi;
 using bilinear::shape;
 using bilinear::shape_d;
+using shell_kinematics::PointState;
+using shell_kinematics::RotationTerms;
 
-template <class S>
-M3<S> skew_of(const V3<S>& v) {
-  M3<S> m;
-  m << S(0.0), -v[2], v[1], v[2], S(0.0), -v[0], -v[1], v[0], S(0.0);
-  return m;
-}
-
-/// Coefficients of the rotation-vector parameterisation as functions of t2 = |phi|^2 (series near
-/// zero so that derivatives stay finite): a = sin(p)/p, b = (1 - cos p)/p^2, c = (p - sin p)/p^3.
-template <class S>
-void rotation_coefficients(const S& t2, S& a, S& b, S& c) {
-  using std::cos;
-  using std::sin;
-  using std::sqrt;
-  if (value_of(t2) < 1e-6) {
+RotationTerms rotation_terms(const Vec3& phi) {
+  RotationTerms r;
+  const double t2 = phi.squaredNorm();
+  double a;
+  if (t2 < 1e-6) {
     a = 1.0 - t2 / 6.0 + t2 * t2 / 120.0 - t2 * t2 * t2 / 5040.0;
-    b = 0.5 - t2 / 24.0 + t2 * t2 / 720.0 - t2 * t2 * t2 / 40320.0;
-    c = 1.0 / 6.0 - t2 / 120.0 + t2 * t2 / 5040.0 - t2 * t2 * t2 / 362880.0;
+    r.b = 0.5 - t2 / 24.0 + t2 * t2 / 720.0 - t2 * t2 * t2 / 40320.0;
+    r.c = 1.0 / 6.0 - t2 / 120.0 + t2 * t2 / 5040.0 - t2 * t2 * t2 / 362880.0;
+    r.db = -1.0 / 24.0 + t2 / 360.0 - t2 * t2 / 13440.0;
+    r.dc = -1.0 / 120.0 + t2 / 2520.0 - t2 * t2 / 120960.0;
   } else {
-    const S p = sqrt(t2);
-    const S s = sin(p);
+    const double p = std::sqrt(t2);
+    const double s = std::sin(p);
     a = s / p;
-    b = (1.0 - cos(p)) / t2;
-    c = (p - s) / (t2 * p);
+    r.b = (1.0 - std::cos(p)) / t2;
+    r.c = (p - s) / (t2 * p);
+    r.db = (a - 2.0 * r.b) / (2.0 * t2);  // db/dp = (a - 2b)/p
+    r.dc = (r.b - 3.0 * r.c) / (2.0 * t2);  // dc/dp = (b - 3c)/p
   }
+  r.t2 = t2;
+  const Mat3 px = skew(phi);
+  const Mat3 px2 = px * px;
+  const Mat3 I = Mat3::Identity();
+  r.R = I + a * px + r.b * px2;
+  r.Gamma = I + r.b * px + r.c * px2;
+  return r;
 }
 
-/// Rot(phi) = exp(phi x) and Gamma(phi) (d Rot Rot^T = (Gamma d phi) x).
-template <class S>
-void rotation_and_gamma(const V3<S>& phi, M3<S>& R, M3<S>& Gamma) {
-  S a, b, c;
-  rotation_coefficients<S>(phi.squaredNorm(), a, b, c);
-  const M3<S> px = skew_of<S>(phi);
-  const M3<S> px2 = px * px;
-  const M3<S> I = M3<S>::Identity();
-  R = I + a * px + b * px2;
-  Gamma = I + b * px + c * px2;
-}
-
-Mat3 gamma_of(const Vec3& phi) {
-  Mat3 R, G;
-  rotation_and_gamma<double>(phi, R, G);
-  return G;
+/// d(Gamma(phi)^T v)/d phi at fixed v, from Gamma^T v = v - b phi x v + c (phi (phi . v) - t2 v).
+Mat3 gamma_T_v_derivative(const RotationTerms& r, const Vec3& phi, const Vec3& v) {
+  const double pv = phi.dot(v);
+  return 2.0 * r.db * v.cross(phi) * phi.transpose() + r.b * skew(v) +
+         2.0 * r.dc * (phi * pv - r.t2 * v) * phi.transpose() +
+         r.c * (pv * Mat3::Identity() + phi * v.transpose() - 2.0 * v * phi.transpose());
 }
 
 /// The element's reference orientation T = Rot(VecRot(mean T_n)) (eqs. 11.35, 11.36), taken
@@ -97,48 +80,77 @@ Shell4::Shell4(unsigned label, std::array<StructNode*, 4> nodes, ShellLaw law, b
 
 namespace {
 
-/// Compatible strains (eps_1, eps_2, kappa_1, kappa_2) at a point from the nodal rotation vectors
-/// phi_n (relative to T) and positions y_n (eqs. 11.7, 11.8, 11.62).
-template <class S, class PointT>
-Eigen::Matrix<S, 12, 1> point_strains(const PointT& p, const Mat3& T, const std::array<V3<S>, 4>& phi_n,
-                                      const std::array<V3<S>, 4>& y_n) {
-  V3<S> phi = V3<S>::Zero();
-  std::array<V3<S>, 2> phi_s{V3<S>::Zero(), V3<S>::Zero()}, y_s{V3<S>::Zero(), V3<S>::Zero()};
+using Mat12x24 = Eigen::Matrix<double, 12, 24>;
+
+/// The position parts of a point's kinematics (y_,k, w_k), for the given node positions.
+template <class PointT, class FrameT>
+void set_point_positions(PointState& ps, const PointT& p, const FrameT& f, const std::array<Vec3, 4>& y_n) {
+  ps.y_s = {Vec3::Zero(), Vec3::Zero()};
+  for (int n = 0; n < 4; ++n)
+    for (int k = 0; k < 2; ++k) ps.y_s[k] += p.dL_ds[n][k] * y_n[n];
+  for (int k = 0; k < 2; ++k) ps.w[k] = f.T.transpose() * ps.y_s[k];
+}
+
+template <class PointT, class FrameT>
+PointState point_state(const PointT& p, const FrameT& f, const std::array<Vec3, 4>& y_n) {
+  PointState ps;
+  ps.phi.setZero();
+  ps.phi_s = {Vec3::Zero(), Vec3::Zero()};
   for (int n = 0; n < 4; ++n) {
-    phi += p.L[n] * phi_n[n];
-    for (int k = 0; k < 2; ++k) {
-      phi_s[k] += p.dL_ds[n][k] * phi_n[n];
-      y_s[k] += p.dL_ds[n][k] * y_n[n];
-    }
+    ps.phi += p.L[n] * f.phi[n];
+    for (int k = 0; k < 2; ++k) ps.phi_s[k] += p.dL_ds[n][k] * f.phi[n];
   }
-  M3<S> Rt, Gamma;
-  rotation_and_gamma<S>(phi, Rt, Gamma);
-  const M3<S> T_xi = T.cast<S>() * Rt;
-  Eigen::Matrix<S, 12, 1> e;
+  ps.rt = rotation_terms(ps.phi);
+  ps.T_xi = f.T * ps.rt.R;
+  set_point_positions(ps, p, f, y_n);
+  return ps;
+}
+
+/// Compatible strains (eps_1, eps_2, kappa_1, kappa_2) at a point (eqs. 11.7, 11.8, 11.62).
+template <class PointT>
+Vec12 point_strains(const PointT& p, const PointState& ps) {
+  Vec12 e;
   for (int k = 0; k < 2; ++k) {
-    V3<S> eps = T_xi.transpose() * y_s[k];
+    Vec3 eps = ps.T_xi.transpose() * ps.y_s[k];
     eps[k] -= 1.0;
-    const V3<S> kap = Rt.transpose() * (Gamma * phi_s[k]) - p.kappa0[k].template cast<S>();
-    e.template segment<3>(3 * k) = eps;
-    e.template segment<3>(6 + 3 * k) = kap;
+    e.segment<3>(3 * k) = eps;
+    e.segment<3>(6 + 3 * k) = ps.rt.R.transpose() * (ps.rt.Gamma * ps.phi_s[k]) - p.kappa0[k];
   }
   return e;
 }
 
-/// Transverse shear strain eps_k3 alone at a point (what the ANS interpolation samples at the
-/// mid-sides): the third component of T(xi)^T y_,k, as in point_strains.
-template <class S, class PointT>
-S point_shear(const PointT& p, const Mat3& T, const std::array<V3<S>, 4>& phi_n, const std::array<V3<S>, 4>& y_n,
-              int k) {
-  V3<S> phi = V3<S>::Zero(), y_s = V3<S>::Zero();
-  for (int n = 0; n < 4; ++n) {
-    phi += p.L[n] * phi_n[n];
-    y_s += p.dL_ds[n][k] * y_n[n];
+/// Derivatives of the compatible strains w.r.t. the 24 nodal variations (delta y_n, spin_n):
+///   d eps_k = T(xi)^T d y_,k + Rt^T w_k x Gamma d phi,
+///   d kappa_k = Gamma^T d phi_,k + d(Gamma^T phi_,k)/d phi d phi     (Rt^T Gamma = Gamma^T).
+template <class PointT, class FrameT>
+Mat12x24 point_B(const PointT& p, const PointState& ps, const FrameT& f) {
+  Mat12x24 B;
+  const Mat3 Gamma_T = ps.rt.Gamma.transpose();
+  for (int k = 0; k < 2; ++k) {
+    const Mat3 deps_dphi = ps.rt.R.transpose() * skew(ps.w[k]) * ps.rt.Gamma;
+    const Mat3 dkap_dphi = gamma_T_v_derivative(ps.rt, ps.phi, ps.phi_s[k]);
+    for (int n = 0; n < 4; ++n) {
+      B.block<3, 3>(3 * k, 6 * n) = p.dL_ds[n][k] * ps.T_xi.transpose();
+      B.block<3, 3>(3 * k, 6 * n + 3) = p.L[n] * deps_dphi * f.dphi_dspin[n];
+      B.block<3, 3>(6 + 3 * k, 6 * n).setZero();
+      B.block<3, 3>(6 + 3 * k, 6 * n + 3) = (p.L[n] * dkap_dphi + p.dL_ds[n][k] * Gamma_T) * f.dphi_dspin[n];
+    }
   }
-  M3<S> Rt, Gamma;
-  rotation_and_gamma<S>(phi, Rt, Gamma);
-  const V3<S> t3 = T.cast<S>() * Rt.col(2);  // third column of T(xi)
-  return t3.dot(y_s);
+  return B;
+}
+
+/// Transverse shear strain eps_k3 at a mid-side (what the ANS interpolation samples): the third
+/// component of T(xi)^T y_,k, i.e. t3 . y_,k with t3 = T r3, r3 = Rt e3. Its variation is
+/// d eps_k3 = t3 . d y_,k + (r3 x w_k) . Gamma d phi.
+double mid_shear(const PointState& ps, const Mat3& T, int k) { return (T * ps.rt.R.col(2)).dot(ps.y_s[k]); }
+Vec3 mid_shear_dphi(const PointState& ps, int k) {
+  return ps.rt.Gamma.transpose() * ps.rt.R.col(2).cross(ps.w[k]);
+}
+
+/// ANS weights (eqs. 11.72-11.74) of the mid-sides a, b, c, d at a Gauss point (xi1, xi2): eps_13
+/// from a, c, eps_23 from b, d.
+std::array<double, 4> ans_weights(double x1, double x2) {
+  return {0.5 * (1.0 + x2), 0.5 * (1.0 - x1), 0.5 * (1.0 - x2), 0.5 * (1.0 + x1)};
 }
 
 }  // namespace
@@ -168,16 +180,17 @@ void Shell4::setup(Model&) {
   // Reference frame and nodal rotation vectors of the initial configuration.
   std::array<Mat3, 4> T_n0;
   for (int n = 0; n < 4; ++n) T_n0[n] = s0.R[n] * iTa_[n];
-  const Mat3 T = reference_frame(T_n0);
-  std::array<Vec3, 4> phi_n;
-  for (int n = 0; n < 4; ++n) phi_n[n] = rot::R_to_rotvec(T.transpose() * s0.R[n] * iTa_[n]);
+  Frame f0;
+  f0.T = reference_frame(T_n0);
+  const Mat3& T = f0.T;
+  for (int n = 0; n < 4; ++n) f0.phi[n] = rot::R_to_rotvec(T.transpose() * s0.R[n] * iTa_[n]);
 
   auto init_point = [&](Point& p) {
     Vec3 phi = Vec3::Zero();
     Vec3 dx[2] = {Vec3::Zero(), Vec3::Zero()};
     for (int n = 0; n < 4; ++n) {
       p.L[n] = shape(n, p.xi1, p.xi2);
-      phi += p.L[n] * phi_n[n];
+      phi += p.L[n] * f0.phi[n];
       for (int j = 0; j < 2; ++j) dx[j] += shape_d(n, j, p.xi1, p.xi2) * s0.x[n];
     }
     const Mat3 T0 = T * rot::rotvec_to_R(phi);
@@ -192,7 +205,7 @@ void Shell4::setup(Model&) {
       for (int k = 0; k < 2; ++k)
         p.dL_ds[n][k] = shape_d(n, 0, p.xi1, p.xi2) * Sinv(0, k) + shape_d(n, 1, p.xi1, p.xi2) * Sinv(1, k);
     p.kappa0 = {Vec3::Zero(), Vec3::Zero()};
-    const Vec12 e0 = point_strains<double>(p, T, phi_n, s0.x);
+    const Vec12 e0 = point_strains(p, point_state(p, f0, s0.x));
     p.kappa0 = {Vec3(e0.segment<3>(6)), Vec3(e0.segment<3>(9))};
     return S;
   };
@@ -241,75 +254,120 @@ Vec7 Shell4::beta(const StepContext& c) const {
   return c.y->segment<7>(first_index());
 }
 
-Shell4::Strains Shell4::strains(const NodeStates& s) const {
-  // Reference frame T (eqs. 11.35, 11.36), held fixed in the variations.
+Shell4::Frame Shell4::frame(const NodeStates& s) const {
+  Frame f;
   std::array<Mat3, 4> T_n;
   for (int n = 0; n < 4; ++n) T_n[n] = s.R[n] * iTa_[n];
-  const Mat3 T = reference_frame(T_n);
-  // Nodal unknowns with their derivatives: y_n + delta y_n, and phi_n + Gamma(phi_n)^-1 T^T spin_n
-  // (eq. 11.43).
-  std::array<V3<AD>, 4> y_ad, phi_ad;
+  f.T = reference_frame(T_n);
   for (int n = 0; n < 4; ++n) {
-    const Vec3 phi = rot::R_to_rotvec(T.transpose() * T_n[n]);
-    const Mat3 dphi = gamma_of(phi).inverse() * T.transpose();
-    for (int i = 0; i < 3; ++i) {
-      Eigen::Matrix<double, 24, 1> d = Eigen::Matrix<double, 24, 1>::Zero();
-      d[6 * n + i] = 1.0;
-      y_ad[n][i] = AD(s.x[n][i], d);
-      d.setZero();
-      d.segment<3>(6 * n + 3) = dphi.row(i).transpose();
-      phi_ad[n][i] = AD(phi[i], d);
-    }
+    f.phi[n] = rot::R_to_rotvec(f.T.transpose() * T_n[n]);
+    f.dphi_dspin[n] = rotation_terms(f.phi[n]).Gamma.inverse() * f.T.transpose();
   }
+  return f;
+}
+
+// Assumed natural shear strains (eqs. 11.72-11.74): eps_13 from the mid-sides a, c, eps_23 from
+// b, d. Used by both cards: MBDyn's `shell4eas` results match this shear interpolation (to 1e-8
+// on its plate decks), not the fully integrated shear. Only these two components are sampled
+// there: a, c give eps_13 (k = 1), b, d eps_23 (k = 2).
+Shell4::Strains Shell4::strains(const NodeStates& s, const Frame& f) const {
   Strains out;
-  std::array<Eigen::Matrix<AD, 12, 1>, 4> e_gauss;
-  for (int g = 0; g < 4; ++g) e_gauss[g] = point_strains<AD>(gauss_[g], T, phi_ad, y_ad);
-  {
-    // Assumed natural shear strains (eqs. 11.72-11.74): eps_13 from the mid-sides a, c,
-    // eps_23 from b, d. Used by both cards: MBDyn's `shell4eas` results match this shear
-    // interpolation (to 1e-8 on its plate decks), not the fully integrated shear.
-    // Only these two components are sampled there: a, c give eps_13 (k = 1), b, d eps_23 (k = 2).
-    std::array<AD, 4> shear_mid;
-    for (int m = 0; m < 4; ++m) shear_mid[m] = point_shear<AD>(mid_[m], T, phi_ad, y_ad, m % 2);
-    for (int g = 0; g < 4; ++g) {
-      const double x1 = gauss_[g].xi1, x2 = gauss_[g].xi2;
-      e_gauss[g][2] = 0.5 * (1.0 + x2) * shear_mid[0] + 0.5 * (1.0 - x2) * shear_mid[2];
-      e_gauss[g][5] = 0.5 * (1.0 - x1) * shear_mid[1] + 0.5 * (1.0 + x1) * shear_mid[3];
+  for (int g = 0; g < 4; ++g) {
+    const PointState ps = point_state(gauss_[g], f, s.x);
+    out.eps[g] = point_strains(gauss_[g], ps);
+    out.B[g] = point_B(gauss_[g], ps, f);
+  }
+  std::array<double, 4> shear_mid;
+  std::array<Eigen::Matrix<double, 1, 24>, 4> dshear_mid;
+  for (int m = 0; m < 4; ++m) {
+    const int k = m % 2;
+    const PointState ps = point_state(mid_[m], f, s.x);
+    shear_mid[m] = mid_shear(ps, f.T, k);
+    const Vec3 t3 = ps.T_xi.col(2), d_phi = mid_shear_dphi(ps, k);
+    for (int n = 0; n < 4; ++n) {
+      dshear_mid[m].segment<3>(6 * n) = mid_[m].dL_ds[n][k] * t3.transpose();
+      dshear_mid[m].segment<3>(6 * n + 3) = mid_[m].L[n] * d_phi.transpose() * f.dphi_dspin[n];
     }
   }
   for (int g = 0; g < 4; ++g) {
-    for (int r = 0; r < 12; ++r) {
-      out.eps[g][r] = e_gauss[g][r].value();
-      out.B[g].row(r) = e_gauss[g][r].derivatives().transpose();
-    }
+    const std::array<double, 4> a = ans_weights(gauss_[g].xi1, gauss_[g].xi2);
+    out.eps[g][2] = a[0] * shear_mid[0] + a[2] * shear_mid[2];
+    out.eps[g][5] = a[1] * shear_mid[1] + a[3] * shear_mid[3];
+    out.B[g].row(2) = a[0] * dshear_mid[0] + a[2] * dshear_mid[2];
+    out.B[g].row(5) = a[1] * dshear_mid[1] + a[3] * dshear_mid[3];
   }
   return out;
 }
 
-void Shell4::internal_forces(const NodeStates& s, const Vec7& b, Eigen::Matrix<double, 24, 1>& f_q, Vec7& f_b,
-                             Strains* keep) {
-  const Strains st = strains(s);
+// f_q = sum_g alpha_g B_g^T sigma_g (Gauss weights 1), accumulated without forming B: the
+// rotational parts are gathered per node in the rotation-vector space (g_n) and mapped to the
+// spin once per node with dphi_dspin^T; the ANS shear forces are gathered per mid-side.
+Shell4::PointStates Shell4::point_states(const NodeStates& s, const Frame& f) const {
+  PointStates st;
+  for (int g = 0; g < 4; ++g) st.gauss[g] = point_state(gauss_[g], f, s.x);
+  for (int m = 0; m < 4; ++m) st.mid[m] = point_state(mid_[m], f, s.x);
+  return st;
+}
+
+void Shell4::internal_forces(const NodeStates& s, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b, bool keep) {
+  internal_forces(point_states(s, f), f, b, f_q, f_b, keep);
+}
+
+void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b, bool keep) {
+  const std::array<PointState, 4>& ps_mid = st.mid;
+  std::array<double, 4> shear_mid;
+  for (int m = 0; m < 4; ++m) shear_mid[m] = mid_shear(ps_mid[m], f.T, m % 2);
   f_q.setZero();
   f_b.setZero();
+  std::array<Vec3, 4> g_n{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+  std::array<double, 4> sigma_mid{0.0, 0.0, 0.0, 0.0};  // sum of alpha sigma_k3 weights per mid-side
   for (int g = 0; g < 4; ++g) {
     const Point& p = gauss_[g];
-    const Vec12 eps_t = st.eps[g] + p.P * b;
+    const PointState& ps = st.gauss[g];
+    Vec12 eps = point_strains(p, ps);
+    const std::array<double, 4> a = ans_weights(p.xi1, p.xi2);
+    eps[2] = a[0] * shear_mid[0] + a[2] * shear_mid[2];
+    eps[5] = a[1] * shear_mid[1] + a[3] * shear_mid[3];
+    const Vec12 eps_t = eps + p.P * b;
     const Vec12 sigma = law_.D * eps_t + law_.prestress;
-    f_q += st.B[g].transpose() * sigma * p.alpha;  // Gauss weights are 1
     f_b += p.P.transpose() * sigma * p.alpha;
     if (keep) {
       eps_t_[g] = eps_t;
       sigma_[g] = sigma;
     }
+    const Vec12 as = p.alpha * sigma;
+    for (int m = 0; m < 4; ++m) sigma_mid[m] += a[m] * as[m % 2 == 0 ? 2 : 5];
+    Vec3 u = Vec3::Zero();  // conjugate to d phi at this point
+    for (int k = 0; k < 2; ++k) {
+      Vec3 s_eps = as.segment<3>(3 * k);
+      s_eps[2] = 0.0;  // the transverse shear is the ANS one
+      const Vec3 s_kap = as.segment<3>(6 + 3 * k);
+      u -= ps.rt.Gamma.transpose() * ps.w[k].cross(ps.rt.R * s_eps);
+      u += gamma_T_v_derivative(ps.rt, ps.phi, ps.phi_s[k]).transpose() * s_kap;
+      const Vec3 f_y = ps.T_xi * s_eps, f_kap = ps.rt.Gamma * s_kap;
+      for (int n = 0; n < 4; ++n) {
+        f_q.segment<3>(6 * n) += p.dL_ds[n][k] * f_y;
+        g_n[n] += p.dL_ds[n][k] * f_kap;
+      }
+    }
+    for (int n = 0; n < 4; ++n) g_n[n] += p.L[n] * u;
   }
-  if (keep) *keep = st;
+  for (int m = 0; m < 4; ++m) {
+    const int k = m % 2;
+    const Vec3 f_y = sigma_mid[m] * ps_mid[m].T_xi.col(2), u = sigma_mid[m] * mid_shear_dphi(ps_mid[m], k);
+    for (int n = 0; n < 4; ++n) {
+      f_q.segment<3>(6 * n) += mid_[m].dL_ds[n][k] * f_y;
+      g_n[n] += mid_[m].L[n] * u;
+    }
+  }
+  for (int n = 0; n < 4; ++n) f_q.segment<3>(6 * n + 3) = f.dphi_dspin[n].transpose() * g_n[n];
 }
 
 void Shell4::residual(ResidualSink& r, const StepContext& c) {
-  Eigen::Matrix<double, 24, 1> f_q;
+  Vec24 f_q;
   Vec7 f_b;
-  Strains st;
-  internal_forces(current_states(), beta(c), f_q, f_b, &st);
+  const NodeStates s = current_states();
+  internal_forces(s, frame(s), beta(c), f_q, f_b, true);
   for (int n = 0; n < 4; ++n) {
     if (nodes_[n]->dof_count() == 0) continue;
     r.add(nodes_[n]->eq_index(), Eigen::Matrix<double, 6, 1>(-f_q.segment<6>(6 * n)));
@@ -319,12 +377,14 @@ void Shell4::residual(ResidualSink& r, const StepContext& c) {
 
 void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   const NodeStates s = current_states();
+  const Frame f = frame(s);
   const Vec7 b = beta(c);
-  Eigen::Matrix<double, 24, 1> f_q, f_p, f_m;
-  Vec7 f_b, f_bp, f_bm;
-  Strains st;
-  internal_forces(s, b, f_q, f_b, &st);  // keeps the output quantities of the unperturbed state
+  Vec24 f_p, f_m;
+  Vec7 f_bp, f_bm;
+  const PointStates ps = point_states(s, f);
+  internal_forces(ps, f, b, f_p, f_bp, true);  // keeps the output quantities of the unperturbed state
   // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
+  const Strains st = strains(s, f);
   Eigen::Matrix<double, 24, 7> K_qb = Eigen::Matrix<double, 24, 7>::Zero();
   Eigen::Matrix<double, 7, 7> K_bb = Eigen::Matrix<double, 7, 7>::Zero();
   for (int g = 0; g < 4; ++g) {
@@ -334,7 +394,8 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
     K_bb += p.P.transpose() * DP * p.alpha;
   }
   // Nodal columns: central differences of the exact internal forces (positions, then spins);
-  // they include the variation of the reference frame T that B leaves out.
+  // they include the variation of the reference frame T that B leaves out. A position change
+  // leaves the frame and the rotations at the points as they are.
   Eigen::Matrix<double, 24, 24> K_qq;
   Eigen::Matrix<double, 7, 24> K_bq;
   const double h_x = 1e-6 * size_, h_r = 1e-6;
@@ -344,14 +405,23 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
       if (k < 3) {
         sp.x[n][k] += h_x;
         sm.x[n][k] -= h_x;
+        PointStates ps_p = ps, ps_m = ps;
+        for (int g = 0; g < 4; ++g) {
+          set_point_positions(ps_p.gauss[g], gauss_[g], f, sp.x);
+          set_point_positions(ps_m.gauss[g], gauss_[g], f, sm.x);
+          set_point_positions(ps_p.mid[g], mid_[g], f, sp.x);
+          set_point_positions(ps_m.mid[g], mid_[g], f, sm.x);
+        }
+        internal_forces(ps_p, f, b, f_p, f_bp);
+        internal_forces(ps_m, f, b, f_m, f_bm);
       } else {
         Vec3 d = Vec3::Zero();
         d[k - 3] = h_r;
         sp.R[n] = rot::rotvec_to_R(d) * s.R[n];
         sm.R[n] = rot::rotvec_to_R(-d) * s.R[n];
+        internal_forces(sp, frame(sp), b, f_p, f_bp);
+        internal_forces(sm, frame(sm), b, f_m, f_bm);
       }
-      internal_forces(sp, b, f_p, f_bp);
-      internal_forces(sm, b, f_m, f_bm);
       const double h2 = 2.0 * (k < 3 ? h_x : h_r);
       K_qq.col(6 * n + k) = (f_p - f_m) / h2;
       K_bq.col(6 * n + k) = (f_bp - f_bm) / h2;

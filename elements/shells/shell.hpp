@@ -19,8 +19,8 @@
 // integrated with 2x2 Gauss points; the residual is -sum B^T sigma alpha w for the nodes and
 // -sum P^T sigma alpha w for beta (eqs. 11.89, 11.90).
 //
-// The strain derivatives B are computed exactly (forward automatic differentiation of the strain
-// evaluation); the Jacobian of the nodal forces is the central finite difference of the exact
+// The strain derivatives B are computed exactly (closed-form derivatives of the strain
+// evaluation, shell.cpp); the Jacobian of the nodal forces is the central finite difference of the exact
 // residual, the beta blocks are analytical (eqs. 11.81-11.83).
 #include <array>
 #include <string>
@@ -33,6 +33,28 @@ namespace mbl::elements {
 using Mat12 = Eigen::Matrix<double, 12, 12>;
 using Vec12 = Eigen::Matrix<double, 12, 1>;
 using Vec7 = Eigen::Matrix<double, 7, 1>;
+using Vec24 = Eigen::Matrix<double, 24, 1>;
+
+namespace shell_kinematics {
+/// Rot(phi) = exp(phi x) = I + a phi x + b (phi x)^2 and Gamma(phi) = I + b phi x + c (phi x)^2
+/// (d Rot Rot^T = (Gamma d phi) x), with a = sin(p)/p, b = (1 - cos p)/p^2, c = (p - sin p)/p^3
+/// as functions of t2 = |phi|^2 (series near zero), and db/dt2, dc/dt2 for the derivative of
+/// Gamma^T v (the curvature's).
+struct RotationTerms {
+  Mat3 R, Gamma;
+  double t2 = 0.0, b = 0.0, c = 0.0, db = 0.0, dc = 0.0;
+};
+
+
+/// The interpolated kinematics at a point: rotation vector phi and its arc-length derivatives
+/// phi_,k, position derivatives y_,k, Rt = Rot(phi), Gamma(phi), T(xi) = T Rt, w_k = T^T y_,k.
+struct PointState {
+  Vec3 phi;
+  std::array<Vec3, 2> phi_s, y_s, w;
+  RotationTerms rt;
+  Mat3 T_xi;
+};
+}  // namespace shell_kinematics
 
 /// The shell's linear elastic law (input manual eq. 8.80): fluxes = D strains + prestress, in the
 /// order (n_11, n_12, n_13, n_21, n_22, n_23, m_11, ..., m_23).
@@ -85,12 +107,30 @@ class Shell4 : public Element {
     std::array<Eigen::Matrix<double, 12, 24>, 4> B;
   };
 
+  /// The reference frame T (eqs. 11.35, 11.36; held fixed in the variations), the nodal rotation
+  /// vectors phi_n = VecRot(T^T T_n) and the maps from the nodes' spins to their variations,
+  /// d phi_n = Gamma(phi_n)^-1 T^T spin_n (eq. 11.43).
+  struct Frame {
+    Mat3 T;
+    std::array<Vec3, 4> phi;
+    std::array<Mat3, 4> dphi_dspin;
+  };
+
+  /// The kinematics at the Gauss points and at the mid-sides.
+  struct PointStates {
+    std::array<shell_kinematics::PointState, 4> gauss, mid;
+  };
+
   NodeStates current_states() const;
+  PointStates point_states(const NodeStates& s, const Frame& f) const;
+  Frame frame(const NodeStates& s) const;
   Vec7 beta(const StepContext& c) const;
-  Strains strains(const NodeStates& s) const;
-  /// Internal nodal forces (24) and beta forces (7); keeps strains/forces for output.
-  void internal_forces(const NodeStates& s, const Vec7& beta, Eigen::Matrix<double, 24, 1>& f_q, Vec7& f_b,
-                       Strains* keep = nullptr);
+  Strains strains(const NodeStates& s, const Frame& f) const;
+  /// Internal nodal forces (24) and beta forces (7); `keep` keeps strains/forces for output.
+  void internal_forces(const NodeStates& s, const Frame& f, const Vec7& beta, Vec24& f_q, Vec7& f_b,
+                       bool keep = false);
+  void internal_forces(const PointStates& st, const Frame& f, const Vec7& beta, Vec24& f_q, Vec7& f_b,
+                       bool keep = false);
 
   std::array<StructNode*, 4> nodes_;
   ShellLaw law_;
