@@ -1,5 +1,7 @@
 #include "elements/joints/friction_input.hpp"
 
+#include <optional>
+
 #include "elements/drives/scalar_function.hpp"
 
 namespace mbl::elements {
@@ -8,42 +10,59 @@ namespace {
 using parser::CardReader;
 
 // §2.8.1: `modlugre, sigma0, sigma1, sigma2, kappa, (ScalarFunction)` or
-// `discrete coulomb, (ScalarFunction) [, sigma2, s2] [, velocity ratio, r]`.
-void read_friction_model(CardReader& in) {
+// `discrete coulomb, (ScalarFunction) [, sigma2, s2] [, velocity ratio, r]` (MBDyn's defaults
+// s2 = 0, r = 0.8).
+std::unique_ptr<FrictionModel> read_friction_model(CardReader& in) {
   if (in.keyword_is("modlugre")) {
-    for (int i = 0; i < 4; ++i) in.real();  // sigma0, sigma1, sigma2, kappa
-    drives::read_scalar_function(in);
-  } else if (in.keyword_is("discrete coulomb")) {
-    drives::read_scalar_function(in);
-    if (in.keyword_is("sigma2")) in.real();
-    if (in.keyword_is("velocity ratio")) in.real();
-  } else {
-    in.fail_expected("a friction model (modlugre, discrete coulomb)");
+    const double sigma0 = in.real(), sigma1 = in.real(), sigma2 = in.real(), kappa = in.real();
+    return std::make_unique<ModLugreFriction>(sigma0, sigma1, sigma2, kappa, drives::read_scalar_function(in));
   }
+  if (!in.keyword_is("discrete coulomb")) in.fail_expected("a friction model (modlugre, discrete coulomb)");
+  drives::ScalarFunctionPtr fs = drives::read_scalar_function(in);
+  double sigma2 = 0.0, ratio = 0.8;
+  if (in.keyword_is("sigma2")) sigma2 = in.real();
+  if (in.keyword_is("velocity ratio")) ratio = in.real();
+  return std::make_unique<DiscreteCoulombFriction>(std::move(fs), sigma2, ratio);
 }
 
-// §2.8.2: `simple`, `simple plane hinge`, or `screw joint, radius, r, half thread angle, g`.
-void read_shape_function(CardReader& in) {
-  if (in.keyword_is("simple plane hinge") || in.keyword_is("simple")) return;
-  if (in.keyword_is("screw joint")) {
-    if (!in.keyword_is("radius")) in.fail_expected("\"radius\"");
-    in.real();
-    if (!in.keyword_is("half thread angle")) in.fail_expected("\"half thread angle\"");
-    in.real();
-    return;
-  }
-  in.fail_expected("a friction shape function (simple, simple plane hinge, screw joint)");
+/// §2.8.2: `simple`, `simple plane hinge`, or `screw joint, radius, r, half thread angle, g`
+/// (empty: the screw joint's shape, not implemented).
+std::optional<FrictionShape> read_shape_function(CardReader& in) {
+  if (in.keyword_is("simple plane hinge")) return FrictionShape::SimplePlaneHinge;
+  if (in.keyword_is("simple")) return FrictionShape::Simple;
+  if (!in.keyword_is("screw joint")) in.fail_expected("a friction shape function (simple, simple plane hinge, screw joint)");
+  if (!in.keyword_is("radius")) in.fail_expected("\"radius\"");
+  in.real();
+  if (!in.keyword_is("half thread angle")) in.fail_expected("\"half thread angle\"");
+  in.real();
+  return std::nullopt;
 }
 
 }  // namespace
 
+bool read_friction(CardReader& in, BuildContext& ctx, std::string_view joint, FrictionRadius radius,
+                   std::unique_ptr<JointFriction>& out) {
+  out.reset();
+  const parser::SourceLocation where = in.location();
+  if (!in.keyword_is("friction")) return true;
+  const double r = radius == FrictionRadius::Required ? in.real() : 1.0;  // average radius
+  double preload = 0.0;
+  if (in.keyword_is("preload")) preload = in.real();
+  std::unique_ptr<FrictionModel> model = read_friction_model(in);
+  const std::optional<FrictionShape> shape = read_shape_function(in);
+  if (!shape) {
+    ctx.read().report(parser::Diagnostic{where, "not implemented", "friction in " + std::string(joint)});
+    return false;
+  }
+  out = std::make_unique<JointFriction>(std::move(model), *shape, preload, r);
+  return true;
+}
+
 bool read_unimplemented_friction(CardReader& in, BuildContext& ctx, std::string_view joint, FrictionRadius radius) {
   const parser::SourceLocation where = in.location();
-  if (!in.keyword_is("friction")) return false;
-  if (radius == FrictionRadius::Required) in.real();  // average radius of the friction surface
-  if (in.keyword_is("preload")) in.real();
-  read_friction_model(in);
-  read_shape_function(in);
+  std::unique_ptr<JointFriction> friction;
+  if (!read_friction(in, ctx, joint, radius, friction)) return true;
+  if (!friction) return false;
   ctx.read().report(parser::Diagnostic{where, "not implemented", "friction in " + std::string(joint)});
   return true;
 }

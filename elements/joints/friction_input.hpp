@@ -1,10 +1,11 @@
 #pragma once
 // The `friction` sub-card of the joints that accept one (input manual §2.8, and the cards of
-// §8.12 in line, revolute hinge, axial rotation). Friction is not implemented yet: the sub-card is
-// read completely (so that its syntax errors are reported as such) and then reported as
-// "not implemented: friction in <joint>" at the `friction` keyword.
+// §8.12 in line, revolute hinge, axial rotation, screw):
+//   friction, [<average_radius>,] [preload, <p>,] <friction_model>, <shape_function>
+#include <memory>
 #include <string_view>
 
+#include "elements/joints/friction.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 
 namespace mbl::elements {
@@ -12,9 +13,15 @@ namespace mbl::elements {
 /// Where the joint card has the average radius of the friction surface (revolute joints).
 enum class FrictionRadius { None, Required };
 
-/// If the next argument is `friction`, reads `friction, [<average_radius>,] [preload, <p>,]
-/// <friction_model>, <shape_function>`, reports it not implemented and returns true (the caller
-/// must not build the joint). Returns false, reading nothing, otherwise.
+/// If the next argument is `friction`, reads the sub-card into `out`; returns false (the caller
+/// must not build the joint) when it uses a form that is not implemented (the `screw joint`
+/// shape function), reported at the `friction` keyword as "friction in <joint>". Without
+/// `friction`, reads nothing, leaves `out` empty and returns true.
+bool read_friction(parser::CardReader& in, BuildContext& ctx, std::string_view joint, FrictionRadius radius,
+                   std::unique_ptr<JointFriction>& out);
+
+/// For the joints whose friction is not implemented yet: reads the sub-card if present, reports
+/// it and returns true (the caller must not build the joint); false, reading nothing, otherwise.
 bool read_unimplemented_friction(parser::CardReader& in, BuildContext& ctx, std::string_view joint,
                                  FrictionRadius radius);
 

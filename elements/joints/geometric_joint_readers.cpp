@@ -49,8 +49,11 @@ Attachment read_located_side(CardReader& in, BuildContext& ctx) {
 void read_in_line(CardReader& in, BuildContext& ctx, unsigned label) {
   const Attachment a = read_located_side(in, ctx);
   const Attachment b = read_offset_side(in, ctx);
-  if (read_unimplemented_friction(in, ctx, "in line", FrictionRadius::None)) return;
-  add_joint(in, ctx, std::make_unique<PointOnSubspace>(label, PointOnSubspace::Kind::InLine, a, b));
+  std::unique_ptr<JointFriction> friction;
+  if (!read_friction(in, ctx, "in line", FrictionRadius::None, friction)) return;
+  add_joint(in, ctx,
+            std::make_unique<PointOnSubspace>(label, PointOnSubspace::Kind::InLine, a, b, Vec3::UnitZ(),
+                                              std::move(friction)));
 }
 
 // §8.12.44: node_1, [position,] f_1, [orientation,] R_1h, node_2, [offset, f_2,] pitch, p

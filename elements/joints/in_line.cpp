@@ -7,13 +7,25 @@
 namespace mbl::elements {
 
 PointOnSubspace::PointOnSubspace(unsigned label, Kind kind, const Attachment& a, const Attachment& b,
-                                 const Vec3& normal_N)
-    : Joint(label), kind_(kind), a_(a), b_(b), normal_input_N_(normal_N) {
+                                 const Vec3& normal_N, std::unique_ptr<JointFriction> friction)
+    : Joint(label), kind_(kind), a_(a), b_(b), normal_input_N_(normal_N), friction_(std::move(friction)) {
   if (kind == Kind::InLine) {
     directions_N_ = {a.R_NH.col(0), a.R_NH.col(1)};
   } else {
     directions_N_ = {normal_N.normalized()};
   }
+}
+
+DofOrder PointOnSubspace::dof_order(int i) const {
+  return i < int(directions_N_.size()) ? DofOrder::Algebraic : friction_->dof_order();
+}
+
+double PointOnSubspace::sliding_rate() const {
+  return (a_.node->v_W() - b_.node->v_W()).dot(a_.R_WH().col(2));
+}
+
+double PointOnSubspace::normal_force(const StepContext& c) const {
+  return std::hypot(lambda(c, 0), lambda(c, 1));
 }
 
 std::string_view PointOnSubspace::type_name() const {
@@ -59,6 +71,10 @@ void PointOnSubspace::residual(ResidualSink& r, const StepContext& c) {
   r.add(a_.node->eq_index() + 3, Vec3(arm_a.cross(F)));
   r.add(b_.node->eq_index(), Vec3(-F));
   r.add(b_.node->eq_index() + 3, Vec3(-q.cross(F)));
+  if (friction_) {
+    const double F3 = friction_->residual(r, c, friction_row(), sliding_rate(), normal_force(c));
+    if (!c.initial_assembly) add_friction_load(r, a_.node->eq_index(), b_.node->eq_index(), a_.R_WH().col(2), F3);
+  }
 }
 
 // f = -r: f_xa = -e l, f_tha = (e x D) l, f_xb = e l, f_thb = (q x e) l with D = x_b + q - x_a;
@@ -93,6 +109,20 @@ void PointOnSubspace::jacobian(JacobianSink& J, const StepContext& c) {
     J.add(mb, tb, Mat3(h * ex * qx));
     J.add(mb, ta, Mat3(-h * qx * ex));
   }
+  if (friction_) {
+    // d rate: node velocities along e3, and e3 turning with node a (d e3 = dCoef dg_a x e3).
+    const Vec3 e3 = a_.R_WH().col(2);
+    LinearForm drate, dF;
+    drate.add(xa, e3);
+    drate.add(xb, Vec3(-e3));
+    drate.add(ta, Vec3(c.dCoef * e3.cross(a_.node->v_W() - b_.node->v_W())));
+    const double Fn = normal_force(c);
+    if (Fn > 0.0)
+      for (int i = 0; i < 2; ++i) dF.add(first_index() + i, lambda(c, i) / Fn);
+    double F3 = 0.0;
+    const LinearForm dF3 = friction_->jacobian(J, c, friction_row(), sliding_rate(), drate, Fn, dF, F3);
+    add_friction_load_jacobian(J, fa, fb, e3, F3, dF3, ta, c.dCoef);
+  }
 }
 
 void PointOnSubspace::after_convergence(const StepContext& c) {
@@ -104,6 +134,13 @@ void PointOnSubspace::after_convergence(const StepContext& c) {
     f_local_[int(i)] = lambda(c, int(i));
   }
   R_WJ_ = a_.R_WH();
+  if (friction_) friction_->after_convergence(c, friction_row(), sliding_rate());
+}
+
+void PointOnSubspace::output_extra(OutputSink& out, std::ostream& os) const {
+  if (!friction_) return;
+  out.write(os, friction_->Q());
+  out.write(os, friction_->coefficient());
 }
 
 }  // namespace mbl::elements

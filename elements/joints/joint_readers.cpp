@@ -39,10 +39,10 @@ void read_revolute(CardReader& in, BuildContext& ctx, unsigned label, RevoluteHi
   const Attachment b = v == RevoluteHinge::Variant::Pin ? read_ground(in) : read_attachment(in, ctx, offset_required);
   if (in.keyword_is("initial theta")) in.real();
   // Only the revolute hinge card has friction (§8.12.38); `plane hinge` is its old name.
-  if (v == RevoluteHinge::Variant::Hinge &&
-      read_unimplemented_friction(in, ctx, "revolute hinge", FrictionRadius::Required))
+  std::unique_ptr<JointFriction> friction;
+  if (v == RevoluteHinge::Variant::Hinge && !read_friction(in, ctx, "revolute hinge", FrictionRadius::Required, friction))
     return;
-  add_joint(in, ctx, std::make_unique<RevoluteHinge>(label, v, a, b));
+  add_joint(in, ctx, std::make_unique<RevoluteHinge>(label, v, a, b, std::move(friction)));
 }
 
 void read_spherical(CardReader& in, BuildContext& ctx, unsigned label, bool pin) {

@@ -13,9 +13,14 @@ namespace {
 const std::vector<AxisPair> kRevoluteAxes{{2, 1, 1.0}, {2, 0, 1.0}};
 }  // namespace
 
-RevoluteHinge::RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b)
-    : Joint(label), variant_(v), a_(a), b_(b), position_(v != Variant::Rotation) {
+RevoluteHinge::RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b,
+                             std::unique_ptr<JointFriction> friction)
+    : Joint(label), variant_(v), a_(a), b_(b), position_(v != Variant::Rotation), friction_(std::move(friction)) {
   R_WJ_ = reaction_frame();
+}
+
+DofOrder RevoluteHinge::dof_order(int i) const {
+  return friction_ && first_index() + i == friction_row() ? friction_->dof_order() : DofOrder::Algebraic;
 }
 
 // MBDyn writes the local reactions of the hinge and the rotation in node 2's hinge frame (the
@@ -46,12 +51,33 @@ void RevoluteHinge::residual(ResidualSink& r, const StepContext& c) {
   const int k = position_ ? 3 : 0;  // index of the first moment multiplier
   if (position_) add_coincidence_residual(r, c, a_, b_, first_index(), lambda3(c, 0));
   add_axis_pairs_residual(r, c, a_, b_, kRevoluteAxes, first_index() + k, lambdas(c, k));
+  if (friction_) {
+    const double M3 = friction_->residual(r, c, friction_row(), sliding_rate(), lambda3(c, 0).norm());
+    if (!c.initial_assembly)
+      add_friction_load(r, a_.node->eq_index() + 3, b_.node->eq_index() + 3, a_.R_WH().col(2), M3);
+  }
 }
 
 void RevoluteHinge::jacobian(JacobianSink& J, const StepContext& c) {
   const int k = position_ ? 3 : 0;
   if (position_) add_coincidence_jacobian(J, c, a_, b_, first_index(), lambda3(c, 0));
   add_axis_pairs_jacobian(J, c, a_, b_, kRevoluteAxes, first_index() + k, lambdas(c, k));
+  if (friction_) {
+    // d omega = d g' - dCoef w_ref x d g' (technical manual §5.1); e3 turns with node a.
+    const StructNode& na = *a_.node;
+    const StructNode& nb = *b_.node;
+    const Vec3 e3 = a_.R_WH().col(2);
+    const double h = c.dCoef;
+    LinearForm drate, dF;
+    drate.add(na.dof_index() + 3, Vec3(e3 - h * e3.cross(na.w_ref()) + h * e3.cross(na.w_W() - nb.w_W())));
+    drate.add(nb.dof_index() + 3, Vec3(-(e3 - h * e3.cross(nb.w_ref()))));
+    const Vec3 F = lambda3(c, 0);
+    const double Fn = F.norm();
+    if (Fn > 0.0) dF.add(first_index(), Vec3(F / Fn));
+    double M3 = 0.0;
+    const LinearForm dM3 = friction_->jacobian(J, c, friction_row(), sliding_rate(), drate, Fn, dF, M3);
+    add_friction_load_jacobian(J, na.eq_index() + 3, nb.eq_index() + 3, e3, M3, dM3, na.dof_index() + 3, h);
+  }
 }
 
 void RevoluteHinge::after_convergence(const StepContext& c) {
@@ -60,6 +86,7 @@ void RevoluteHinge::after_convergence(const StepContext& c) {
   M_W_ = axis_pairs_moment(a_, b_, kRevoluteAxes, lambdas(c, k));
   R_WJ_ = reaction_frame();
   rz_converged_ = rz();
+  if (friction_) friction_->after_convergence(c, friction_row(), sliding_rate());
 }
 
 // The relative rotation about axis 3 keeps counting turns (energy balances integrate it), so
@@ -86,6 +113,10 @@ void RevoluteHinge::output_extra(OutputSink& out, std::ostream& os) const {
   // §8.12.38: relative rotation (Euler 123, degrees) and relative angular velocity, joint frame.
   out.write(os, E_rel_deg());
   out.write(os, w_rel_J());
+  if (friction_) {
+    out.write(os, friction_->Q());
+    out.write(os, friction_->coefficient());
+  }
 }
 
 // Appendix C "Revolute hinge" / "Revolute rotation": E and Omega, as the .jnt extra columns.

@@ -4,6 +4,12 @@
 //   Phi_x = (x1 + b1) - (x2 + b2) = 0               (3, absent in `revolute rotation`)
 //   c1 = e3_a . e2_b = 0,  c2 = e3_a . e1_b = 0     (axes 3 stay parallel)
 // Node rows get r -= Phi_q^T lambda; the reaction force F = lambda acts as -F on node 1.
+// Friction (§2.8, MBDyn's PlaneHingeJoint): sliding velocity (w_1 - w_2) . e3_a times the
+// average radius r, normal force |F|, moment -M3 e3_a on node 1 and +M3 e3_a on node 2; .jnt
+// columns M3 and the friction coefficient after the standard ones.
+#include <memory>
+
+#include "elements/joints/friction.hpp"
 #include "elements/joints/joint.hpp"
 
 namespace mbl::elements {
@@ -11,11 +17,13 @@ namespace mbl::elements {
 class RevoluteHinge final : public Joint {
  public:
   enum class Variant { Hinge, Pin, Rotation };
-  RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b);
+  RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b,
+                std::unique_ptr<JointFriction> friction = nullptr);
 
   std::string_view type_name() const override;
   std::string log_line() const override;
-  int dof_count() const override { return position_ ? 5 : 2; }
+  int dof_count() const override { return (position_ ? 5 : 2) + (friction_ ? 1 : 0); }
+  DofOrder dof_order(int i) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
@@ -41,6 +49,9 @@ class RevoluteHinge final : public Joint {
   Variant variant_;
   Attachment a_, b_;
   bool position_;
+  std::unique_ptr<JointFriction> friction_;
+  int friction_row() const { return first_index() + (position_ ? 5 : 2); }
+  double sliding_rate() const { return (a_.w_W() - b_.w_W()).dot(a_.R_WH().col(2)); }
 };
 
 }  // namespace mbl::elements
