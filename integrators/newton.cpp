@@ -155,7 +155,14 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
   bool at_lambda_min = false;  // the last line search stopped at lambda's minimum
   double first_error = 0.0;
   for (int iter = 0;; ++iter) {
-    res.residual_error = convergence_error(opt_.residual_test, r, need_abs ? &abs_r_ : nullptr, &problem);
+    const Vector* tested = &r;
+    if (opt_.algebraic_test_scale > 0.0) {
+      r_tested_ = r;
+      for (int i = 0; i < n; ++i)
+        if (problem.dof_order(i) == DofOrder::Algebraic) r_tested_[i] *= dCoef * opt_.algebraic_test_scale;
+      tested = &r_tested_;
+    }
+    res.residual_error = convergence_error(opt_.residual_test, *tested, need_abs ? &abs_r_ : nullptr, &problem);
     if (iter == 0) first_error = res.residual_error;
     if (opt_.trace) *opt_.trace << "\tIteration(" << iter << ") " << res.residual_error << '\n';
     if (!std::isfinite(res.residual_error))

@@ -50,6 +50,11 @@ struct NewtonOptions {
   // `nonlinear solver: newton raphson [, true | modified, N [, keep jacobian matrix]]`
   int jacobian_every = 1;  ///< 1: full Newton; N > 1: modified Newton, refresh every N iterations
   bool keep_jacobian = false;  ///< keep the factorised Jacobian across time points
+  /// `enforce constraint equations: constraint violations [, scale factor, <s>]` (input manual
+  /// §4.1.1): the residual test sees the algebraic equations (Phi / dCoef) times dCoef * s, the
+  /// constraint violations; 0 leaves the test as it is (`constraint violation rates`); < 0
+  /// stands for s = 1 / the initial time step, MBDyn's default.
+  double algebraic_test_scale = 0.0;
   // `nonlinear solver: line search, ...` (input manual §4.1.1 defaults; `default solver options,
   // moderate | heavy nonlinear` presets in model_builder).
   struct LineSearch {
@@ -130,6 +135,7 @@ class NewtonSolver {
   int since_jacobian_ = 0;
   std::uint64_t n_jacobians_ = 0;
   Vector r_, abs_r_, d_, y0_, yp0_, g_;  ///< solve()'s work vectors (residual, correction, line search)
+  Vector r_tested_;  ///< the residual as the test sees it (algebraic_test_scale)
 };
 
 }  // namespace mbl::integrators

@@ -85,6 +85,9 @@ const bool registered =
         "spherical hinge", [](CardReader& in, BuildContext& c, unsigned l) { read_spherical(in, c, l, false); }) &&
     CardRegistry::family("joint").add(
         "spherical pin", [](CardReader& in, BuildContext& c, unsigned l) { read_spherical(in, c, l, true); }) &&
+    // `pin` is the older name of the spherical pin (MBDyn's joint.cc reads both alike).
+    CardRegistry::family("joint").add(
+        "pin", [](CardReader& in, BuildContext& c, unsigned l) { read_spherical(in, c, l, true); }) &&
     CardRegistry::family("joint").add(
         "distance", [](CardReader& in, BuildContext& c, unsigned l) { read_distance(in, c, l, false); }) &&
     CardRegistry::family("joint").add(

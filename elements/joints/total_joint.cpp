@@ -127,28 +127,29 @@ void TotalJoint::setup(Model& m) {
     throw parser::InputError(where, fmt::format("total internal reaction {}: expected a total equation, found no "
                                                 "total equation {}",
                                                 label(), p_.equation_label));
-  for (int i = 0; i < 3; ++i) {
-    const bool pos_ok = p_.position[i] == Status::Inactive || eq->pos_dof_[i] >= 0;
-    const bool rot_ok = p_.rotation[i] == Status::Inactive || eq->rot_dof_[i] >= 0;
-    if (!pos_ok || !rot_ok)
-      throw parser::InputError(where, fmt::format("total internal reaction {}: expected the {} component {} active "
-                                                  "in total equation {}, found it inactive",
-                                                  label(), pos_ok ? "orientation" : "position", i + 1,
-                                                  p_.equation_label));
-  }
+  int active = 0;
+  for (int i = 0; i < 3; ++i) active += (p_.position[i] != Status::Inactive) + (p_.rotation[i] != Status::Inactive);
+  if (active > eq->n_dofs_)
+    throw parser::InputError(where, fmt::format("total internal reaction {}: expected at most {} active components "
+                                                "(the multipliers of total equation {}), found {}",
+                                                label(), eq->n_dofs_, p_.equation_label, active));
   equation_ = eq;
 }
 
 std::array<int, 3> TotalJoint::columns(bool rotation) const {
-  const std::array<int, 3>& dofs = rotation ? rot_dof_ : pos_dof_;
   std::array<int, 3> cols{-1, -1, -1};
-  for (int i = 0; i < 3; ++i) {
-    if (!equation_) {
+  if (!equation_) {
+    const std::array<int, 3>& dofs = rotation ? rot_dof_ : pos_dof_;
+    for (int i = 0; i < 3; ++i)
       if (dofs[i] >= 0) cols[i] = first_index() + dofs[i];
-    } else if ((rotation ? p_.rotation : p_.position)[i] != Status::Inactive) {
-      cols[i] = rotation ? equation_->rotation_multiplier(i) : equation_->position_multiplier(i);
-    }
+    return cols;
   }
+  // The equation's multipliers in order, positions first (MBDyn's TotalReaction::AssRes).
+  int next = equation_->first_index();
+  if (rotation)
+    for (Status s : p_.position) next += s != Status::Inactive;
+  for (int i = 0; i < 3; ++i)
+    if ((rotation ? p_.rotation : p_.position)[i] != Status::Inactive) cols[i] = next++;
   return cols;
 }
 

@@ -70,7 +70,9 @@ class TotalJoint final : public Joint {
     /// nodes by `total internal reaction` joints (TotalReaction).
     Equation,
     /// `total internal reaction`: no equations of its own; applies the multipliers of the total
-    /// equation `equation_label` (component by component, in its own frames) to its nodes.
+    /// equation `equation_label` to its nodes, in its own frames: as MBDyn's TotalReaction, its
+    /// n-th active component (positions first) takes the equation's n-th multiplier, whichever
+    /// components the equation constrains.
     Reaction
   };
 
@@ -93,9 +95,6 @@ class TotalJoint final : public Joint {
 
   std::string_view type_name() const override;
   bool is_equation() const { return p_.flavor == Flavor::Equation; }
-  /// Unknown of the multiplier of position / rotation component i, -1 when inactive.
-  int position_multiplier(int i) const { return pos_dof_[i] < 0 ? -1 : first_index() + pos_dof_[i]; }
-  int rotation_multiplier(int i) const { return rot_dof_[i] < 0 ? -1 : first_index() + rot_dof_[i]; }
   int dof_count() const override { return n_dofs_; }
   void setup(Model& m) override;
   void residual(ResidualSink& r, const StepContext& c) override;

@@ -257,6 +257,32 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
            else in.keyword();  // jacobian, messages, counter, bailout, matrix condition number, cpu time
          }
        }},
+      // The older spelling of `nonlinear solver: newton raphson` that MBDyn 2024 still reads
+      // (solver.cc): `modified [, <iterations>]` (default 2), or `true`; any other word warns and
+      // means true Newton.
+      {"newtonraphson",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         s.newton.keep_jacobian = false;
+         if (in.keyword_is("modified")) {
+           s.newton.jacobian_every = in.at_end() ? 2 : static_cast<int>(in.integer());
+           return;
+         }
+         s.newton.jacobian_every = 1;
+         if (!in.keyword_is("true")) in.keyword();
+       }},
+      {"enforceconstraintequations",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         if (in.keyword_is("constraint violations")) {
+           s.newton.algebraic_test_scale =
+               in.keyword_is("scale factor")
+                   ? parser::checked_real(in, [](double f) { return f > 0.0; }, "a positive scale factor")
+                   : -1.0;
+         } else if (in.keyword_is("constraint violation rates")) {
+           s.newton.algebraic_test_scale = 0.0;
+         } else {
+           in.fail_expected("constraint violations or constraint violation rates");
+         }
+       }},
       {"threads", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
       {"modifyresidualtest", [](CardReader&, RunSettings&, BuildContext&) {}},
       // §5.1: lets elements assemble Jacobians by automatic differentiation; ours are exact
@@ -322,6 +348,19 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
            else if (in.keyword_is("no text")) s.text = false;
            else if (in.keyword_is("classic") || in.keyword_is("nc4")) {
            } else in.fail_expected("netcdf, sync or no text");
+         }
+       }},
+      // §5.3.6: documents the units of the model and changes nothing else.
+      {"outputunits",
+       [](CardReader& in, RunSettings&, BuildContext&) {
+         if (in.keyword_is("custom")) {
+           for (const char* unit : {"length", "mass", "time", "current", "temperature"}) {
+             if (!in.keyword_is(unit)) in.fail_expected(fmt::format("\"{}\"", unit));
+             in.string();
+           }
+         } else if (!in.keyword_is("mks") && !in.keyword_is("cgs") && !in.keyword_is("mmtms") &&
+                    !in.keyword_is("mmkgms")) {
+           in.fail_expected("a units system (MKS, CGS, MMTMS, MMKGMS or Custom)");
          }
        }},
       {"defaultorientation",
@@ -445,6 +484,7 @@ class Builder {
       block_where_ = in.card_location();
       block_ = in.keyword();
       in.expect_end();
+      if (block_ == "multistep") block_ = "initialvalue";  // the older name MBDyn still reads
       static const std::set<std::string> known = {"data", "initialvalue", "controldata", "nodes", "drivers", "elements",
                                                   "inversedynamics"};
       if (!known.count(block_)) throw parser::InputError(where, fmt::format("expected a block name (data, initial value, control data, nodes, drivers, elements), found \"{}\"", block_));
@@ -455,7 +495,7 @@ class Builder {
       const std::string b = in.keyword();
       in.expect_end();
       if (block_.empty()) throw parser::InputError(where, fmt::format("found \"end: {}\" outside any block", b));
-      if (b != block_)
+      if (b != block_ && !(b == "multistep" && block_ == "initialvalue"))
         throw parser::InputError(where, fmt::format("expected \"end: {}\", found \"end: {}\" (the block began at {})",
                                                     block_written_, b, block_where_.str()));
       block_.clear();
@@ -474,15 +514,16 @@ class Builder {
 
   void read_data(CardReader& in) {
     if (read_definition(in)) return;
-    if (in.card_is("problem")) {
-      if (in.keyword_is("initial value")) return in.expect_end();
+    // `integrator:` is the older name of `problem:`, and `multistep` of `initial value`
+    // (MBDyn 2024's mbdyn.cc still reads both).
+    if (in.card_is("problem") || in.card_is("integrator")) {
+      if (in.keyword_is("initial value") || in.keyword_is("multistep")) return in.expect_end();
       if (in.peek_keyword_is("inverse dynamics")) {
         ctx_->inverse_dynamics() = true;
         return in.not_implemented("problem \"inverse dynamics\"");
       }
       in.fail_expected("a problem (initial value)");
     }
-    if (in.card_is("integrator")) return in.not_implemented("data card \"integrator\"");
     unknown(in, "data");
   }
 
@@ -497,6 +538,7 @@ class Builder {
     if (d == "eigenanalysis") return read_eigenanalysis(in, result_.settings.eigen);
     if (d == "linearsolver" || d == "solver") return read_linear_solver(in);
     if (d == "nonlinearsolver") return read_nonlinear_solver(in);
+    if (d == "problemtype" && block_ == "inversedynamics") return read_problem_type(in);
     auto it = table.find(d);
     if (it == table.end() && d.rfind("fictitioussteps", 0) == 0) it = table.find("dummysteps" + d.substr(15));
     if (it == table.end() && d == "initialtolerance") it = table.find("tolerance");
@@ -590,7 +632,52 @@ class Builder {
       return;
     }
     if (in.keyword_is("line search")) return read_line_search(in, o);
+    if (in.keyword_is("matrix free")) return read_matrix_free(in, o);
     in.not_implemented("nonlinear solver \"" + std::string(in.peek_text()) + "\"");
+  }
+
+  /// `nonlinear solver: matrix free, {bicgstab | gmres | default} [, tolerance, <t>] [, steps,
+  /// <n>] [, tau, <tau>] [, eta, <eta>] [, preconditioner, full jacobian [matrix] [, steps, <n>]
+  /// [, honor element requests]]` (input manual §4.1.1). MBDyn's Newton-Krylov solves each
+  /// linear system iteratively to the given tolerance, with a finite-difference Jacobian-vector
+  /// product; it converges to the same solution as Newton with the exact Jacobian, which is
+  /// what we run (each converged point meets the same residual test).
+  static void read_matrix_free(CardReader& in, integrators::NewtonOptions& o) {
+    if (!in.keyword_is("bicgstab") && !in.keyword_is("gmres") && !in.keyword_is("default"))
+      in.fail_expected("an iterative solver (bicgstab, gmres or default)");
+    if (in.keyword_is("tolerance")) in.real();
+    if (in.keyword_is("steps")) in.integer();
+    if (in.keyword_is("tau")) in.real();
+    if (in.keyword_is("eta")) in.real();
+    if (in.keyword_is("preconditioner")) {
+      if (!in.keyword_is("full jacobian matrix") && !in.keyword_is("full jacobian"))
+        in.fail_expected("full jacobian matrix");
+      if (in.keyword_is("steps")) in.integer();
+      in.keyword_is("honor element requests");
+    }
+    o.jacobian_every = 1;
+    o.keep_jacobian = false;
+    in.expect_end();
+  }
+
+  /// `problem type: {fully actuated collocated | fully actuated non collocated |
+  /// underdetermined underactuated collocated [, weights, <4 reals>] | underdetermined fully
+  /// actuated [, weights, <6 reals>]}` (inverse dynamics block, MBDyn's invsolver.cc): read and
+  /// checked; inverse dynamics itself is not implemented (its problem card says so).
+  static void read_problem_type(CardReader& in) {
+    int weights = 0;
+    if (in.keyword_is("fully actuated collocated") || in.keyword_is("fully actuated non collocated")) {
+    } else if (in.keyword_is("underdetermined underactuated collocated")) {
+      weights = 4;  // position and velocity, w1 and w2 each
+    } else if (in.keyword_is("underdetermined fully actuated")) {
+      weights = 6;  // position, velocity and acceleration
+    } else {
+      in.fail_expected("a problem type (fully actuated collocated, fully actuated non collocated, "
+                       "underdetermined underactuated collocated, underdetermined fully actuated)");
+    }
+    if (weights && in.keyword_is("weights"))
+      for (int i = 0; i < weights; ++i) in.real();
+    in.expect_end();
   }
 
   /// `nonlinear solver: line search [, true] [, <option> ...]` (input manual §4.1.1); options

@@ -15,6 +15,9 @@ namespace mbl {
 namespace {
 
 integrators::NewtonSolver make_newton(const RunSettings& s, integrators::NewtonOptions opt, std::ostream& log) {
+  // `enforce constraint equations: constraint violations` without a scale factor: 1 / the
+  // initial time step (MBDyn's solver.cc).
+  if (opt.algebraic_test_scale < 0.0) opt.algebraic_test_scale = 1.0 / s.time_step;
   integrators::LinearSolverChoice ls = integrators::make_linear_solver(s.linear_solver);
   if (!ls.message.empty()) log << "info: " << ls.message << '\n';
   return integrators::NewtonSolver(std::move(opt), std::move(ls.solver));

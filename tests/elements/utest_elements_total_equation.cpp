@@ -101,3 +101,43 @@ end: elements;
   EXPECT_NE(run.rc, 0);
   EXPECT_NE(run.log().find("expected a total equation"), std::string::npos) << run.log();
 }
+
+TEST(TotalEquation, ReactionTakesTheEquationsMultipliersInOrder) {
+  // As MBDyn's TotalReaction: the reaction's first active component (its y axis, turned onto the
+  // global x) applies the equation's first multiplier (its x component), whatever the
+  // components the equation constrains (deck t.invdyn.aero.oneblade-rf pairs a position
+  // equation with an orientation reaction). Same motion and force as above.
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-2; tolerance: 1e-10; end: initial value;
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 4; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, null, null;
+  structural: 3, dynamic, 1., 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 6, total joint, 2, 3, position constraint, active, active, active, null,
+    orientation constraint, active, active, active, null;
+  body: 2, 2, 2., null, eye;
+  body: 3, 3, 3., null, eye;
+  joint: 7, total equation, 1, 2, position constraint, active, inactive, inactive,
+    component, string, "1. + Time^2", 0., 0.;
+  joint: 8, total internal reaction,
+    1, position orientation, 1, 0., -1., 0., 3, 0., 0., 1.,
+    3, position orientation, 1, 0., -1., 0., 3, 0., 0., 1.,
+    position constraint, inactive, active, inactive, total equation, 7;
+end: elements;
+)";
+  const auto run = test::run_deck_text("total_reaction_order", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto mov = test::last_record(run.output("mov"), 2);
+  ASSERT_GE(mov.size(), 3u);
+  EXPECT_NEAR(mov[0], 2.0, 1e-9);
+  EXPECT_NEAR(mov[1], 0.0, 1e-9);
+  const auto jnt = test::last_record(run.output("jnt"), 8);
+  ASSERT_GE(jnt.size(), 12u);
+  EXPECT_NEAR(jnt[6], -10.0, 1e-6);
+  EXPECT_NEAR(jnt[7], 0.0, 1e-9);
+}
