@@ -1,6 +1,7 @@
 // Readers of the aerodynamic cards: `air properties` (input manual §8.1.4), `c81 data` (§2.4.2)
 // and `aerodynamic body` (§8.1.1).
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
@@ -8,6 +9,7 @@
 
 #include "elements/aero/aerodynamic_body.hpp"
 #include "elements/aero/air_properties.hpp"
+#include "elements/aero/rotor.hpp"
 #include "elements/input/drive_input.hpp"
 #include "elements/input/file_path.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
@@ -262,10 +264,86 @@ void read_aerodynamic_body(CardReader& in, BuildContext& ctx, unsigned label) {
   ctx.model().add_element(std::move(e));
 }
 
+// ---- induced velocity ----------------------------------------------------------------------------
+
+/// `<craft node> [, orientation, <R>], <rotor node> [, induced velocity, <model>, ...]`.
+void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
+  RotorParams p;
+  p.craft = &ctx.struct_node(in);
+  if (in.keyword_is("orientation") || in.keyword_is("hinge")) p.R_craft_rotor = in.orientation(p.craft->frame());
+  p.rotor = &ctx.struct_node(in);
+  if (in.keyword_is("induced velocity")) {
+    if (in.keyword_is("no")) {
+      p.model = RotorParams::Model::None;
+      if (in.keyword_is("radius")) p.radius = parser::checked_real(in, [](double v) { return v > 0; }, "a positive radius");
+    } else {
+      if (in.keyword_is("uniform")) {
+        p.model = RotorParams::Model::Uniform;
+      } else if (in.keyword_is("glauert")) {
+        p.model = RotorParams::Model::Glauert;
+        if (in.keyword_is("type")) {
+          using G = RotorParams::GlauertType;
+          static const std::pair<const char*, G> types[] = {
+              {"glauert", G::Glauert}, {"coleman", G::Coleman}, {"drees", G::Drees}, {"payne", G::Payne},
+              {"white and blake", G::WhiteAndBlake}, {"pitt and peters", G::PittAndPeters}, {"howlett", G::Howlett}};
+          bool found = false;
+          for (const auto& [word, type] : types)
+            if (!found && in.keyword_is(word)) p.glauert = type, found = true;
+          if (!found) in.fail_expected("a Glauert variant (glauert, coleman, drees, payne, white and blake, ...)");
+        }
+      } else {
+        in.not_implemented("induced velocity model \"" + std::string(in.peek_text()) + "\"");
+        throw CardSkipped{};
+      }
+      p.omega_ref = parser::checked_real(in, [](double v) { return v > 0; }, "a positive reference rotor speed");
+      p.radius = parser::checked_real(in, [](double v) { return v > 0; }, "a positive rotor radius");
+      bool iterations = false;
+      for (;;) {
+        if (in.keyword_is("ground")) {
+          p.ground = &ctx.struct_node(in);
+        } else if (in.keyword_is("delay") || in.keyword_is("weight")) {
+          p.delay = read_drive(in, ctx);
+        } else if (in.keyword_is("max iterations")) {
+          p.max_iterations = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "a positive iteration count"));
+          iterations = true;
+        } else if (in.keyword_is("tolerance")) {
+          p.tolerance = parser::checked_real(in, [](double v) { return v > 0; }, "a positive tolerance");
+        } else if (in.keyword_is("eta")) {
+          p.eta = parser::checked_real(in, [](double v) { return v > 0; }, "a positive relaxation factor");
+        } else if (in.keyword_is("correction")) {
+          p.hover_correction = parser::checked_real(in, [](double v) { return v > 0; }, "a positive hover correction");
+          p.forward_flight_correction =
+              parser::checked_real(in, [](double v) { return v > 0; }, "a positive forward-flight correction");
+        } else {
+          break;
+        }
+      }
+      // Without `max iterations` MBDyn makes one Newton step of the inflow equation; without a
+      // tolerance it never stops early.
+      if (!iterations) p.max_iterations = 1;
+      if (p.tolerance == 0.) p.tolerance = std::numeric_limits<double>::max();
+    }
+  }
+  auto e = std::make_unique<Rotor>(label, std::move(p));
+  e->where = in.card_location();
+  ctx.read_output_flag(in, *e, "induced velocity elements");
+  ctx.model().add_element(std::move(e));
+}
+
+void read_induced_velocity(CardReader& in, BuildContext& ctx, unsigned label) {
+  if (!in.keyword_is("rotor")) {
+    in.not_implemented("induced velocity \"" + std::string(in.peek_text()) + "\"");
+    throw CardSkipped{};
+  }
+  read_rotor_body(in, ctx, label);
+}
+
 const bool registered =
     CardRegistry::family("unlabelled element").add("air properties", read_air_properties) &&
     CardRegistry::family("definition").add(kC81Family, read_c81_card) &&
-    CardRegistry::family("element").add("aerodynamic body", read_aerodynamic_body);
+    CardRegistry::family("element").add("aerodynamic body", read_aerodynamic_body) &&
+    CardRegistry::family("element").add("induced velocity", read_induced_velocity) &&
+    CardRegistry::family("element").add("rotor", read_rotor_body);
 
 }  // namespace
 }  // namespace mbl::elements::aero
