@@ -1,6 +1,5 @@
 // Definition cards of kinds MBDyn has and we do not implement; MBDyn reads them in any block and
 // between blocks, so they are reported as not implemented and skipped wherever they stand:
-//   c81 data: <label>, ...;        airfoil tables of the aerodynamic elements (manual §8.1.2)
 //   hydraulic fluid: <label>, ...; fluid of the hydraulic elements (manual §8.11)
 #include <fmt/format.h>
 
@@ -23,8 +22,7 @@ CardReaderFn not_implemented(const char* card, const char* what) {
   };
 }
 
-const bool registered = CardRegistry::family("definition").add("c81 data", not_implemented("c81 data", "aerodynamics")) &&
-                        CardRegistry::family("definition").add("hydraulic fluid", not_implemented("hydraulic fluid", "hydraulics"));
+const bool registered = CardRegistry::family("definition").add("hydraulic fluid", not_implemented("hydraulic fluid", "hydraulics"));
 
 }  // namespace
 }  // namespace mbl::elements

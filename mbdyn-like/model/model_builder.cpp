@@ -869,6 +869,8 @@ class Builder {
   std::string counted_name(const std::string& d) {
     // Couples are counted with the forces (input manual §5.4 "forces").
     if (d == "beam2" || d == "beam3") return "beam";  // control data `beams:` counts both
+    if (d.rfind("aerodynamic", 0) == 0) return "aerodynamic";  // bodies and beams: `aerodynamic elements:`
+    if (d == "inducedvelocity") return "induced velocity";
     // control data `plates:` counts shells and membranes (input manual §8.15)
     if (d == "shell4eas" || d == "shell4easans" || d == "membrane4eas") return "plate";
     return d == "couple" ? "force" : d;

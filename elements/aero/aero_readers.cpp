@@ -1,0 +1,349 @@
+// Readers of the aerodynamic cards: `air properties` (input manual §8.1.4), `c81 data` (§2.4.2)
+// and `aerodynamic body` (§8.1.1).
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "elements/aero/aerodynamic_body.hpp"
+#include "elements/aero/air_properties.hpp"
+#include "elements/aero/rotor.hpp"
+#include "elements/input/drive_input.hpp"
+#include "elements/input/file_path.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/model.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::elements::aero {
+namespace {
+
+using parser::CardReader;
+
+constexpr const char* kC81Family = "c81 data";
+
+// ---- air properties ----------------------------------------------------------------------------
+
+FrontGust read_gust(CardReader& in, BuildContext& ctx) {
+  if (!in.keyword_is("front 1D")) {
+    in.not_implemented("air properties gust \"" + std::string(in.peek_text()) + "\"");
+    throw CardSkipped{};
+  }
+  FrontGust g;
+  g.front_W = in.vec3().normalized();
+  g.perturbation_W = in.vec3().normalized();
+  g.front_speed = in.real();
+  g.profile = read_drive(in, ctx);
+  return g;
+}
+
+void read_air_properties(CardReader& in, BuildContext& ctx, unsigned) {
+  std::unique_ptr<AirProperties> air;
+  if (in.keyword_is("std")) {
+    StandardAtmosphere A;
+    bool standard = true;
+    double rho0 = 1.2250;
+    if (in.keyword_is("SI")) {
+    } else if (in.keyword_is("British")) {
+      A.p0 = 2116.2, rho0 = 0.002377, A.T0 = 518.69, A.dT_dz = -3.566e-3, A.R = 1716, A.g0 = 32.17;
+      A.z1 = 36089, A.z2 = 82021;
+    } else {
+      standard = false;
+      A.p0 = parser::checked_real(in, [](double v) { return v > 0; }, "a positive reference pressure");
+      A.rho0 = read_drive(in, ctx);
+      A.T0 = parser::checked_real(in, [](double v) { return v > 0; }, "a positive reference temperature");
+      A.dT_dz = parser::checked_real(in, [](double v) { return v < 0; }, "a negative temperature gradient");
+      A.R = parser::checked_real(in, [](double v) { return v > 0; }, "a positive gas constant");
+      A.g0 = parser::checked_real(in, [](double v) { return v > 0; }, "a positive gravity acceleration");
+      A.z1 = parser::checked_real(in, [](double v) { return v > 0; }, "a positive troposphere altitude");
+      const double z1 = A.z1;
+      A.z2 = parser::checked_real(in, [z1](double v) { return v > z1; }, "a stratosphere altitude above z1");
+    }
+    if (standard) {
+      if (in.keyword_is("temperature deviation")) {
+        const double T0 = A.T0;
+        const double dT = parser::checked_real(in, [T0](double v) { return T0 + v > 0; }, "a temperature deviation above -T0");
+        // Isobaric change of the reference state: rho T = const.
+        rho0 *= A.T0 / (A.T0 + dT);
+        A.T0 += dT;
+      }
+      A.rho0 = std::make_shared<ConstDrive>(rho0);
+    }
+    if (in.keyword_is("reference altitude")) A.z0 = in.real();
+    air = std::make_unique<AirProperties>(std::move(A), read_vec3_drive(in, ctx));
+  } else {
+    DriveCallerPtr rho = read_drive(in, ctx);
+    const double c = parser::checked_real(in, [](double v) { return v > 0; }, "a positive sound celerity");
+    air = std::make_unique<AirProperties>(std::move(rho), c, read_vec3_drive(in, ctx));
+  }
+  while (in.keyword_is("gust")) air->add_gust(read_gust(in, ctx));
+  air->where = in.card_location();
+  ctx.read_output_flag(in, *air, "air properties");
+  if (ctx.model().find_element("air properties", 1))
+    throw parser::InputError(in.card_location(), "air properties are already defined");
+  ctx.model().add_element(std::move(air));
+}
+
+// ---- c81 data ----------------------------------------------------------------------------------
+
+void read_c81_card(CardReader& in, BuildContext& ctx, unsigned) {
+  const parser::SourceLocation label_at = in.location();
+  const unsigned label = in.label();
+  if (in.keyword_is("name")) in.string();
+  const parser::SourceLocation file_at = in.location();
+  const std::string file = resolve_path(file_at, in.string());
+  double tolerance = 1e-6;
+  if (in.keyword_is("tolerance"))
+    tolerance = parser::checked_real(in, [](double v) { return v > 0; }, "a positive tolerance");
+  bool free_format = false;
+  if (in.keyword_is("fc511") || in.keyword_is("nrel")) {
+    ctx.skip(kC81Family, label);
+    return in.not_implemented("c81 data in fc511 or NREL format");
+  }
+  if (in.keyword_is("free format")) free_format = true;
+  const bool flip = in.keyword_is("flip");
+  if (in.keyword_is("echo")) {
+    in.string();
+    in.keyword_is("free format");
+  }
+  std::ifstream f(file);
+  if (!f) throw parser::InputError(file_at, fmt::format("expected a readable c81 file, found \"{}\"", file));
+  auto data = std::make_shared<C81Data>();
+  try {
+    *data = read_c81(f, tolerance, free_format);
+  } catch (const std::runtime_error& e) {
+    throw parser::InputError(file_at, fmt::format("expected c81 airfoil data in \"{}\", found: {}", file, e.what()));
+  }
+  if (flip) data->flip();
+  const std::string key = std::to_string(label);
+  if (ctx.read().find_named<C81Data>(kC81Family, key))
+    throw parser::InputError(label_at, fmt::format("c81 data {} is already defined", label));
+  ctx.read().add_named(kC81Family, key, data);
+}
+
+std::shared_ptr<const C81Data> find_c81(CardReader& in, BuildContext& ctx) {
+  const parser::SourceLocation at = in.location();
+  const unsigned label = in.label();
+  ctx.skip_if_depends_on_skipped(in, kC81Family, label);
+  auto d = ctx.read().find_named<C81Data>(kC81Family, std::to_string(label));
+  if (!d) throw parser::InputError(at, fmt::format("expected a c81 data label, found {} (not defined)", label));
+  return d;
+}
+
+// ---- aerodynamic elements -------------------------------------------------------------------------
+
+Shape1D read_shape(CardReader& in) {
+  Shape1D s;
+  if (in.keyword_is("const")) {
+    s.coef = {in.real()};
+  } else if (in.keyword_is("linear")) {
+    s.kind = Shape1D::Kind::Linear;
+    s.coef = {in.real(), in.real()};
+  } else if (in.keyword_is("parabolic")) {
+    s.kind = Shape1D::Kind::Parabolic;
+    s.coef = {in.real(), in.real(), in.real()};
+  } else if (in.keyword_is("piecewise linear")) {
+    s.kind = Shape1D::Kind::PiecewiseLinear;
+    const int n = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "at least one point"));
+    for (int i = 0; i < n; ++i) {
+      const double x = i == 0 ? in.real()
+                              : parser::checked_real(in, [&](double v) { return v > s.xi.back(); }, "increasing abscissae");
+      s.xi.push_back(x);
+      s.value.push_back(in.real());
+    }
+  } else {
+    in.fail_expected("a 1D shape (const, linear, parabolic, piecewise linear)");
+  }
+  return s;
+}
+
+/// The airfoil tables at each of the element's integration points (xi: their span coordinates).
+bool read_airfoil(CardReader& in, BuildContext& ctx, const std::vector<double>& xi, AirfoilData& a) {
+  if (in.keyword_is("theodorsen")) {
+    in.not_implemented("theodorsen unsteady aerodynamics");
+    return false;
+  }
+  if (!in.keyword_is("c81")) {
+    // MBDyn's default and named built-in airfoils (semi-analytical NACA 0012, RAE 9671).
+    in.not_implemented("built-in airfoil (naca 0012, rae 9671); use c81 data");
+    return false;
+  }
+  const bool multiple = in.keyword_is("multiple");
+  const bool interpolated = !multiple && in.keyword_is("interpolated");
+  if (!multiple && !interpolated) {
+    auto d = find_c81(in, ctx);
+    a.at_point.assign(xi.size(), d);
+    return true;
+  }
+  if (interpolated && in.keyword_is("tolerance")) in.real();
+  if (interpolated) {
+    in.not_implemented("c81 interpolated airfoils");
+    return false;
+  }
+  const int n = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "at least one airfoil"));
+  std::vector<std::shared_ptr<const C81Data>> tables;
+  std::vector<double> upper;
+  for (int i = 0; i < n; ++i) {
+    tables.push_back(find_c81(in, ctx));
+    const double prev = upper.empty() ? -1. : upper.back();
+    upper.push_back(parser::checked_real(in, [prev](double v) { return v > prev && v <= 1.; }, "an increasing end point in (-1, 1]"));
+  }
+  // Sharp transitions: the first airfoil whose end point lies beyond the point.
+  for (double x : xi) {
+    std::size_t k = 0;
+    while (k + 1 < upper.size() && upper[k] <= x) ++k;
+    a.at_point.push_back(tables[k]);
+  }
+  return true;
+}
+
+/// Everything after the connectivity; false if something is not implemented (reported).
+bool read_surface(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p, int blocks) {
+  p.chord = read_shape(in);
+  p.force_point = read_shape(in);
+  p.bc_point = read_shape(in);
+  p.twist = read_shape(in);
+  p.tip_loss.coef = {1.};
+  if (in.keyword_is("tip loss")) p.tip_loss = read_shape(in);
+  p.points = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "at least 1 integration point"));
+  if (in.keyword_is("control")) p.control = read_drive(in, ctx);
+  std::vector<double> xi, w;
+  gauss_legendre(p.points, xi, w);
+  std::vector<double> all;
+  for (int b = 0; b < blocks; ++b) all.insert(all.end(), xi.begin(), xi.end());
+  if (!read_airfoil(in, ctx, all, p.airfoil)) return false;
+  if (in.keyword_is("unsteady")) {
+    if (!in.keyword_is("steady")) {
+      in.not_implemented("unsteady aerodynamics (bielawa)");
+      return false;
+    }
+  }
+  if (in.keyword_is("jacobian")) p.jacobian = in.boolean();
+  if (in.keyword_is("custom output")) {
+    // NetCDF-only per-point output selection (position, orientation, velocity, ...).
+    while (!in.at_end() && !in.peek_keyword_is("output") && !in.peek_keyword_is("std") &&
+           !in.peek_keyword_is("gauss") && !in.peek_keyword_is("node"))
+      in.keyword();
+  }
+  return true;
+}
+
+void read_output_mode(CardReader& in, AeroSurfaceParams& p) {
+  if (in.keyword_is("std")) p.output = AeroSurfaceParams::Output::Std;
+  else if (in.keyword_is("gauss")) p.output = AeroSurfaceParams::Output::Gauss;
+  else if (in.keyword_is("node")) p.output = AeroSurfaceParams::Output::Node;
+}
+
+void read_induced_velocity_link(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p) {
+  if (in.keyword_is("user defined induced velocity")) {
+    in.not_implemented("user defined induced velocity");
+    throw CardSkipped{};
+  }
+  if (!in.keyword_is("induced velocity") && !in.keyword_is("rotor")) return;
+  p.has_induced_velocity = true;
+  p.induced_velocity_label = in.label();
+  ctx.skip_if_depends_on_skipped(in, "induced velocity", p.induced_velocity_label);
+  ctx.skip_if_depends_on_skipped(in, "rotor", p.induced_velocity_label);
+  p.passive = in.keyword_is("passive");
+}
+
+void read_aerodynamic_body(CardReader& in, BuildContext& ctx, unsigned label) {
+  StructNode& node = ctx.struct_node(in);
+  AeroSurfaceParams p;
+  read_induced_velocity_link(in, ctx, p);
+  const parser::RigidFrame frame = node.frame();
+  const Vec3 f_N = in.position(frame);
+  const Mat3 R_NA = in.orientation(frame);
+  const double span = in.real();
+  if (!read_surface(in, ctx, p, 1)) return;
+  auto e = std::make_unique<AerodynamicBody>(label, node, f_N, R_NA, span, p);
+  e->where = in.card_location();
+  ctx.read_output_flag(in, *e, "aerodynamic elements");
+  read_output_mode(in, p);
+  ctx.model().add_element(std::move(e));
+}
+
+// ---- induced velocity ----------------------------------------------------------------------------
+
+/// `<craft node> [, orientation, <R>], <rotor node> [, induced velocity, <model>, ...]`.
+void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
+  RotorParams p;
+  p.craft = &ctx.struct_node(in);
+  if (in.keyword_is("orientation") || in.keyword_is("hinge")) p.R_craft_rotor = in.orientation(p.craft->frame());
+  p.rotor = &ctx.struct_node(in);
+  if (in.keyword_is("induced velocity")) {
+    if (in.keyword_is("no")) {
+      p.model = RotorParams::Model::None;
+      if (in.keyword_is("radius")) p.radius = parser::checked_real(in, [](double v) { return v > 0; }, "a positive radius");
+    } else {
+      if (in.keyword_is("uniform")) {
+        p.model = RotorParams::Model::Uniform;
+      } else if (in.keyword_is("glauert")) {
+        p.model = RotorParams::Model::Glauert;
+        if (in.keyword_is("type")) {
+          using G = RotorParams::GlauertType;
+          static const std::pair<const char*, G> types[] = {
+              {"glauert", G::Glauert}, {"coleman", G::Coleman}, {"drees", G::Drees}, {"payne", G::Payne},
+              {"white and blake", G::WhiteAndBlake}, {"pitt and peters", G::PittAndPeters}, {"howlett", G::Howlett}};
+          bool found = false;
+          for (const auto& [word, type] : types)
+            if (!found && in.keyword_is(word)) p.glauert = type, found = true;
+          if (!found) in.fail_expected("a Glauert variant (glauert, coleman, drees, payne, white and blake, ...)");
+        }
+      } else {
+        in.not_implemented("induced velocity model \"" + std::string(in.peek_text()) + "\"");
+        throw CardSkipped{};
+      }
+      p.omega_ref = parser::checked_real(in, [](double v) { return v > 0; }, "a positive reference rotor speed");
+      p.radius = parser::checked_real(in, [](double v) { return v > 0; }, "a positive rotor radius");
+      bool iterations = false;
+      for (;;) {
+        if (in.keyword_is("ground")) {
+          p.ground = &ctx.struct_node(in);
+        } else if (in.keyword_is("delay") || in.keyword_is("weight")) {
+          p.delay = read_drive(in, ctx);
+        } else if (in.keyword_is("max iterations")) {
+          p.max_iterations = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "a positive iteration count"));
+          iterations = true;
+        } else if (in.keyword_is("tolerance")) {
+          p.tolerance = parser::checked_real(in, [](double v) { return v > 0; }, "a positive tolerance");
+        } else if (in.keyword_is("eta")) {
+          p.eta = parser::checked_real(in, [](double v) { return v > 0; }, "a positive relaxation factor");
+        } else if (in.keyword_is("correction")) {
+          p.hover_correction = parser::checked_real(in, [](double v) { return v > 0; }, "a positive hover correction");
+          p.forward_flight_correction =
+              parser::checked_real(in, [](double v) { return v > 0; }, "a positive forward-flight correction");
+        } else {
+          break;
+        }
+      }
+      // Without `max iterations` MBDyn makes one Newton step of the inflow equation; without a
+      // tolerance it never stops early.
+      if (!iterations) p.max_iterations = 1;
+      if (p.tolerance == 0.) p.tolerance = std::numeric_limits<double>::max();
+    }
+  }
+  auto e = std::make_unique<Rotor>(label, std::move(p));
+  e->where = in.card_location();
+  ctx.read_output_flag(in, *e, "induced velocity elements");
+  ctx.model().add_element(std::move(e));
+}
+
+void read_induced_velocity(CardReader& in, BuildContext& ctx, unsigned label) {
+  if (!in.keyword_is("rotor")) {
+    in.not_implemented("induced velocity \"" + std::string(in.peek_text()) + "\"");
+    throw CardSkipped{};
+  }
+  read_rotor_body(in, ctx, label);
+}
+
+const bool registered =
+    CardRegistry::family("unlabelled element").add("air properties", read_air_properties) &&
+    CardRegistry::family("definition").add(kC81Family, read_c81_card) &&
+    CardRegistry::family("element").add("aerodynamic body", read_aerodynamic_body) &&
+    CardRegistry::family("element").add("induced velocity", read_induced_velocity) &&
+    CardRegistry::family("element").add("rotor", read_rotor_body);
+
+}  // namespace
+}  // namespace mbl::elements::aero

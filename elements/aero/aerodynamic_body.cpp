@@ -1,0 +1,155 @@
+#include "elements/aero/aerodynamic_body.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "elements/aero/air_properties.hpp"
+#include "mbdyn-like/core/log_text.hpp"
+#include "mbdyn-like/core/model.hpp"
+
+namespace mbl::elements::aero {
+
+AerodynamicBody::AerodynamicBody(unsigned label, StructNode& node, const Vec3& f_N, const Mat3& R_NA, double span,
+                                 AeroSurfaceParams p)
+    : Element(label), node_(node), f_N_(f_N), R_NA_(R_NA), half_span_(span / 2.), p_(std::move(p)) {
+  gauss_legendre(p_.points, xi_, w_);
+  out_.resize(p_.points);
+}
+
+void AerodynamicBody::setup(Model& m) {
+  air_ = dynamic_cast<const AirProperties*>(m.find_element("air properties", 1));
+  if (!air_) throw std::invalid_argument("aerodynamic body needs the air properties card");
+  if (p_.has_induced_velocity) {
+    induced_ = dynamic_cast<InducedVelocity*>(m.find_element("induced velocity", p_.induced_velocity_label));
+    if (!induced_)
+      throw std::invalid_argument(fmt::format("induced velocity {} is not defined", p_.induced_velocity_label));
+  }
+}
+
+void AerodynamicBody::kinematics(int i, double t, Vec6d& W, Mat3& R_WS, Vec3& Xb_W, Vec3& Vr_W) const {
+  const double xi = xi_[i];
+  const Mat3& R_WN = node_.R_WN();
+  Xb_W = R_WN * (f_N_ + R_NA_.col(2) * (half_span_ * xi));
+  const Vec3 x_W = node_.x_W() + Xb_W;
+  Vr_W = node_.v_W() + node_.w_W().cross(Xb_W) - air_->velocity(x_W, t);
+  if (induced_) Vr_W += induced_->velocity(x_W);
+  // Twist (and control) about axis 3, positive nose up.
+  const double tw = p_.twist.at(xi) + (p_.control ? p_.control->value(t) : 0.);
+  R_WS = R_WN * R_NA_;
+  if (tw != 0.) {
+    Mat3 R_tw;
+    R_tw << std::cos(tw), std::sin(tw), 0., -std::sin(tw), std::cos(tw), 0., 0., 0., 1.;
+    R_WS = R_WS * R_tw;
+  }
+  const Vec3 v = R_WS.transpose() * Vr_W, w = R_WS.transpose() * node_.w_W();
+  W = {v.x(), v.y(), v.z(), w.x(), w.y(), w.z()};
+}
+
+Vec6d AerodynamicBody::section_forces(int i, const Vec6d& W, double rho, double c, SectionOutput& out) const {
+  const double xi = xi_[i];
+  const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
+  Vec6d F = c81_section_forces(*p_.airfoil.at_point[i], s, W, out);
+  F[1] *= p_.tip_loss.at(xi);
+  return F;
+}
+
+void AerodynamicBody::residual(ResidualSink& r, const StepContext& c) {
+  double rho = 0., sound = 0.;
+  air_->properties(node_.x_W(), c.t, rho, sound);
+  F_W_.setZero();
+  M_W_.setZero();
+  for (int i = 0; i < p_.points; ++i) {
+    Vec6d W;
+    Mat3 R_WS;
+    Vec3 Xb, Vr;
+    kinematics(i, c.t, W, R_WS, Xb, Vr);
+    const Vec6d T = section_forces(i, W, rho, sound, out_[i]);
+    const double weight = half_span_ * w_[i];
+    const Vec3 F = R_WS * Vec3(T[0], T[1], T[2]) * weight;
+    const Vec3 M = R_WS * Vec3(T[3], T[4], T[5]) * weight;
+    F_W_ += F;
+    M_W_ += M + Xb.cross(F);
+  }
+  if (induced_ && !p_.passive) induced_->add_load(F_W_, M_W_, node_.x_W());
+  if (c.initial_assembly) return;
+  r.add(node_.eq_index(), F_W_);
+  r.add(node_.eq_index() + 3, M_W_);
+}
+
+void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
+  if (!p_.jacobian || c.initial_assembly) return;
+  double rho = 0., sound = 0.;
+  air_->properties(node_.x_W(), c.t, rho, sound);
+  const Vec3 w = node_.w_W();
+  // d(F, M)/d(v, omega, theta) of the node, summed over the points.
+  Eigen::Matrix<double, 6, 3> Dv = Eigen::Matrix<double, 6, 3>::Zero(), Dw = Dv, Dth = Dv;
+  for (int i = 0; i < p_.points; ++i) {
+    Vec6d W;
+    Mat3 R;
+    Vec3 Xb, Vr;
+    kinematics(i, c.t, W, R, Xb, Vr);
+    SectionOutput scratch;
+    const Vec6d T = section_forces(i, W, rho, sound, scratch);
+    const double weight = half_span_ * w_[i];
+    // Sectional derivative dT/dW by central differences.
+    Mat6 JT;
+    const double vn = std::sqrt(W[0] * W[0] + W[1] * W[1] + W[2] * W[2]);
+    const double wn = std::sqrt(W[3] * W[3] + W[4] * W[4] + W[5] * W[5]);
+    for (int k = 0; k < 6; ++k) {
+      const double h = (k < 3 ? vn : wn) * 1e-6 + 1e-9;
+      Vec6d Wp = W, Wm = W;
+      Wp[k] += h;
+      Wm[k] -= h;
+      const Vec6d Tp = section_forces(i, Wp, rho, sound, scratch), Tm = section_forces(i, Wm, rho, sound, scratch);
+      for (int j = 0; j < 6; ++j) JT(j, k) = (Tp[j] - Tm[j]) / (2. * h);
+    }
+    const Vec3 F = R * Vec3(T[0], T[1], T[2]) * weight;
+    const Vec3 Mp = R * Vec3(T[3], T[4], T[5]) * weight;
+    const Mat3 Rt = R.transpose();
+    // Section velocities: dV = R^T (dVr + Vr x dth), dVr = dv - Xb x dw - w x (Xb x dth);
+    // dW = R^T (dw + w x dth).
+    const Mat3 Vr_v = Mat3::Identity(), Vr_w = -skew(Xb), Vr_th = -skew(w) * skew(Xb);
+    Eigen::Matrix<double, 6, 3> dWv, dWw, dWth;
+    dWv << Rt * Vr_v, Mat3::Zero();
+    dWw << Rt * Vr_w, Rt;
+    dWth << Rt * (Vr_th + skew(Vr)), Rt * skew(w);
+    auto load_rows = [&](const Eigen::Matrix<double, 6, 3>& dW) {
+      const Eigen::Matrix<double, 6, 3> dT = JT * dW;
+      Eigen::Matrix<double, 6, 3> out;
+      const Mat3 dF = R * dT.topRows<3>() * weight;
+      out.topRows<3>() = dF;
+      out.bottomRows<3>() = R * dT.bottomRows<3>() * weight + skew(Xb) * dF;
+      return out;
+    };
+    Dv += load_rows(dWv);
+    Dw += load_rows(dWw);
+    Eigen::Matrix<double, 6, 3> th = load_rows(dWth);
+    // Rotation of the section frame and of the arm: dF += dth x F, dM += dth x Mp + (dth x Xb) x F.
+    th.topRows<3>() += -skew(F);
+    th.bottomRows<3>() += -skew(Mp) + skew(F) * skew(Xb) - skew(Xb) * skew(F);
+    Dth += th;
+  }
+  // dv = dx', dth = dCoef dg', dw = dg' - dCoef w x dg'; J = -(dr/dy' + dCoef dr/dy).
+  const int eq = node_.eq_index(), col = node_.dof_index();
+  const Eigen::Matrix<double, 6, 3> Jx = -Dv;
+  const Eigen::Matrix<double, 6, 3> Jg = -(Dw * (Mat3::Identity() - c.dCoef * skew(w)) + c.dCoef * Dth);
+  J.add(eq, col, Jx.topRows<3>().eval());
+  J.add(eq + 3, col, Jx.bottomRows<3>().eval());
+  J.add(eq, col + 3, Jg.topRows<3>().eval());
+  J.add(eq + 3, col + 3, Jg.bottomRows<3>().eval());
+}
+
+std::string AerodynamicBody::log_line() const {
+  // "aero0: <label> <node>" and the leading/trailing edge points at both ends (node frame).
+  auto edge = [&](double xi, double along) {
+    const double tw = p_.twist.at(xi);
+    const Vec3 dir = R_NA_ * Vec3(std::cos(tw), std::sin(tw), 0.);
+    return Vec3(f_N_ + R_NA_.col(2) * (half_span_ * xi) + dir * (p_.force_point.at(xi) + along * p_.chord.at(xi)));
+  };
+  return fmt::format("aero0: {} {} {} {} {} {}", label(), node_.label(), log_text(edge(-1., -.75)),
+                     log_text(edge(-1., .25)), log_text(edge(1., -.75)), log_text(edge(1., .25)));
+}
+
+}  // namespace mbl::elements::aero

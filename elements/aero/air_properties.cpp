@@ -1,0 +1,55 @@
+#include "elements/aero/air_properties.hpp"
+
+#include <cmath>
+
+namespace mbl::elements::aero {
+
+AirProperties::AirProperties(DriveCallerPtr density, double sound_celerity, std::function<Vec3(double)> air_speed_W)
+    : Element(1), density_(std::move(density)), sound_celerity_(sound_celerity), air_speed_W_(std::move(air_speed_W)) {}
+
+AirProperties::AirProperties(StandardAtmosphere atmosphere, std::function<Vec3(double)> air_speed_W)
+    : Element(1), standard_(true), atmosphere_(std::move(atmosphere)), air_speed_W_(std::move(air_speed_W)) {}
+
+void AirProperties::properties(const Vec3& x_W, double t, double& rho, double& c) const {
+  if (!standard_) {
+    rho = density_->value(t);
+    c = sound_celerity_;
+    return;
+  }
+  // Manual eq. (8.1): troposphere below z1, constant temperature above (z2 is not used).
+  const StandardAtmosphere& A = atmosphere_;
+  const double z = x_W.z() + A.z0;
+  const double rho0 = A.rho0->value(t);
+  const double n = -A.g0 / (A.dT_dz * A.R);
+  double T;
+  if (z < A.z1) {
+    T = A.T0 + A.dT_dz * z;
+    rho = rho0 * std::pow(T / A.T0, n - 1.);
+  } else {
+    T = A.T0 + A.dT_dz * A.z1;
+    rho = rho0 * std::pow(T / A.T0, n - 1.) * std::exp(-A.g0 / (A.R * T) * (z - A.z1));
+  }
+  c = std::sqrt(1.4 * A.R * T);
+}
+
+Vec3 AirProperties::velocity(const Vec3& x_W, double t) const {
+  Vec3 v = air_speed_W_(t);
+  for (const FrontGust& g : gusts_)
+    v += g.perturbation_W * g.profile->value(g.front_speed * t - g.front_W.dot(x_W));
+  return v;
+}
+
+unsigned AirProperties::private_data_index(std::string_view name) const {
+  static const char* names[] = {"vxinf", "vyinf", "vzinf", "vinf"};
+  for (unsigned i = 0; i < 4; ++i)
+    if (name == names[i]) return i + 1;
+  return 0;
+}
+
+double AirProperties::private_data(unsigned i) const {
+  const Vec3 v = air_speed_W_(t_);
+  if (i >= 1 && i <= 3) return v[i - 1];
+  return i == 4 ? v.norm() : 0.0;
+}
+
+}  // namespace mbl::elements::aero

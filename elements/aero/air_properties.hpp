@@ -1,0 +1,61 @@
+#pragma once
+// Air properties (input manual §8.1.4): the airstream of the aerodynamic elements. Density and
+// sound celerity are either given (a density drive and a constant celerity) or those of the
+// standard atmosphere at the altitude z + z0 of the point (troposphere with a linear temperature
+// gradient up to z1, isothermal above); the air speed is a TplDriveCaller<Vec3> in W, plus the
+// gusts (front 1D: v = n g(V t - f.x)). MBDyn keeps a single such element, label 1.
+#include <functional>
+#include <vector>
+
+#include "mbdyn-like/core/drive_caller.hpp"
+#include "mbdyn-like/core/element.hpp"
+
+namespace mbl::elements::aero {
+
+struct StandardAtmosphere {
+  double p0 = 101325., T0 = 288.16, dT_dz = -6.5e-3, R = 287., g0 = 9.81, z1 = 11000., z2 = 25000.;
+  DriveCallerPtr rho0;  ///< reference density
+  double z0 = 0.;       ///< reference altitude added to the point's z
+};
+
+struct FrontGust {
+  Vec3 front_W = Vec3::UnitX();        ///< f, direction the front moves along
+  Vec3 perturbation_W = Vec3::UnitZ();  ///< n, direction of the velocity perturbation
+  double front_speed = 0.;             ///< V
+  DriveCallerPtr profile;              ///< g(V t - f.x)
+};
+
+class AirProperties final : public Element {
+ public:
+  /// Given density drive and sound celerity.
+  AirProperties(DriveCallerPtr density, double sound_celerity, std::function<Vec3(double)> air_speed_W);
+  /// Standard atmosphere.
+  AirProperties(StandardAtmosphere atmosphere, std::function<Vec3(double)> air_speed_W);
+
+  std::string_view kind() const override { return "air properties"; }
+  std::string_view type_name() const override { return "AirProperties"; }
+  void residual(ResidualSink&, const StepContext& c) override { t_ = c.t; }
+  void jacobian(JacobianSink&, const StepContext&) override {}
+
+  void add_gust(FrontGust g) { gusts_.push_back(std::move(g)); }
+  /// Density and sound celerity at x_W, time t.
+  void properties(const Vec3& x_W, double t, double& rho, double& sound_celerity) const;
+  /// Airstream velocity at x_W, time t (gusts included).
+  Vec3 velocity(const Vec3& x_W, double t) const;
+
+  /// "vxinf", "vyinf", "vzinf", "vinf": the air speed drive without gusts.
+  unsigned private_data_index(std::string_view name) const override;
+  unsigned private_data_count() const override { return 4; }
+  double private_data(unsigned i) const override;
+
+ private:
+  bool standard_ = false;
+  DriveCallerPtr density_;
+  double sound_celerity_ = 0.;
+  StandardAtmosphere atmosphere_;
+  std::function<Vec3(double)> air_speed_W_;
+  std::vector<FrontGust> gusts_;
+  double t_ = 0.;
+};
+
+}  // namespace mbl::elements::aero

@@ -1,0 +1,55 @@
+#pragma once
+// Sectional aerodynamics of the aerodynamic elements (input manual §8.1.1): the quasi-steady
+// strip theory of MBDyn's c81 airfoils. The section velocity W = (v, w) is expressed in the
+// airfoil frame (1 forward along the chord, 2 up, 3 along the span); the kinematic boundary
+// condition is taken at the point `bc_point` along axis 1, where the velocity is
+// v' = (v1, v2 + bc w3, v3 - bc w2). With alpha = atan2(-v2', v1') (degrees in the tables),
+// the sideslip gamma = atan2(-v3', |v1'|) (capped at 60 deg) and the Mach number
+// |v'| sqrt(cos gamma) / c (capped at 0.99 for the lookup), the coefficients come from the
+// tables; beyond the linear range the lift uses the secant slope corrected for sideslip. Forces
+// per unit span, q = rho chord |v'_12|^2 / 2:
+//   F1 = -q (cl v2' + cd v1') / |v'_12|,   F2 = q (cl v1' - cd v2') / |v'_12|,
+//   F3 = -q cd0 v3' / |v'_12|,  M1 = 0,  M2 = -ac F3,  M3 = q chord cm + ac F2.
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "elements/aero/c81_data.hpp"
+
+namespace mbl::elements::aero {
+
+/// What a section reports (.aer columns of the `std` output): angles in degrees.
+struct SectionOutput {
+  double alpha = 0., gamma = 0., mach = 0., cl = 0., cd = 0., cm = 0., alf1 = 0., alf2 = 0.;
+};
+
+struct SectionData {
+  double rho = 0., sound_celerity = 0., chord = 0.;
+  double force_point = 0.;  ///< aerodynamic centre along axis 1
+  double bc_point = 0.;     ///< boundary-condition point along axis 1
+};
+
+using Vec6d = std::array<double, 6>;
+
+/// Force and moment per unit span (airfoil frame) of a c81 airfoil for the section velocity W.
+Vec6d c81_section_forces(const C81Data& table, const SectionData& s, const Vec6d& W, SectionOutput& out);
+
+/// A 1D shape of the span coordinate xi in [-1, 1] (input manual §2.5, Shape<1D>).
+struct Shape1D {
+  enum class Kind { Const, Linear, Parabolic, PiecewiseLinear } kind = Kind::Const;
+  std::vector<double> coef;         ///< a0, a1[, a2]
+  std::vector<double> xi, value;    ///< piecewise linear points
+  double at(double x) const;
+};
+
+/// Gauss-Legendre points and weights on [-1, 1], ascending.
+void gauss_legendre(int n, std::vector<double>& points, std::vector<double>& weights);
+
+/// The airfoil tables at each integration point: one table (`c81, <label>`), or chosen by the
+/// point's span coordinate (`multiple`), or blended between the two bounding ones
+/// (`interpolated`).
+struct AirfoilData {
+  std::vector<std::shared_ptr<const C81Data>> at_point;
+};
+
+}  // namespace mbl::elements::aero

@@ -1,0 +1,21 @@
+#pragma once
+// What an aerodynamic element needs from an induced velocity element (input manual §8.1.6): the
+// induced velocity at a point, the rotor speed, and where to send its loads (the rotor sums
+// them into thrust and moments).
+#include "mbdyn-like/core/element.hpp"
+
+namespace mbl::elements::aero {
+
+class InducedVelocity : public Element {
+ public:
+  using Element::Element;
+  std::string_view kind() const override { return "induced velocity"; }
+  /// Induced velocity at x_W (added to the section's velocity relative to the air).
+  virtual Vec3 velocity(const Vec3& x_W) const = 0;
+  /// Rotor angular speed (0 when not a rotor).
+  virtual double omega() const { return 0.; }
+  /// Load of one aerodynamic element, applied at point x_W (force and moment about x_W).
+  virtual void add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) = 0;
+};
+
+}  // namespace mbl::elements::aero

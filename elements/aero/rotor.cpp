@@ -1,0 +1,159 @@
+#include "elements/aero/rotor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+
+#include "elements/aero/air_properties.hpp"
+#include "mbdyn-like/core/model.hpp"
+
+namespace mbl::elements::aero {
+namespace {
+constexpr double kTipThreshold = 1e-6;  // relative to the reference tip speed
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+}  // namespace
+
+Rotor::Rotor(unsigned label, RotorParams p) : InducedVelocity(label), p_(std::move(p)) {
+  v_tip_ref_ = p_.omega_ref * p_.radius;
+  area_ = std::numbers::pi * p_.radius * p_.radius;
+}
+
+void Rotor::setup(Model& m) {
+  air_ = dynamic_cast<const AirProperties*>(m.find_element("air properties", 1));
+  if (!air_) throw std::invalid_argument("the rotor needs the air properties card");
+}
+
+void Rotor::add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) {
+  F_W_ += F_W;
+  M_W_ += M_W + (x_W - p_.rotor->x_W()).cross(F_W);
+}
+
+void Rotor::residual(ResidualSink&, const StepContext& c) {
+  t_ = c.t;
+  // Loads summed by the aerodynamic elements during the initial assembly stay for the first
+  // regular evaluation (MBDyn's rotor takes no part in the initial assembly).
+  if (c.initial_assembly) return;
+  F_used_W_ = F_W_;
+  update(c.t, p_.model != RotorParams::Model::None);
+  F_W_.setZero();
+  M_W_.setZero();
+}
+
+void Rotor::after_convergence(const StepContext& c) {
+  u_mean_prev_ = u_mean_;
+  // The delay read here applies from the next step on (MBDyn's one-step lag of the weight).
+  if (p_.delay) weight_ = std::clamp(p_.delay->value(c.t), 0., 1.);
+}
+
+void Rotor::polar(const Vec3& x_W, double& r, double& psi) const {
+  const Vec3 x = R_W_disc_.transpose() * (x_W - pole_W_);
+  r = std::hypot(x.x(), x.y()) / p_.radius;
+  psi = std::atan2(x.y(), x.x()) - psi0_;
+}
+
+void Rotor::update(double t, bool mean_velocity) {
+  StructNode& rotor = *p_.rotor;
+  R_W_disc_ = p_.craft->R_WN() * p_.R_craft_rotor;
+  const Vec3 axis_W = R_W_disc_.col(2);
+  pole_W_ = rotor.x_W();
+  omega_ = (rotor.w_W() - p_.craft->w_W()).norm();
+  // Airstream relative to the hub, in the disc frame.
+  const Vec3 v_craft = R_W_disc_.transpose() * Vec3(air_->velocity(rotor.x_W(), t) - rotor.v_W());
+  const double vv = v_craft.x() * v_craft.x() + v_craft.y() * v_craft.y(), v = std::sqrt(vv);
+  psi0_ = std::atan2(v_craft.y(), v_craft.x());
+  speed_ = std::sqrt(v_craft.z() * v_craft.z() + vv);
+  if (speed_ > kTipThreshold * v_tip_ref_) {
+    sin_alpha_d_ = -v_craft.z() / speed_;
+    cos_alpha_d_ = v / speed_;
+  } else {
+    sin_alpha_d_ = 1.;
+    cos_alpha_d_ = 0.;
+  }
+  if (!mean_velocity) return;
+  double rho = 0., sound = 0.;
+  air_->properties(rotor.x_W(), t, rho, sound);
+  if (rho <= kEps) return;
+  const double T = axis_W.dot(F_used_W_);
+  const double v_tip = omega_ * p_.radius;
+  mu_ = 0.;
+  lambda_ = 0.;
+  if (v_tip > kTipThreshold * v_tip_ref_) mu_ = speed_ * cos_alpha_d_ / v_tip;
+  if (std::abs(u_mean_ref_) < kEps && std::abs(T) > kEps)
+    u_mean_ref_ = std::copysign(std::sqrt(std::abs(T) / (2 * rho * area_)), T);  // hover guess
+  // Ground effect (Cheeseman and Bennett): U (1 - (R / 4z)^2), z >= R/4.
+  double ground = 1.;
+  if (p_.ground) {
+    double z = p_.ground->R_WN().col(2).dot(rotor.x_W() - p_.ground->x_W()) / (p_.radius / 4.);
+    if (z < .25) z = .25;
+    ground -= 1. / (z * z);
+  }
+  if (v_tip > kTipThreshold * v_tip_ref_) {
+    const double ct = T / (rho * area_ * v_tip * v_tip);
+    const double lambda0 = speed_ * sin_alpha_d_ / v_tip;
+    double lambda_i = u_mean_ref_ / v_tip;
+    for (bool retrying = false;;) {
+      for (int it = 0; it < p_.max_iterations; ++it) {
+        lambda_ = lambda0 + lambda_i;
+        const double ref0 = mu_ * mu_ + lambda_ * lambda_, ref1 = 2. * std::sqrt(ref0), ref2 = ref1 * ref0;
+        double f = 0.;
+        if (ref1 > kEps) {
+          f = lambda_i - ct / ref1;
+          lambda_i -= p_.eta * f / (1. + (ct / ref2) * lambda_);
+        }
+        if (std::abs(f) <= p_.tolerance) break;
+      }
+      // The induced velocity must have the thrust's sign: retry once from the opposite guess.
+      if (lambda_i * ct < 0. && !retrying) {
+        retrying = true;
+        lambda_i = -lambda_i;
+        continue;
+      }
+      break;
+    }
+    lambda_ = lambda0 + lambda_i;
+    u_mean_ref_ = lambda_i * v_tip;
+  }
+  chi_ = std::abs(mu_) < kEps ? 0. : std::atan2(mu_, lambda_);
+  if (v_tip > kTipThreshold * v_tip_ref_) {
+    const double mu_c = mu_ / p_.forward_flight_correction;
+    const double lambda_c = lambda_ / (p_.hover_correction * p_.hover_correction);
+    const double ref = 2 * std::sqrt(mu_c * mu_c + lambda_c * lambda_c);
+    const double ct = T / (rho * area_ * v_tip * v_tip);
+    // An inflow faster than the tip makes little sense: keep the previous value then.
+    u_mean_ = ref > std::abs(ct) ? (1. - weight_) * ground * v_tip * ct / ref + weight_ * u_mean_prev_ : u_mean_prev_;
+  } else {
+    u_mean_ = u_mean_prev_;
+  }
+}
+
+Vec3 Rotor::velocity(const Vec3& x_W) const {
+  const Vec3 axis_W = R_W_disc_.col(2);
+  switch (p_.model) {
+    case RotorParams::Model::None: return Vec3::Zero();
+    case RotorParams::Model::Uniform: return axis_W * u_mean_prev_;
+    case RotorParams::Model::Glauert: break;
+  }
+  if (u_mean_prev_ == 0.) return Vec3::Zero();
+  if (std::abs(lambda_) < 1.e-9) return axis_W * u_mean_prev_;
+  double r = 0., psi = 0.;
+  polar(x_W, r, psi);
+  double k1 = 0., k2 = 0.;
+  using G = RotorParams::GlauertType;
+  switch (p_.glauert) {
+    case G::Glauert: k1 = 4. / 3. * (1. - 1.8 * mu_ * mu_) * std::tan(chi_ / 2.); break;
+    case G::Coleman: k1 = std::tan(chi_ / 2.); break;
+    case G::Drees:
+      k1 = 4. / 3. * (std::tan(chi_ / 2.) - 1.8 * lambda_ * mu_ / std::cos(chi_));
+      k2 = -2. * mu_;
+      break;
+    case G::Payne: k1 = 4. / 3. * mu_ / (1.2 * lambda_ + mu_); break;
+    case G::WhiteAndBlake: k1 = std::sqrt(2.) * std::sin(chi_); break;
+    case G::PittAndPeters: k1 = 15. * std::numbers::pi / 32. * std::tan(chi_ / 2.); break;
+    case G::Howlett: k1 = std::pow(std::sin(chi_), 2); break;
+  }
+  return axis_W * ((1. + r * (k1 * std::cos(psi) + k2 * std::sin(psi))) * u_mean_prev_);
+}
+
+}  // namespace mbl::elements::aero

@@ -1,0 +1,77 @@
+#pragma once
+// Rotor induced velocity (input manual §8.1.6, `induced velocity: <label>, rotor, ...`): the
+// aerodynamic elements linked to it send their loads; from the thrust T along the rotor axis
+// (axis 3 of R_craft R_rot) it computes the mean inflow by momentum theory,
+//     lambda_i - Ct / (2 sqrt(mu^2 + lambda^2)) = 0,  lambda = lambda_0 + lambda_i,
+// solved by at most `max iterations` relaxed Newton steps (factor eta, `tolerance` on the
+// residual), Ct = T / (rho A (Omega R)^2), mu and lambda_0 from the airstream relative to the
+// rotor hub. The mean induced velocity is then
+//     U = (1 - d) V_tip Ct / (2 sqrt((mu/kf)^2 + (lambda/kh^2)^2)) + d U_prev
+// with the `delay` d (taken at the end of each step, hence 0 in the first one) and the hover
+// and forward-flight corrections kh, kf. As in MBDyn, the rotor evaluates this at each residual
+// assembly from the loads summed during the previous one, and the elements see the value of
+// the last converged step: `uniform` gives U along the rotor axis everywhere, `glauert` adds a
+// linear fore-aft variation U (1 + r (k1 cos psi + k2 sin psi)), `no` none.
+#include <string>
+
+#include "elements/aero/induced_velocity.hpp"
+#include "mbdyn-like/core/drive_caller.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
+
+namespace mbl::elements::aero {
+
+class AirProperties;
+
+struct RotorParams {
+  enum class Model { None, Uniform, Glauert } model = Model::None;
+  enum class GlauertType { Glauert, Coleman, Drees, Payne, WhiteAndBlake, PittAndPeters, Howlett };
+  GlauertType glauert = GlauertType::Glauert;
+  StructNode* craft = nullptr;
+  Mat3 R_craft_rotor = Mat3::Identity();  ///< rotor orientation relative to the craft node
+  StructNode* rotor = nullptr;
+  StructNode* ground = nullptr;           ///< ground effect (optional)
+  double omega_ref = 0., radius = 0.;
+  DriveCallerPtr delay;                   ///< weight of the previous step's value
+  int max_iterations = 1;
+  double tolerance = 0., eta = 1., hover_correction = 1., forward_flight_correction = 1.;
+};
+
+class Rotor final : public InducedVelocity {
+ public:
+  Rotor(unsigned label, RotorParams p);
+
+  std::string_view type_name() const override { return "Rotor"; }
+  void setup(Model& m) override;
+  void residual(ResidualSink& r, const StepContext& c) override;
+  void jacobian(JacobianSink&, const StepContext&) override {}
+  void after_convergence(const StepContext& c) override;
+
+  Vec3 velocity(const Vec3& x_W) const override;
+  double omega() const override { return omega_; }
+  void add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) override;
+
+  /// Mean induced velocity of the last evaluation and of the last converged step.
+  double mean_velocity() const { return u_mean_; }
+  double mean_velocity_converged() const { return u_mean_prev_; }
+  const Vec3& thrust_force_W() const { return F_W_; }
+
+
+ private:
+  void update(double t, bool mean_velocity);
+  /// Radius ratio and azimuth of a point in the rotor disc.
+  void polar(const Vec3& x_W, double& r, double& psi) const;
+
+  RotorParams p_;
+  const AirProperties* air_ = nullptr;
+  double v_tip_ref_ = 0., area_ = 0.;
+  Vec3 F_W_ = Vec3::Zero(), M_W_ = Vec3::Zero();  ///< loads summed since the last evaluation
+  Vec3 F_used_W_ = Vec3::Zero();                  ///< the loads of the last evaluation
+  Mat3 R_W_disc_ = Mat3::Identity();
+  Vec3 pole_W_ = Vec3::Zero();
+  double omega_ = 0., psi0_ = 0., sin_alpha_d_ = 1., cos_alpha_d_ = 0., speed_ = 0.;
+  double mu_ = 0., lambda_ = 1., chi_ = 0.;
+  double u_mean_ = 0., u_mean_ref_ = 0., u_mean_prev_ = 0., weight_ = 0.;
+  double t_ = 0.;
+};
+
+}  // namespace mbl::elements::aero
