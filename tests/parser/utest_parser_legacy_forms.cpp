@@ -81,9 +81,14 @@ TEST(ParserLegacyForms, BodyInertiaInAReferenceFrame) {
   EXPECT_NEAR(J(2, 2), 2., 1e-12);
 }
 
-TEST(ParserLegacyForms, C81DataBetweenBlocksIsNotImplemented) {
-  const BuildResult b = read_deck_text("c81", deck("", "", "c81 data: 1, \"naca0012.c81\";"));
-  EXPECT_EQ(b.not_implemented, 1u);
+TEST(ParserLegacyForms, C81DataBetweenBlocksIsRead) {
+  // Accepted between blocks: the card goes on to its file, whose absence is the error.
+  try {
+    read_deck_text("c81", deck("", "", "c81 data: 1, \"no_such_airfoil.c81\";"));
+    ADD_FAILURE() << "a missing c81 file was accepted";
+  } catch (const parser::InputError& e) {
+    EXPECT_NE(e.message().find("no_such_airfoil.c81"), std::string::npos) << e.message();
+  }
 }
 
 TEST(ParserLegacyForms, CardsUsingASkippedNodeOrElementAreSkipped) {
