@@ -84,16 +84,10 @@ void OutputManager::end_setup() {
     if (f) f->flush();
 }
 
-bool OutputManager::begin_step(long step, double time, double dt, bool force) {
+bool OutputManager::begin_step(long step, double time, double dt) {
   if (in_step_ && in_output_step_ && nc_) nc_->end_record();  // previous step never ended
   in_step_ = true;
-  bool out = force;
-  if (!out) {
-    if (config_.meter)
-      out = config_.meter->value(time) != 0.0;
-    else
-      out = step % config_.frequency == 0;
-  }
+  const bool out = config_.meter ? config_.meter->value(time) != 0.0 : step % config_.frequency == 0;
   in_output_step_ = out;
   if (out && nc_) nc_->begin_record(step, time, dt);
   return out;

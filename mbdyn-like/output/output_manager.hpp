@@ -85,8 +85,8 @@ class OutputManager : public OutputSink {
 
   // ---- steps -------------------------------------------------------------------------------------
   /// Whether `step` at `time` is an output step (`output meter` != 0 at `time`, else
-  /// step % frequency == 0; `force` always outputs). Starts a NetCDF record when it is.
-  bool begin_step(long step, double time, double dt, bool force = false);
+  /// step % frequency == 0). Starts a NetCDF record when it is.
+  bool begin_step(long step, double time, double dt);
   bool in_output_step() const { return in_output_step_; }
   /// Writes the .out Step line of the step (its `output` field is taken from begin_step; none
   /// without `step_line`) and ends the NetCDF record.

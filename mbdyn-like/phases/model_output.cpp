@@ -301,9 +301,9 @@ void ModelOutput::dummy_steps(Model& model, double t_derivatives, int derivative
 void ModelOutput::initial_output(Model& model, double t, double dt, int iterations, double residual_error,
                                  bool simulation_follows) {
   update_accelerations();
-  // Step 0 is an output step (0 % frequency == 0) unless an `output meter` is 0 at the initial
-  // time: MBDyn applies the meter to the initial output too ("Step 0 ... 0" in its .out).
-  const bool out = manager_.begin_step(0, t, dt, false);
+  // Like every step, the initial one is written only where the output meter (or frequency) says
+  // so: MBDyn's .out shows "Step 0 ... 0" under a meter that is 0 at the start.
+  const bool out = manager_.begin_step(0, t, dt);
   if (out) {
     write_entities(model);
     write_drives(t);
