@@ -11,6 +11,13 @@ void SecondOrderProblem::dynamics_matrix(double t, const Vector& dq, const Vecto
   const int n = velocity_size();
   Vector r0, r1, phi;
   set_configuration(dq);
+  if (c_v == 0.0 && c_q == 0.0) {
+    // r depends on a only through -M a: T = c_a M (the half-implicit matrix, seed 003 eq. 12),
+    // without n evaluations.
+    mass(T);
+    T *= c_a;
+    return;
+  }
   evaluate(t, v, a, lambda, r0, phi);
   T.resize(n, n);
   // One increment d of the accelerations moves a by c_a d, v by c_v d and dq by c_q d.

@@ -33,15 +33,20 @@ class SecondOrderProblem {
   /// At the current configuration: r = Q(q, v, t) - M(q) a - Phi_q^T lambda and Phi(q, t).
   virtual void evaluate(double t, const Vector& v, const Vector& a, const Vector& lambda,
                         Vector& r, Vector& phi) = 0;
+  /// Phi(q, t) alone (the phi of evaluate(), which a problem may give more cheaply).
+  virtual void constraint_values(double t, const Vector& v, const Vector& lambda, Vector& phi) {
+    Vector r;
+    evaluate(t, v, Vector::Zero(velocity_size()), lambda, r, phi);
+  }
   /// M(q) at the current configuration.
   virtual void mass(Matrix& M) = 0;
   /// Phi_q at the current configuration: B dq is the first-order change of Phi for q (+) dq.
   virtual void constraint_jacobian(double t, Matrix& B) = 0;
 
   /// T = -(c_a dr/da + c_v dr/dv + c_q dr/ddq) at (v, a, lambda) and the current dq, the
-  /// dynamic block of an iteration matrix. Default: forward differences of evaluate() (exact
-  /// enough for Newton; a problem may override it with its own derivatives). Leaves the
-  /// configuration at `dq`.
+  /// dynamic block of an iteration matrix. Default: c_a M when c_v = c_q = 0, otherwise forward
+  /// differences of evaluate() (exact enough for Newton; a problem may override it with its own
+  /// derivatives). Leaves the configuration at `dq`.
   virtual void dynamics_matrix(double t, const Vector& dq, const Vector& v, const Vector& a,
                                const Vector& lambda, double c_a, double c_v, double c_q,
                                Matrix& T);

@@ -108,15 +108,36 @@ void ModelSecondOrder::evaluate(double t, const Vector& v, const Vector& a, cons
   model_.residual(t, 1.0, r_, nullptr);
   r.resize(velocity_size());
   for (std::size_t k = 0; k < nodes_.size(); ++k) r.segment<6>(6 * k) = r_.segment<6>(nodes_[k]->eq_index());
+  constraint_rows(phi);
+}
+
+void ModelSecondOrder::constraint_rows(Vector& phi) const {
   phi.resize(constraint_size());
   for (std::size_t j = 0; j < constraint_dofs_.size(); ++j) phi[j] = r_[constraint_dofs_[j]];
 }
 
+void ModelSecondOrder::constraint_values(double t, const Vector& v, const Vector& lambda, Vector& phi) {
+  place(t, v, lambda, nullptr, nullptr);
+  model_.residual(t, 1.0, r_, nullptr);
+  constraint_rows(phi);
+}
+
 void ModelSecondOrder::mass(integrators::Matrix& M) {
+  // The momentum rows p(q, v) - beta are linear in the velocities: at dCoef = 0 their Jacobian
+  // columns of (x', g') are -dp/dv = -M (g = 0: omega = g'), one assembly instead of n residuals.
   const int n = velocity_size();
-  M.resize(n, n);
   const double t = model_.drive_env().time;
-  for (int j = 0; j < n; ++j) M.col(j) = momentum(t, Vector::Unit(n, j));
+  place(t, Vector::Zero(n), Vector::Zero(constraint_size()), nullptr, nullptr);
+  J_.zero();
+  model_.jacobian(t, 0.0, J_);
+  M.setZero(n, n);
+  for (std::size_t k = 0; k < nodes_.size(); ++k) {
+    if (!nodes_[k]->is_dynamic()) continue;
+    const int row = nodes_[k]->momentum_eq_index();
+    for (std::size_t j = 0; j < nodes_.size(); ++j)
+      for (int r = 0; r < 6; ++r)
+        for (int c = 0; c < 6; ++c) M(6 * k + r, 6 * j + c) = -J_.coeff(row + r, nodes_[j]->dof_index() + c);
+  }
 }
 
 void ModelSecondOrder::constraint_jacobian(double t, integrators::Matrix& B) {

@@ -37,6 +37,8 @@ class ModelSecondOrder : public integrators::SecondOrderProblem {
   void commit_configuration() override;
   void evaluate(double t, const Vector& v, const Vector& a, const Vector& lambda, Vector& r,
                 Vector& phi) override;
+  /// One residual assembly: the constraint rows need neither momenta nor their derivatives.
+  void constraint_values(double t, const Vector& v, const Vector& lambda, Vector& phi) override;
   void mass(integrators::Matrix& M) override;
   void constraint_jacobian(double t, integrators::Matrix& B) override;
   void from_first_order(const Vector& y, const Vector& yp, Vector& v, Vector& lambda) override;
@@ -49,6 +51,8 @@ class ModelSecondOrder : public integrators::SecondOrderProblem {
   void place(double t, const Vector& v, const Vector& lambda, const Vector* p, const Vector* pdot);
   /// p(q, w) at the current configuration (zero rows for static nodes).
   Vector momentum(double t, const Vector& w);
+  /// Phi from the constraint rows of the last residual r_.
+  void constraint_rows(Vector& phi) const;
 
   Model& model_;
   std::vector<StructNode*> nodes_;  ///< structural nodes with unknowns, in input order

@@ -98,3 +98,43 @@ class AnglePendulum : public VectorSecondOrder {
 };
 
 }  // namespace mbl::integrators::testing
+
+namespace mbl::integrators::testing {
+
+/// The spinning top of seed 002 §6 in ZXZ Euler angles q = (phi, theta, psi) (minimal
+/// coordinates, an ODE): a symmetric top on a fixed tip, inertias I1 = I2, I3 about the tip,
+/// mass m with its centre l above the tip along the axis, gravity -g along z. Lagrange's
+/// equations of T = I1 (theta'^2 + phi'^2 sin^2 theta) / 2 + I3 (psi' + phi' cos theta)^2 / 2,
+/// V = m g l cos theta: M(q) q'' = Q(q, q').
+class EulerAngleTop : public VectorSecondOrder {
+ public:
+  EulerAngleTop(double I1, double I3, double m, double l, double g, double theta0)
+      : VectorSecondOrder(Eigen::Vector3d(0.0, theta0, 0.0)), I1_(I1), I3_(I3), mgl_(m * g * l) {}
+  int constraint_size() const override { return 0; }
+  void evaluate(double, const Vector& v, const Vector& a, const Vector&, Vector& r, Vector& phi) override {
+    const double s = std::sin(q_[1]), c = std::cos(q_[1]);
+    const double dphi = v[0], dth = v[1], dpsi = v[2], spin = dpsi + dphi * c;
+    Matrix M;
+    mass(M);
+    const Eigen::Vector3d Q(-(2 * (I1_ - I3_) * s * c * dth * dphi - I3_ * s * dth * dpsi),
+                            I1_ * dphi * dphi * s * c - I3_ * spin * dphi * s + mgl_ * s, I3_ * s * dth * dphi);
+    r = Q - M * a;
+    phi.resize(0);
+  }
+  void mass(Matrix& M) override {
+    const double s = std::sin(q_[1]), c = std::cos(q_[1]);
+    M = Matrix::Zero(3, 3);
+    M(0, 0) = I1_ * s * s + I3_ * c * c;
+    M(0, 2) = M(2, 0) = I3_ * c;
+    M(1, 1) = I1_;
+    M(2, 2) = I3_;
+  }
+  void constraint_jacobian(double, Matrix& B) override { B.resize(0, 3); }
+  double energy(const Vector& v) const {
+    const double s = std::sin(q_[1]), c = std::cos(q_[1]), spin = v[2] + v[0] * c;
+    return 0.5 * I1_ * (v[1] * v[1] + v[0] * v[0] * s * s) + 0.5 * I3_ * spin * spin + mgl_ * c;
+  }
+  double I1_, I3_, mgl_;
+};
+
+}  // namespace mbl::integrators::testing
