@@ -42,6 +42,17 @@ std::string BeamSlider::log_line() const {
 
 void BeamSlider::initial_state(Vector& y, Vector&) const { y[first_index()] = s_ref_; }
 
+DofOrder BeamSlider::dof_order(int i) const {
+  return p_.friction && i == 4 + rotation_constraints() ? p_.friction->dof_order() : DofOrder::Algebraic;
+}
+
+Vec3 BeamSlider::relative_velocity(const Geometry& g) const {
+  const StructNode& nb = *p_.slider.node;
+  Vec3 v = nb.v_W() + nb.w_W().cross(g.f_b);
+  for (int i = 0; i < 3; ++i) v -= g.N[i] * (g.node[i]->v_W() + g.node[i]->w_W().cross(g.f_W[i]));
+  return v;
+}
+
 BeamSlider::Geometry BeamSlider::geometry(const StepContext& c) const {
   Geometry g;
   const Segment& seg = p_.beams[current_];
@@ -111,14 +122,19 @@ void BeamSlider::residual(ResidualSink& r, const StepContext& c) {
     r.add(i0 + 5, g.R_b.col(2).dot(g.l) / c.dCoef);
   }
   const Vec3 M = moment(c, g);
+  Vec3 F_res = F;
+  if (p_.friction) {
+    const Vec3 e = g.l.normalized();
+    F_res -= e * p_.friction->residual(r, c, friction_row(), relative_velocity(g).dot(e), F.norm());
+  }
   const StructNode& nb = *p_.slider.node;
-  r.add(nb.eq_index(), F);
-  r.add(nb.eq_index() + 3, Vec3(M + g.f_b.cross(F)));
+  r.add(nb.eq_index(), F_res);
+  r.add(nb.eq_index() + 3, Vec3(M + g.f_b.cross(F_res)));
   for (int k = 0; k < 2; ++k) {
     if (g.dW[k] == 0.0) continue;
     const StructNode& n = *g.node[g.active + k];
-    r.add(n.eq_index(), Vec3(-g.dW[k] * F));
-    r.add(n.eq_index() + 3, Vec3(-g.dW[k] * (M + (g.x_c - n.x_W()).cross(F))));
+    r.add(n.eq_index(), Vec3(-g.dW[k] * F_res));
+    r.add(n.eq_index() + 3, Vec3(-g.dW[k] * (M + (g.x_c - n.x_W()).cross(F_res))));
   }
 }
 
@@ -133,7 +149,7 @@ void BeamSlider::jacobian(JacobianSink& J, const StepContext& c) {
   }
   const Geometry g = geometry(c);
   const double h = c.dCoef;
-  const int nc = kF + 3 + nr;
+  const int nc = kM + nr + (p_.friction ? 1 : 0);  // the friction state last
   using Mat = Eigen::MatrixXd;
   auto zero = [&]() { return Mat(Mat::Zero(3, nc)); };
   // d x_c, d f_b, d e_b2, d e_b3 (slider node); d x_i (beam nodes); d x(s), d l(s).
@@ -167,19 +183,62 @@ void BeamSlider::jacobian(JacobianSink& J, const StepContext& c) {
     D_M.col(kM) += e2.cross(g.l);
     D_M.col(kM + 1) += e3.cross(g.l);
   }
+  // Local columns -> global unknowns.
+  const StructNode& nb = *p_.slider.node;
+  std::vector<int> cols(nc);
+  for (int k = 0; k < 6; ++k) {
+    cols[k] = nb.dof_index() + k;
+    for (int i = 0; i < 3; ++i) cols[6 + 6 * i + k] = g.node[i]->dof_index() + k;
+  }
+  for (int k = 0; k < nc - 24; ++k) cols[24 + k] = i0 + k;
+  // The loads act with F_res = F - Q e, e = l / |l| (friction), else F.
+  Vec3 F_res = F;
+  Mat D_Fres = D_F;
+  if (p_.friction) {
+    // d v_rel: each point's v + w x f, with d w = (I - dCoef [w_ref x]) d g' and d f = dth x f.
+    Mat D_vrel = zero();
+    auto add_point = [&](const StructNode& n, int col, const Vec3& f, double w) {
+      D_vrel.block<3, 3>(0, col) += w * Mat3::Identity();
+      D_vrel.block<3, 3>(0, col + 3) +=
+          w * (-skew(f) * (Mat3::Identity() - h * skew(n.w_ref())) - h * skew(n.w_W()) * skew(f));
+    };
+    add_point(nb, 0, g.f_b, 1.0);
+    for (int i = 0; i < 3; ++i) {
+      add_point(*g.node[i], 6 + 6 * i, g.f_W[i], -g.N[i]);
+      D_vrel.col(kS) -= g.dN[i] * (g.node[i]->v_W() + g.node[i]->w_W().cross(g.f_W[i]));
+    }
+    const double ln = g.l.norm();
+    const Vec3 e = g.l / ln;
+    const Mat D_e = (Mat3::Identity() - e * e.transpose()) / ln * D_l;
+    const Vec3 v_rel = relative_velocity(g);
+    const Mat D_v = e.transpose() * D_vrel + v_rel.transpose() * D_e;
+    LinearForm drate, dF_norm;
+    for (int b = 0; b < nc; ++b)
+      if (D_v(0, b) != 0.0) drate.add(cols[b], D_v(0, b));
+    const double Fn = F.norm();
+    if (Fn > 0.0) dF_norm.add(i0 + 1, Vec3(F / Fn));
+    double Q = 0.0;
+    const LinearForm dQ = p_.friction->jacobian(J, c, friction_row(), v_rel.dot(e), drate, Fn, dF_norm, Q);
+    Mat D_Q = Mat::Zero(1, nc);
+    for (const auto& [col, coef] : dQ.terms)
+      for (int b = 0; b < nc; ++b)
+        if (cols[b] == col) D_Q(0, b) += coef;
+    F_res -= Q * e;
+    D_Fres -= e * D_Q + Q * D_e;
+  }
   // Rows: slider node (6), beam nodes (18), the constraints.
   Mat dr = Mat::Zero(24 + 4 + nr, nc);
-  dr.block(0, 0, 3, nc) = D_F;
-  dr.block(3, 0, 3, nc) = D_M - skew(F) * D_fb + skew(g.f_b) * D_F;
+  dr.block(0, 0, 3, nc) = D_Fres;
+  dr.block(3, 0, 3, nc) = D_M - skew(F_res) * D_fb + skew(g.f_b) * D_Fres;
   for (int k = 0; k < 2; ++k) {
     if (g.dW[k] == 0.0) continue;
     const int j = g.active + k;
     const Vec3 arm = g.x_c - g.node[j]->x_W();
     Mat dW = Mat::Zero(1, nc);
     dW(0, kS) = g.dW_s[k];
-    dr.block(6 + 6 * j, 0, 3, nc) -= g.dW[k] * D_F + F * dW;
+    dr.block(6 + 6 * j, 0, 3, nc) -= g.dW[k] * D_Fres + F_res * dW;
     dr.block(9 + 6 * j, 0, 3, nc) -=
-        g.dW[k] * (D_M - skew(F) * (D_xc - D_xN[j]) + skew(arm) * D_F) + (M + arm.cross(F)) * dW;
+        g.dW[k] * (D_M - skew(F_res) * (D_xc - D_xN[j]) + skew(arm) * D_Fres) + (M + arm.cross(F_res)) * dW;
   }
   dr.row(24) = (g.l.transpose() * D_F + F.transpose() * D_l) / h;
   dr.block(25, 0, 3, nc) = (D_xc - D_x) / h;
@@ -188,17 +247,12 @@ void BeamSlider::jacobian(JacobianSink& J, const StepContext& c) {
     dr.row(29) = (g.l.transpose() * D_e3 + e3.transpose() * D_l) / h;
   }
   // Scatter -dr.
-  const StructNode& nb = *p_.slider.node;
-  std::vector<int> rows(dr.rows()), cols(nc);
+  std::vector<int> rows(dr.rows());
   for (int k = 0; k < 6; ++k) {
     rows[k] = nb.eq_index() + k;
-    cols[k] = nb.dof_index() + k;
-    for (int i = 0; i < 3; ++i) {
-      rows[6 + 6 * i + k] = g.node[i]->eq_index() + k;
-      cols[6 + 6 * i + k] = g.node[i]->dof_index() + k;
-    }
+    for (int i = 0; i < 3; ++i) rows[6 + 6 * i + k] = g.node[i]->eq_index() + k;
   }
-  for (int k = 0; k < 4 + nr; ++k) rows[24 + k] = cols[24 + k] = i0 + k;
+  for (int k = 0; k < 4 + nr; ++k) rows[24 + k] = i0 + k;
   for (int a = 0; a < dr.rows(); ++a)
     for (int b = 0; b < nc; ++b)
       if (dr(a, b) != 0.0) J.add(rows[a], cols[b], -dr(a, b));
@@ -212,6 +266,10 @@ void BeamSlider::after_convergence(const StepContext& c) {
   R_WJ_ = g.R_b;
   F_W_ = lambda3(c, 1);
   M_W_ = g.R_b * M_;
+  if (p_.friction) {
+    v_slide_ = relative_velocity(g).dot(g.l.normalized());
+    p_.friction->after_convergence(c, friction_row(), v_slide_);
+  }
 }
 
 void BeamSlider::output_extra(OutputSink& out, std::ostream& os) const {
@@ -219,6 +277,11 @@ void BeamSlider::output_extra(OutputSink& out, std::ostream& os) const {
   os << ' ' << p_.beams[current_].beam->label();
   out.write(os, s_ref_);
   out.write(os, l_);
+  if (p_.friction) {
+    out.write(os, p_.friction->Q());
+    out.write(os, p_.friction->coefficient());
+    out.write(os, v_slide_);
+  }
 }
 
 }  // namespace mbl::elements
@@ -306,7 +369,7 @@ void read_beam_slider(CardReader& in, BuildContext& ctx, unsigned label) {
     if (p.smearing < 0.0 || p.smearing > 0.4)
       throw parser::InputError(at, fmt::format("expected a smearing factor in [0, 0.4], found {}", p.smearing));
   }
-  if (read_unimplemented_friction(in, ctx, "beam slider", FrictionRadius::None)) return;
+  if (!read_friction(in, ctx, "beam slider", FrictionRadius::None, p.friction)) return;
   add_joint(in, ctx, std::make_unique<BeamSlider>(label, std::move(p)));
 }
 

@@ -11,9 +11,15 @@
 // nodes with weights dW (smearing) within +/- smearing of the volume boundary s = +/-1/sqrt(3).
 // Past the ends of a beam (|s| > 1) the slider moves on to the next one (s -= 2) or the previous.
 // The joint takes no part in the initial assembly (as MBDyn's).
+// Friction (§2.8, as MBDyn 2023's BeamSliderJoint): sliding velocity v = v_rel . l/|l| with
+// v_rel the velocity of the sliding point minus that of the line's material point, normal force
+// |F|; the friction force -F3 l/|l| joins F in the loads of both sides (F_res = F - F3 l/|l|);
+// .jnt columns F3, the friction coefficient and v after the standard ones.
+#include <memory>
 #include <vector>
 
 #include "elements/beams/beam.hpp"
+#include "elements/joints/friction.hpp"
 #include "elements/joints/joint.hpp"
 
 namespace mbl::elements {
@@ -34,12 +40,14 @@ class BeamSlider final : public Joint {
     int initial_beam = 0;  ///< index in beams
     int initial_node = 2;  ///< 1, 2 or 3
     double smearing = 0.0;
+    std::unique_ptr<JointFriction> friction;
   };
   BeamSlider(unsigned label, Params p);
 
   std::string_view type_name() const override { return "beamslider"; }
   std::string log_line() const override;
-  int dof_count() const override { return 4 + rotation_constraints(); }
+  int dof_count() const override { return 4 + rotation_constraints() + (p_.friction ? 1 : 0); }
+  DofOrder dof_order(int i) const override;
   void initial_state(Vector& y, Vector& yp) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
@@ -66,12 +74,16 @@ class BeamSlider final : public Joint {
   int rotation_constraints() const { return p_.type == Type::Classic ? 2 : 0; }
   Geometry geometry(const StepContext& c) const;
   Vec3 moment(const StepContext& c, const Geometry& g) const;
+  /// Velocity of the sliding point minus that of the line's material point at s (friction).
+  Vec3 relative_velocity(const Geometry& g) const;
+  int friction_row() const { return first_index() + 4 + rotation_constraints(); }
 
   Params p_;
   int current_ = 0;        ///< current beam
   double s_ref_ = 0.0;     ///< abscissa at the last converged point (output)
   Vec3 l_ = Vec3::Zero();  ///< tangent at the last converged point (output)
   Vec3 M_ = Vec3::Zero();
+  double v_slide_ = 0.0;   ///< friction: sliding velocity at the last converged point
 };
 
 }  // namespace mbl::elements

@@ -23,7 +23,7 @@ struct SliderFixture {
   StructNode* slider = nullptr;
   BeamSlider* joint = nullptr;
 
-  SliderFixture(BeamSlider::Type type, double smearing) {
+  SliderFixture(BeamSlider::Type type, double smearing, bool friction = false) {
     for (int k = 0; k < 5; ++k) {
       StructNode::InitialConditions ic;
       const double s = 0.5 * k;
@@ -44,6 +44,10 @@ struct SliderFixture {
     p.slider = Attachment{slider, Vec3(0.02, -0.03, 0.01), rot::euler123_to_R(Vec3(0.3, -0.1, 0.2))};
     p.type = type;
     p.smearing = smearing;
+    if (friction)
+      p.friction = std::make_unique<JointFriction>(
+          std::make_unique<ModLugreFriction>(20.0, 2.8, 0.1, 0.71, std::make_shared<drives::ConstScalarFunction>(0.3)),
+          FrictionShape::Simple, 0.1, 1.0);
     for (int b = 0; b < 2; ++b) {
       std::vector<BeamPoint> pts;
       for (int i = 0; i < 3; ++i) pts.push_back({nodes[2 * b + i]});
@@ -85,6 +89,14 @@ TEST(BeamSliderJacobian, InsideAVolumeAndInTheSmearingBands) {
       const auto r = f.check(s);
       EXPECT_LT(r.max_error, 1e-6) << static_cast<int>(type) << " s " << s << ": " << r.str();
     }
+  }
+}
+
+TEST(BeamSliderJacobian, WithModLugreFriction) {
+  for (double s : {-0.8, -0.55, 0.1}) {
+    SliderFixture f(BeamSlider::Type::Classic, 0.1, true);
+    const auto r = f.check(s);
+    EXPECT_LT(r.max_error, 1e-6) << " s " << s << ": " << r.str();
   }
 }
 
