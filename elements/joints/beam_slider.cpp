@@ -29,13 +29,18 @@ BeamSlider::BeamSlider(unsigned label, Params p) : Joint(label), p_(std::move(p)
 }
 
 std::string BeamSlider::log_line() const {
-  // Appendix E.2.9: slider node, offset, orientation, number of beams, then each beam with the
-  // offsets and orientations of its three nodes.
+  // Appendix E.2.9: slider node, offset, orientation, number of beams, then each beam with its
+  // three nodes: label, offset, orientation; MBDyn's file (t.joints.slider.slider) leaves out
+  // the first node's offset.
   std::string s = fmt::format("beamslider: {} {} {}", label(), p_.slider.node->label(), log_text(p_.slider.offset_N));
   s += " " + log_text(p_.slider.R_NH) + " " + std::to_string(p_.beams.size());
   for (const Segment& b : p_.beams) {
     s += " " + std::to_string(b.beam->label());
-    for (int i = 0; i < 3; ++i) s += " " + log_text(b.f_N[i]) + " " + log_text(b.R_N[i]);
+    for (int i = 0; i < 3; ++i) {
+      s += " " + std::to_string(b.beam->node(i)->label());
+      if (i > 0) s += " " + log_text(b.f_N[i]);
+      s += " " + log_text(b.R_N[i]);
+    }
   }
   return s;
 }
