@@ -4,8 +4,16 @@
 
 #include <cmath>
 
+#include "elements/joints/friction_output.hpp"
+
 namespace mbl::elements {
 namespace {
+
+// NetCDF variables of elem.joint.<label> (input manual appendix C, MBDyn's BeamSliderJoint).
+constexpr output::NcVarSpec kNcBeam{"Beam", NcShape::IntScalar, "Dimensionless", "current beam label"};
+constexpr output::NcVarSpec kNcSRef{"sRef", NcShape::Scalar, "Dimensionless", "current curvilinear abscissa"};
+constexpr output::NcVarSpec kNcL{"l", NcShape::Vec3, "Dimensionless", "local direction vector (x, y, z)"};
+constexpr output::NcVarSpec kNcV{"v", NcShape::Scalar, "Velocity", "relative sliding velocity"};
 
 /// Boundary of the finite volumes of a three-node beam (its evaluation points).
 const double kVolumeBoundary = 1.0 / std::sqrt(3.0);
@@ -287,6 +295,26 @@ void BeamSlider::output_extra(OutputSink& out, std::ostream& os) const {
     out.write(os, p_.friction->coefficient());
     out.write(os, v_slide_);
   }
+}
+
+void BeamSlider::output_setup_extra(OutputSink& out, const std::string& base) {
+  nc_beam_ = output::nc_declare(out, base, kNcBeam);
+  nc_s_ref_ = output::nc_declare(out, base, kNcSRef);
+  nc_l_ = output::nc_declare(out, base, kNcL);
+  if (!p_.friction) return;
+  nc_FF_ = output::nc_declare(out, base, nc_friction_force);
+  nc_fc_ = output::nc_declare(out, base, nc_friction_coefficient);
+  nc_v_ = output::nc_declare(out, base, kNcV);
+}
+
+void BeamSlider::output_netcdf_extra(OutputSink& out) const {
+  out.put(nc_beam_, static_cast<double>(p_.beams[current_].beam->label()));
+  out.put(nc_s_ref_, s_ref_);
+  out.put(nc_l_, l_);
+  if (!p_.friction) return;
+  out.put(nc_FF_, p_.friction->Q());
+  out.put(nc_fc_, p_.friction->coefficient());
+  out.put(nc_v_, v_slide_);
 }
 
 }  // namespace mbl::elements

@@ -44,7 +44,7 @@ class BeamSlider final : public Joint {
   };
   BeamSlider(unsigned label, Params p);
 
-  std::string_view type_name() const override { return "beamslider"; }
+  std::string_view type_name() const override { return "Beam slider"; }  // MBDyn's NetCDF type
   std::string log_line() const override;
   int dof_count() const override { return 4 + rotation_constraints() + (p_.friction ? 1 : 0); }
   DofOrder dof_order(int i) const override;
@@ -58,8 +58,11 @@ class BeamSlider final : public Joint {
   /// MBDyn writes the moment itself (global) as the "local" one and R_b M as the "global".
   Vec3 m_local() const override { return M_; }
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
+  OutputSink::VarId nc_beam_ = -1, nc_s_ref_ = -1, nc_l_ = -1, nc_FF_ = -1, nc_fc_ = -1, nc_v_ = -1;
   /// Everything the equations need at the current beam and abscissa.
   struct Geometry {
     std::array<StructNode*, 3> node{};

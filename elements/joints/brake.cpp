@@ -3,11 +3,18 @@
 #include <fmt/format.h>
 
 #include "elements/input/drive_input.hpp"
+#include "elements/joints/friction_output.hpp"
 #include "elements/joints/friction_input.hpp"
 #include "elements/joints/joint_input.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
+namespace {
+// NetCDF variables of elem.joint.<label> (MBDyn's Brake).
+constexpr output::NcVarSpec kNcOmega{"Omega", NcShape::Vec3, "Angular velocity",
+                                     "local relative angular velocity, node 2 RF (x, y, z)"};
+constexpr output::NcVarSpec kNcFb{"Fb", NcShape::Scalar, "Force", "normal force the brake is activated with"};
+}  // namespace
 
 Brake::Brake(unsigned label, const Attachment& a, const Attachment& b, std::unique_ptr<JointFriction> friction,
              DriveCallerPtr normal_force)
@@ -58,6 +65,20 @@ void Brake::output_extra(OutputSink& out, std::ostream& os) const {
   out.write(os, w_rel_b());
   out.write(os, friction_->coefficient());
   out.write(os, N_);
+}
+
+void Brake::output_setup_extra(OutputSink& out, const std::string& base) {
+  nc_E_ = output::nc_declare(out, base, output::nc::joint_E_global);
+  nc_Omega_ = output::nc_declare(out, base, kNcOmega);
+  nc_fc_ = output::nc_declare(out, base, nc_friction_coefficient);
+  nc_Fb_ = output::nc_declare(out, base, kNcFb);
+}
+
+void Brake::output_netcdf_extra(OutputSink& out) const {
+  out.put(nc_E_, Vec3(rot::R_to_euler123(R_rel()) * (180.0 / M_PI)));
+  out.put(nc_Omega_, w_rel_b());
+  out.put(nc_fc_, friction_->coefficient());
+  out.put(nc_Fb_, N_);
 }
 
 unsigned Brake::private_data_index(std::string_view name) const {

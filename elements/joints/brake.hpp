@@ -19,7 +19,7 @@ class Brake final : public Joint {
   Brake(unsigned label, const Attachment& a, const Attachment& b, std::unique_ptr<JointFriction> friction,
         DriveCallerPtr normal_force);
 
-  std::string_view type_name() const override { return "Brake"; }
+  std::string_view type_name() const override { return "brake"; }  // MBDyn's NetCDF type
   std::string log_line() const override;
   int dof_count() const override { return 1; }
   DofOrder dof_order(int) const override { return friction_->dof_order(); }
@@ -35,8 +35,11 @@ class Brake final : public Joint {
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
+  OutputSink::VarId nc_E_ = -1, nc_Omega_ = -1, nc_fc_ = -1, nc_Fb_ = -1;
   double spin_rate() const { return (a_.w_W() - b_.w_W()).dot(a_.R_WH().col(2)); }
   Mat3 R_rel() const { return a_.R_WH().transpose() * b_.R_WH(); }
   Vec3 w_rel_b() const { return b_.R_WH().transpose() * (b_.w_W() - a_.w_W()); }

@@ -3,6 +3,7 @@
 // and a limiting case: on a string of clamped straight beams a free mass pushed along the line
 // by a constant force moves as x = F t^2 / (2 m), onto the next beam, and stays on the line.
 #include <gtest/gtest.h>
+#include <netcdf.h>
 
 #include "elements/beams/beam.hpp"
 #include "elements/joints/beam_slider.hpp"
@@ -100,13 +101,16 @@ TEST(BeamSliderJacobian, WithModLugreFriction) {
   }
 }
 
-TEST(BeamSliderLimits, FreeMassPushedAlongAStraightString) {
-  // Beams from x = 0 to 2 (two of them), every node clamped, the mass starting at node 1.
+namespace {
+
+/// Beams from x = 0 to 2 (two of them), every node clamped, a mass of 2 starting at node 1
+/// pushed by 3 along the line (and sideways).
+std::string push_deck(const std::string& control) {
   std::string deck =
       "begin: data; problem: initial value; end: data;\n"
       "begin: initial value; initial time: 0.; final time: 1.6; time step: 1.e-3; tolerance: 1e-9;\n"
       "  max iterations: 20; end: initial value;\n"
-      "begin: control data; structural nodes: 6; rigid bodies: 1; joints: 6; beams: 2; forces: 1;\n"
+      "begin: control data; structural nodes: 6; rigid bodies: 1; joints: 6; beams: 2; forces: 1;\n" + control +
       "end: control data;\n"
       "begin: nodes;\n";
   for (int k = 0; k < 5; ++k)
@@ -128,7 +132,13 @@ TEST(BeamSliderLimits, FreeMassPushedAlongAStraightString) {
       "  body: 6, 6, 2., null, diag, 1., 1., 1.;\n"
       "  force: 1, absolute, 6, position, null, 1., 0.5, 0.2, const, 3.;\n"
       "end: elements;\n";
-  const auto run = test::run_deck_text("beam_slider_push", deck);
+  return deck;
+}
+
+}  // namespace
+
+TEST(BeamSliderLimits, FreeMassPushedAlongAStraightString) {
+  const auto run = test::run_deck_text("beam_slider_push", push_deck(""));
   ASSERT_EQ(run.rc, 0) << run.log();
   const auto mov = test::records(run.output("mov"), 6);
   ASSERT_GE(mov.size(), 1601u);  // record i at t = i 1e-3 (MBDyn may add one step at the end)
@@ -143,4 +153,25 @@ TEST(BeamSliderLimits, FreeMassPushedAlongAStraightString) {
   ASSERT_GE(jnt.size(), 1601u);
   EXPECT_EQ(jnt[1600][12], 12.0);
   EXPECT_NEAR(jnt[1600][13], 2.0 * (3.0 * 1.6 * 1.6 / 4.0) - 1.0, 1e-6);  // 2 x - 1 on this string
+}
+
+TEST(BeamSliderOutput, NetcdfBeamAbscissaAndTangent) {
+  const auto run = test::run_deck_text("beam_slider_nc", push_deck("output results: netcdf, no text;\n"));
+  ASSERT_EQ(run.rc, 0) << run.log();
+  int nc = -1, var = -1;
+  ASSERT_EQ(nc_open(run.output("nc").c_str(), NC_NOWRITE, &nc), NC_NOERR);
+  const std::size_t start[] = {1600, 0}, count[] = {1, 3};
+  int beam = 0;
+  double s_ref = 0.0, l[3] = {};
+  ASSERT_EQ(nc_inq_varid(nc, "elem.joint.6.Beam", &var), NC_NOERR);
+  ASSERT_EQ(nc_get_vara_int(nc, var, start, count, &beam), NC_NOERR);
+  ASSERT_EQ(nc_inq_varid(nc, "elem.joint.6.sRef", &var), NC_NOERR);
+  ASSERT_EQ(nc_get_vara_double(nc, var, start, count, &s_ref), NC_NOERR);
+  ASSERT_EQ(nc_inq_varid(nc, "elem.joint.6.l", &var), NC_NOERR);
+  ASSERT_EQ(nc_get_vara_double(nc, var, start, count, l), NC_NOERR);
+  nc_close(nc);
+  EXPECT_EQ(beam, 12);
+  EXPECT_NEAR(s_ref, 2.0 * (3.0 * 1.6 * 1.6 / 4.0) - 1.0, 1e-6);
+  EXPECT_NEAR(l[0], 0.5, 1e-9);  // dx/ds on beams of length 1 spanning s in [-1, 1]
+  EXPECT_NEAR(l[1], 0.0, 1e-9);
 }
