@@ -17,9 +17,11 @@
 // b1 x lambda_x + lambda_t, node b the opposite (force -lambda_x at its point x_b + f_b).
 // MBDyn's .jnt reports F = lambda_x, M = lambda_t (what the joint applies to node 1).
 #include <array>
+#include <memory>
 #include <string>
 
 #include "elements/drives/template_drive.hpp"
+#include "elements/joints/friction.hpp"
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
@@ -83,6 +85,9 @@ class TotalJoint final : public Joint {
     drives::TplDriveCallerPtr<Vec3> theta0;  ///< imposed rotation (or angular velocity), R_ahr frame
     Vec3 direction = Vec3::UnitX();          ///< imposed displacement: the unit direction
     unsigned equation_label = 0;             ///< total internal reaction: its total equation
+    /// Axial rotation: friction about axis 3 of side a's rotation frame, as the revolute hinge's
+    /// (input manual §8.12.3, MBDyn's AxialRotationJoint), its state the last unknown.
+    std::shared_ptr<JointFriction> friction;
   };
 
   TotalJoint(unsigned label, Params p);
@@ -96,7 +101,10 @@ class TotalJoint final : public Joint {
   /// Unknown of the multiplier of position / rotation component i, -1 when inactive.
   int position_multiplier(int i) const { return pos_dof_[i] < 0 ? -1 : first_index() + pos_dof_[i]; }
   int rotation_multiplier(int i) const { return rot_dof_[i] < 0 ? -1 : first_index() + rot_dof_[i]; }
-  int dof_count() const override { return n_dofs_; }
+  int dof_count() const override { return n_dofs_ + (p_.friction ? 1 : 0); }
+  DofOrder dof_order(int i) const override {
+    return i == n_dofs_ && p_.friction ? p_.friction->dof_order() : DofOrder::Algebraic;
+  }
   void setup(Model& m) override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
