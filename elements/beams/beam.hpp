@@ -58,6 +58,7 @@ class Beam : public Element {
   std::string_view kind() const override { return "beam"; }
   std::string_view type_name() const override { return viscous_ ? "viscoelastic" : "elastic"; }
   int node_count() const { return nn_; }
+  StructNode* node(int i) const { return pt_[i].node; }
   int section_count() const { return ns_; }
   bool viscous() const { return viscous_; }
 

@@ -47,11 +47,11 @@ class Body final : public Element {
 
   const StructNode& node() const { return node_; }
   const BodyParams& params() const { return p_; }
-
- private:
   /// s = m R b (static moment) and J about the node, both in W, at the current orientation.
   Vec3 s_W() const { return p_.mass * (node_.R_WN() * p_.b_N); }
   Mat3 J_W() const { return node_.R_WN() * J_node_N_ * node_.R_WN().transpose(); }
+
+ private:
 
   StructNode& node_;
   BodyParams p_;

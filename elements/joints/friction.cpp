@@ -178,6 +178,14 @@ void JointFriction::after_convergence(const StepContext& c, int row, double rate
   if (!c.initial_assembly) model_->after_convergence((*c.y)[row], rate * radius_);
 }
 
+LinearForm spin_rate_form(const StructNode& a, const StructNode& b, const Vec3& e, double dCoef) {
+  const double h = dCoef;
+  LinearForm d;
+  d.add(a.dof_index() + 3, Vec3(e - h * e.cross(a.w_ref()) + h * e.cross(a.w_W() - b.w_W())));
+  d.add(b.dof_index() + 3, Vec3(-(e - h * e.cross(b.w_ref()))));
+  return d;
+}
+
 void add_friction_load(ResidualSink& r, int rows_a, int rows_b, const Vec3& e, double Q) {
   r.add(rows_a, Vec3(-Q * e));
   r.add(rows_b, Vec3(Q * e));

@@ -18,6 +18,7 @@
 
 #include "elements/drives/scalar_function.hpp"
 #include "mbdyn-like/core/assembly.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
 #include "mbdyn-like/core/types.hpp"
 
 namespace mbl::elements {
@@ -122,6 +123,10 @@ class JointFriction {
   double preload_, radius_;
   double Q_ = 0.0, f_ = 0.0;
 };
+
+/// d((w_a - w_b) . e) along the update, e attached to node a: d w = (I - dCoef [w_ref x]) d g'
+/// (technical manual §5.1) and d e = dCoef d g_a x e (revolute hinge, brake).
+LinearForm spin_rate_form(const StructNode& a, const StructNode& b, const Vec3& e, double dCoef);
 
 /// Adds -Q e at rows_a and +Q e at rows_b (force or moment rows of nodes 1 and 2).
 void add_friction_load(ResidualSink& r, int rows_a, int rows_b, const Vec3& e, double Q);

@@ -166,10 +166,7 @@ const bool registered =
                rejected_by_mbdyn("plane displacement", "use an in plane and a revolute rotation, or a total joint")) &&
     joints.add("plane displacement pin", rejected_by_mbdyn("plane displacement pin",
                                                            "use an in plane and a revolute rotation with a grounded "
-                                                           "node, or a total pin joint")) &&
-    joints.add("beam slider", [](CardReader& in, BuildContext&, unsigned) {
-      in.not_implemented("joint type \"beam slider\"");
-    });
+                                                           "node, or a total pin joint"));
 
 }  // namespace
 }  // namespace mbl::elements

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "elements/joints/friction_output.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
@@ -141,6 +142,18 @@ void PointOnSubspace::output_extra(OutputSink& out, std::ostream& os) const {
   if (!friction_) return;
   out.write(os, friction_->Q());
   out.write(os, friction_->coefficient());
+}
+
+void PointOnSubspace::output_setup_extra(OutputSink& out, const std::string& base) {
+  if (!friction_) return;
+  nc_FF_ = output::nc_declare(out, base, nc_friction_force);
+  nc_fc_ = output::nc_declare(out, base, nc_friction_coefficient);
+}
+
+void PointOnSubspace::output_netcdf_extra(OutputSink& out) const {
+  if (!friction_) return;
+  out.put(nc_FF_, friction_->Q());
+  out.put(nc_fc_, friction_->coefficient());
 }
 
 }  // namespace mbl::elements

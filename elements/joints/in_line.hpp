@@ -36,8 +36,11 @@ class PointOnSubspace final : public Joint {
  protected:
   Vec3 f_local() const override { return f_local_; }
   void output_extra(OutputSink& out, std::ostream& os) const override;
+  void output_setup_extra(OutputSink& out, const std::string& base) override;
+  void output_netcdf_extra(OutputSink& out) const override;
 
  private:
+  OutputSink::VarId nc_FF_ = -1, nc_fc_ = -1;
   double sliding_rate() const;  ///< (v_a - v_b) . e3 (friction)
   double normal_force(const StepContext& c) const;
   int friction_row() const { return first_index() + int(directions_N_.size()); }

@@ -63,20 +63,17 @@ void RevoluteHinge::jacobian(JacobianSink& J, const StepContext& c) {
   if (position_) add_coincidence_jacobian(J, c, a_, b_, first_index(), lambda3(c, 0));
   add_axis_pairs_jacobian(J, c, a_, b_, kRevoluteAxes, first_index() + k, lambdas(c, k));
   if (friction_) {
-    // d omega = d g' - dCoef w_ref x d g' (technical manual §5.1); e3 turns with node a.
     const StructNode& na = *a_.node;
     const StructNode& nb = *b_.node;
     const Vec3 e3 = a_.R_WH().col(2);
-    const double h = c.dCoef;
-    LinearForm drate, dF;
-    drate.add(na.dof_index() + 3, Vec3(e3 - h * e3.cross(na.w_ref()) + h * e3.cross(na.w_W() - nb.w_W())));
-    drate.add(nb.dof_index() + 3, Vec3(-(e3 - h * e3.cross(nb.w_ref()))));
+    const LinearForm drate = spin_rate_form(na, nb, e3, c.dCoef);
+    LinearForm dF;
     const Vec3 F = lambda3(c, 0);
     const double Fn = F.norm();
     if (Fn > 0.0) dF.add(first_index(), Vec3(F / Fn));
     double M3 = 0.0;
     const LinearForm dM3 = friction_->jacobian(J, c, friction_row(), sliding_rate(), drate, Fn, dF, M3);
-    add_friction_load_jacobian(J, na.eq_index() + 3, nb.eq_index() + 3, e3, M3, dM3, na.dof_index() + 3, h);
+    add_friction_load_jacobian(J, na.eq_index() + 3, nb.eq_index() + 3, e3, M3, dM3, na.dof_index() + 3, c.dCoef);
   }
 }
 

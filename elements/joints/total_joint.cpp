@@ -175,6 +175,13 @@ void TotalJoint::residual(ResidualSink& r, const StepContext& c) {
       r.add(first_index() + rot_dof_[i], p_.rotation[i] == Status::Position ? theta_d[i] / c.dCoef
                                                                               : k.Omega[i] - th0[i]);
   }
+  if (p_.friction) {
+    // (w_a - w_b) . e3 r, e3 axis 3 of side a's rotation frame; normal force |F|.
+    const Vec3 e3 = k.R_ahr.col(2);
+    const double M3 = p_.friction->residual(r, c, first_index() + n_dofs_, (p_.a.w_W() - p_.b.w_W()).dot(e3),
+                                            lambda_position(c).norm());
+    if (!c.initial_assembly) add_friction_load(r, p_.a.node->eq_index() + 3, p_.b.node->eq_index() + 3, e3, M3);
+  }
 }
 
 void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
@@ -239,6 +246,20 @@ void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
       if (nb) J.add(row, nb->dof_index() + 3, dgb);
     }
   }
+  if (p_.friction) {
+    const Vec3 e3 = k.R_ahr.col(2);
+    const Vec3 F = lambda_position(c);
+    const double Fn = F.norm();
+    LinearForm dF;
+    const std::array<int, 3> cols = position_columns();
+    if (Fn > 0.0)
+      for (int i = 0; i < 3; ++i)
+        if (cols[i] >= 0) dF.add(cols[i], F[i] / Fn);
+    double M3 = 0.0;
+    const LinearForm dM3 = p_.friction->jacobian(J, c, first_index() + n_dofs_, (wa - wb).dot(e3),
+                                                 spin_rate_form(*na, *nb, e3, dC), Fn, dF, M3);
+    add_friction_load_jacobian(J, na->eq_index() + 3, nb->eq_index() + 3, e3, M3, dM3, na->dof_index() + 3, dC);
+  }
 }
 
 void TotalJoint::after_convergence(const StepContext& c) {
@@ -259,6 +280,7 @@ void TotalJoint::after_convergence(const StepContext& c) {
   M_W_ = sign * (k_.R_ahr * lambda_rotation(c));
   R_WJ_ = k_.R_ah;
   R_WJm_ = k_.R_ahr;
+  if (p_.friction) p_.friction->after_convergence(c, first_index() + n_dofs_, (p_.a.w_W() - p_.b.w_W()).dot(k_.R_ahr.col(2)));
 }
 
 void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
@@ -275,6 +297,10 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
       out.write(os, E_rel_deg());
       out.write(os, theta0_[2]);
       out.write(os, k_.Omega);
+      if (p_.friction) {
+        out.write(os, p_.friction->Q());
+        out.write(os, p_.friction->coefficient());
+      }
       return;
     default:
       out.write(os, k_.X);

@@ -17,9 +17,11 @@
 // b1 x lambda_x + lambda_t, node b the opposite (force -lambda_x at its point x_b + f_b).
 // MBDyn's .jnt reports F = lambda_x, M = lambda_t (what the joint applies to node 1).
 #include <array>
+#include <memory>
 #include <string>
 
 #include "elements/drives/template_drive.hpp"
+#include "elements/joints/friction.hpp"
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
@@ -85,6 +87,9 @@ class TotalJoint final : public Joint {
     drives::TplDriveCallerPtr<Vec3> theta0;  ///< imposed rotation (or angular velocity), R_ahr frame
     Vec3 direction = Vec3::UnitX();          ///< imposed displacement: the unit direction
     unsigned equation_label = 0;             ///< total internal reaction: its total equation
+    /// Axial rotation: friction about axis 3 of side a's rotation frame, as the revolute hinge's
+    /// (input manual §8.12.3, MBDyn's AxialRotationJoint), its state the last unknown.
+    std::shared_ptr<JointFriction> friction;
   };
 
   TotalJoint(unsigned label, Params p);
@@ -95,7 +100,10 @@ class TotalJoint final : public Joint {
 
   std::string_view type_name() const override;
   bool is_equation() const { return p_.flavor == Flavor::Equation; }
-  int dof_count() const override { return n_dofs_; }
+  int dof_count() const override { return n_dofs_ + (p_.friction ? 1 : 0); }
+  DofOrder dof_order(int i) const override {
+    return i == n_dofs_ && p_.friction ? p_.friction->dof_order() : DofOrder::Algebraic;
+  }
   void setup(Model& m) override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

@@ -184,7 +184,9 @@ void read_axial_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   p.rotation = {Status::Position, Status::Position, Status::Velocity};
   p.theta0 = std::make_shared<drives::TplSingleDrive<Vec3>>(Vec3::UnitZ(), read_drive(in, ctx));
   // Friction as in the revolute hinge (the hints of §8.12.3 go to "the friction model, if any").
-  if (read_unimplemented_friction(in, ctx, "axial rotation", FrictionRadius::Required)) return;
+  std::unique_ptr<JointFriction> friction;
+  if (!read_friction(in, ctx, "axial rotation", FrictionRadius::Required, friction)) return;
+  p.friction = std::move(friction);
   add_total_joint(in, ctx, label, std::move(p));
 }
 

@@ -560,6 +560,12 @@ class Builder {
       in.expect_end();
       return;
     }
+    // Control data cards that build model parts (rigid body kinematics) register themselves.
+    if (const CardReaderFn* f = CardRegistry::family("control data").find(d)) {
+      (*f)(in, *ctx_, 0);
+      in.expect_end();
+      return;
+    }
     read_settings(in, control_data_cards(), "control data");
   }
 

@@ -6,6 +6,7 @@
 
 #include "elements/joints/in_line.hpp"
 #include "elements/joints/revolute_hinge.hpp"
+#include "elements/joints/total_joint.hpp"
 #include "support/element_fixture.hpp"
 #include "support/run_program.hpp"
 
@@ -145,5 +146,24 @@ TEST(FrictionClosedForms, StickSlipUnderARampForce) {
     EXPECT_LT(std::abs(mov[stuck][0]), c.stuck_x) << model;
     const double x_T = k * std::pow(T - t_slip, 3) / (6 * m);  // 0.1785
     EXPECT_NEAR(mov.back()[0], x_T, c.x_T_rel * x_T) << model;
+  }
+}
+
+TEST(FrictionJacobians, AxialRotationModLugre) {
+  using S = TotalJoint::Status;
+  for (double z : {-1.2e-2, 5e-2}) {
+    ElementFixture f;
+    TotalJoint::Params p;
+    p.flavor = TotalJoint::Flavor::AxialRotation;
+    const Attachment a = f.att(f.n1, 1), b = f.att(f.n2, 2);
+    p.a = TotalSide{f.n1, a.offset_N, a.R_NH, a.R_NH};
+    p.b = TotalSide{f.n2, b.offset_N, b.R_NH, b.R_NH};
+    p.position = {S::Position, S::Position, S::Position};
+    p.rotation = {S::Position, S::Position, S::Velocity};
+    p.theta0 = std::make_shared<drives::TplSingleDrive<Vec3>>(Vec3::UnitZ(), std::make_shared<ConstDrive>(2.0));
+    p.friction = lugre(FrictionShape::SimplePlaneHinge, 0.2, 0.05);
+    auto& j = f.model.add_element(std::make_unique<TotalJoint>(1, std::move(p)));
+    const auto r = f.check(0.37, set_last_unknown(j, z));
+    EXPECT_LT(r.max_error, 1e-6) << z << ": " << r.str();
   }
 }

@@ -9,6 +9,7 @@
 #include "elements/joints/prismatic.hpp"
 #include "elements/joints/viscous_body.hpp"
 #include "mbdyn-like/model/model_builder.hpp"
+#include "parser/errors.hpp"
 #include "support/element_fixture.hpp"
 #include "support/run_program.hpp"
 
@@ -213,18 +214,28 @@ end: elements;
   EXPECT_FALSE(b.model->find_element("joint", 14)->output_enabled());
 }
 
-TEST(GeometricJointReaders, BeamSliderIsReportedAsNotImplemented) {
-  const std::string deck = R"(
+TEST(GeometricJointReaders, BeamSliderNeedsThreeNodeBeamsAndReportsTheSplineType) {
+  const std::string head = R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;
-begin: control data; structural nodes: 1; joints: 1; end: control data;
-begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;
+begin: control data; structural nodes: 4; joints: 1; beams: 1; end: control data;
+begin: nodes; structural: 1, static, null, eye, null, null;
+  structural: 2, static, 1., 0., 0., eye, null, null; structural: 3, static, 2., 0., 0., eye, null, null;
+  structural: 4, static, null, eye, null, null; end: nodes;
 begin: elements;
-  joint: 1, beam slider, 1, null, type, classic, 1, 5, null, null, null;
-end: elements;
+  beam3: 7, 1, null, 2, null, 3, null, eye, linear elastic generic, diag, 1., 1., 1., 1., 1., 1., same, same;
 )";
-  BuildResult b = read_deck_text("slider", deck);
-  EXPECT_EQ(b.not_implemented, 1u);
+  BuildResult ok = read_deck_text("slider", head + "  joint: 1, beam slider, 4, null, type, classic, 1, 7, null, null, null;\nend: elements;\n");
+  EXPECT_EQ(ok.not_implemented, 0u);
+  EXPECT_NE(ok.model->find_element("joint", 1), nullptr);
+  BuildResult spline = read_deck_text("slider", head + "  joint: 1, beam slider, 4, null, type, spline, 1, 7, null, null, null;\nend: elements;\n");
+  EXPECT_EQ(spline.not_implemented, 1u);
+  try {
+    read_deck_text("slider", head + "  joint: 1, beam slider, 4, null, 1, 5, null, null, null;\nend: elements;\n");
+    ADD_FAILURE() << "an undefined beam is an input error";
+  } catch (const parser::InputError& e) {
+    EXPECT_NE(e.message().find("three-node beam, found 5"), std::string::npos) << e.message();
+  }
 }
 
 TEST(RejectedJointTypes, CoincidenceGimbalHingeAndPlaneDisplacementAreInputErrorsAsInMBDyn) {

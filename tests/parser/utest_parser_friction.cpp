@@ -1,7 +1,7 @@
 // The `friction` sub-card (input manual §2.8) of the joints that accept one (§8.12.25 in line,
 // §8.12.38 revolute hinge and its old name plane hinge, §8.12.3 axial rotation): read completely;
-// in line and revolute hinge get one more unknown (the friction state); the forms not
-// implemented (axial rotation's friction, the `screw joint` shape) are reported
+// the joint gets one more unknown (the friction state); the form not implemented (the
+// `screw joint` shape) is reported
 // "not implemented: friction in <joint>" at the `friction` keyword, and the deck does not run
 // (exit code 2). Syntax errors inside the sub-card are input errors.
 #include <gtest/gtest.h>
@@ -51,6 +51,9 @@ const std::vector<Case>& cases() {
       {"in line, 1, null, eye, 2",
        "friction, modlugre, 1.e3, 10., 0.1, 2., \"mu5\", const, 0.3, screw joint, radius, 0.01, half thread angle, 0.5",
        "in line", false},
+      {"axial rotation, 1, null, 2, -1., 0., 0., const, 1.",
+       "friction, 0.02, preload, 3., modlugre, 1.e3, 10., 0.1, 2., \"mu6\", const, 0.3, simple plane hinge",
+       "axial rotation", true},
       {"axial rotation, 1, null, 2, -1., 0., 0., const, 1.",
        "friction, 0.02, modlugre, 1.e3, 10., 0.1, 2., \"mu4\", const, 0.3, screw joint, radius, 0.01, "
        "half thread angle, 0.5",

@@ -1,0 +1,177 @@
+// Beam slider (input manual §8.12.4): Jacobian against finite differences on a curved string of
+// two three-node beams (inside a finite volume, in the smearing bands, spherical and classic),
+// and a limiting case: on a string of clamped straight beams a free mass pushed along the line
+// by a constant force moves as x = F t^2 / (2 m), onto the next beam, and stays on the line.
+#include <gtest/gtest.h>
+#include <netcdf.h>
+
+#include "elements/beams/beam.hpp"
+#include "elements/joints/beam_slider.hpp"
+#include "elements/laws/elastic_laws.hpp"
+#include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/core/rotations.hpp"
+#include "support/jacobian_check.hpp"
+#include "support/run_program.hpp"
+
+using namespace mbl;
+using namespace mbl::elements;
+
+namespace {
+
+struct SliderFixture {
+  Model model;
+  std::vector<StructNode*> nodes;
+  StructNode* slider = nullptr;
+  BeamSlider* joint = nullptr;
+
+  SliderFixture(BeamSlider::Type type, double smearing, bool friction = false) {
+    for (int k = 0; k < 5; ++k) {
+      StructNode::InitialConditions ic;
+      const double s = 0.5 * k;
+      ic.x_W = Vec3(s, 0.2 * s * s, -0.1 * s);
+      ic.R_WN = rot::euler123_to_R(Vec3(0.2 * k, -0.1, 0.3 + 0.1 * k));
+      ic.v_W = Vec3(0.2 * k, -0.1, 0.3);
+      ic.w_W = Vec3(0.5 - k, 0.2, -0.3 + 0.1 * k);
+      nodes.push_back(static_cast<StructNode*>(
+          &model.add_node(std::make_unique<StructNode>(k + 1, StructNode::Type::Dynamic, ic))));
+    }
+    StructNode::InitialConditions ic;
+    ic.x_W = Vec3(0.4, 0.1, 0.05);
+    ic.R_WN = rot::euler123_to_R(Vec3(0.1, 0.3, -0.2));
+    ic.v_W = Vec3(0.3, 0.1, -0.2);
+    ic.w_W = Vec3(0.2, -0.4, 0.1);
+    slider = static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(9, StructNode::Type::Dynamic, ic)));
+    BeamSlider::Params p;
+    p.slider = Attachment{slider, Vec3(0.02, -0.03, 0.01), rot::euler123_to_R(Vec3(0.3, -0.1, 0.2))};
+    p.type = type;
+    p.smearing = smearing;
+    if (friction)
+      p.friction = std::make_unique<JointFriction>(
+          std::make_unique<ModLugreFriction>(20.0, 2.8, 0.1, 0.71, std::make_shared<drives::ConstScalarFunction>(0.3)),
+          FrictionShape::Simple, 0.1, 1.0);
+    for (int b = 0; b < 2; ++b) {
+      std::vector<BeamPoint> pts;
+      for (int i = 0; i < 3; ++i) pts.push_back({nodes[2 * b + i]});
+      std::vector<BeamSection> secs(2);
+      for (auto& s : secs)
+        s.law = std::make_unique<laws::LinearViscoElasticLaw<6>>(Mat6(Vec6(1e3, 1e3, 1e3, 10, 10, 10).asDiagonal()),
+                                                                Mat6::Zero());
+      auto& beam = model.add_element(std::make_unique<Beam>(10 + b, std::move(pts), std::move(secs)));
+      BeamSlider::Segment seg{static_cast<const Beam*>(&beam)};
+      for (int i = 0; i < 3; ++i) seg.f_N[i] = Vec3(0.01 * i, -0.02, 0.015 * (b + 1));
+      p.beams.push_back(seg);
+    }
+    joint = &static_cast<BeamSlider&>(model.add_element(std::make_unique<BeamSlider>(20, std::move(p))));
+  }
+
+  test_support::JacobianCheck check(double s_ref) {
+    model.setup_elements();
+    model.number_dofs();
+    Vector y, yp;
+    model.initial_state(y, yp);
+    for (int i = joint->first_index(); i < joint->first_index() + joint->dof_count(); ++i)
+      y[i] = 0.5 + 0.3 * std::sin(3.0 * i);
+    y[joint->first_index()] = s_ref;
+    const double t = 0.25;
+    model.after_predict(t, y, yp);
+    for (StructNode* n : {nodes[0], nodes[1], nodes[2], nodes[3], nodes[4], slider})
+      yp.segment<6>(n->momentum_dof_index()) << 0.1, -0.2, 0.3, 0.05, 0.4, -0.1;
+    return test_support::check_jacobian(model, t, 0.37, y, yp);
+  }
+};
+
+}  // namespace
+
+TEST(BeamSliderJacobian, InsideAVolumeAndInTheSmearingBands) {
+  // s_ref = s on the first beam: node 1's volume, around -1/sqrt(3) and +1/sqrt(3), node 2's.
+  for (auto type : {BeamSlider::Type::Spherical, BeamSlider::Type::Classic}) {
+    for (double s : {-0.8, -0.55, 0.1, 0.6}) {
+      SliderFixture f(type, 0.1);
+      const auto r = f.check(s);
+      EXPECT_LT(r.max_error, 1e-6) << static_cast<int>(type) << " s " << s << ": " << r.str();
+    }
+  }
+}
+
+TEST(BeamSliderJacobian, WithModLugreFriction) {
+  for (double s : {-0.8, -0.55, 0.1}) {
+    SliderFixture f(BeamSlider::Type::Classic, 0.1, true);
+    const auto r = f.check(s);
+    EXPECT_LT(r.max_error, 1e-6) << " s " << s << ": " << r.str();
+  }
+}
+
+namespace {
+
+/// Beams from x = 0 to 2 (two of them), every node clamped, a mass of 2 starting at node 1
+/// pushed by 3 along the line (and sideways).
+std::string push_deck(const std::string& control) {
+  std::string deck =
+      "begin: data; problem: initial value; end: data;\n"
+      "begin: initial value; initial time: 0.; final time: 1.6; time step: 1.e-3; tolerance: 1e-9;\n"
+      "  max iterations: 20; end: initial value;\n"
+      "begin: control data; structural nodes: 6; rigid bodies: 1; joints: 6; beams: 2; forces: 1;\n" + control +
+      "end: control data;\n"
+      "begin: nodes;\n";
+  for (int k = 0; k < 5; ++k)
+    deck += "  structural: " + std::to_string(k + 1) + ", static, " + test::number_text(0.5 * k) +
+            ", 0., 0., eye, null, null;\n";
+  deck +=
+      "  structural: 6, dynamic, null, eye, null, null;\n"
+      "end: nodes;\n"
+      "begin: elements;\n";
+  for (int k = 0; k < 5; ++k)
+    deck += "  joint: " + std::to_string(k + 1) + ", clamp, " + std::to_string(k + 1) + ", node, node;\n";
+  for (int b = 0; b < 2; ++b)
+    deck += "  beam3: " + std::to_string(11 + b) + ", " + std::to_string(2 * b + 1) + ", null, " +
+            std::to_string(2 * b + 2) + ", null, " + std::to_string(2 * b + 3) +
+            ", null, eye, linear elastic generic, diag, 1e7, 1e7, 1e7, 1e4, 1e4, 1e4, same, same;\n";
+  deck +=
+      "  joint: 6, beam slider, 6, null, type, classic, 2, 11, null, null, null, 12, same, null, null,\n"
+      "    initial beam, 1, initial node, 1, smearing, 0.1;\n"
+      "  body: 6, 6, 2., null, diag, 1., 1., 1.;\n"
+      "  force: 1, absolute, 6, position, null, 1., 0.5, 0.2, const, 3.;\n"
+      "end: elements;\n";
+  return deck;
+}
+
+}  // namespace
+
+TEST(BeamSliderLimits, FreeMassPushedAlongAStraightString) {
+  const auto run = test::run_deck_text("beam_slider_push", push_deck(""));
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto mov = test::records(run.output("mov"), 6);
+  ASSERT_GE(mov.size(), 1601u);  // record i at t = i 1e-3 (MBDyn may add one step at the end)
+  for (std::size_t i : {400u, 1000u, 1600u}) {
+    const double t = 1e-3 * static_cast<double>(i);
+    EXPECT_NEAR(mov[i][0], 3.0 * t * t / (2 * 2.0), 1e-6) << t;  // only the axial force component acts
+    EXPECT_NEAR(mov[i][1], 0.0, 1e-9) << t;
+    EXPECT_NEAR(mov[i][2], 0.0, 1e-9) << t;
+  }
+  // The slider reached the second beam: .jnt column 14 is its label, 15 the abscissa 2 k + s.
+  const auto jnt = test::records(run.output("jnt"), 6);
+  ASSERT_GE(jnt.size(), 1601u);
+  EXPECT_EQ(jnt[1600][12], 12.0);
+  EXPECT_NEAR(jnt[1600][13], 2.0 * (3.0 * 1.6 * 1.6 / 4.0) - 1.0, 1e-6);  // 2 x - 1 on this string
+}
+
+TEST(BeamSliderOutput, NetcdfBeamAbscissaAndTangent) {
+  const auto run = test::run_deck_text("beam_slider_nc", push_deck("output results: netcdf, no text;\n"));
+  ASSERT_EQ(run.rc, 0) << run.log();
+  int nc = -1, var = -1;
+  ASSERT_EQ(nc_open(run.output("nc").c_str(), NC_NOWRITE, &nc), NC_NOERR);
+  const std::size_t start[] = {1600, 0}, count[] = {1, 3};
+  int beam = 0;
+  double s_ref = 0.0, l[3] = {};
+  ASSERT_EQ(nc_inq_varid(nc, "elem.joint.6.Beam", &var), NC_NOERR);
+  ASSERT_EQ(nc_get_vara_int(nc, var, start, count, &beam), NC_NOERR);
+  ASSERT_EQ(nc_inq_varid(nc, "elem.joint.6.sRef", &var), NC_NOERR);
+  ASSERT_EQ(nc_get_vara_double(nc, var, start, count, &s_ref), NC_NOERR);
+  ASSERT_EQ(nc_inq_varid(nc, "elem.joint.6.l", &var), NC_NOERR);
+  ASSERT_EQ(nc_get_vara_double(nc, var, start, count, l), NC_NOERR);
+  nc_close(nc);
+  EXPECT_EQ(beam, 12);
+  EXPECT_NEAR(s_ref, 2.0 * (3.0 * 1.6 * 1.6 / 4.0) - 1.0, 1e-6);
+  EXPECT_NEAR(l[0], 0.5, 1e-9);  // dx/ds on beams of length 1 spanning s in [-1, 1]
+  EXPECT_NEAR(l[1], 0.0, 1e-9);
+}
