@@ -1,7 +1,6 @@
 // Definition cards of kinds MBDyn has and we do not implement; MBDyn reads them in any block and
 // between blocks, so they are reported as not implemented and skipped wherever they stand:
 //   c81 data: <label>, ...;        airfoil tables of the aerodynamic elements (manual §8.1.2)
-//   hydraulic fluid: <label>, ...; fluid of the hydraulic elements (manual §8.11)
 #include <fmt/format.h>
 
 #include "mbdyn-like/core/card_registry.hpp"
@@ -12,7 +11,7 @@ namespace {
 
 CardReaderFn not_implemented(const char* card, const char* what) {
   return [card, what](parser::CardReader& in, BuildContext& ctx, unsigned) {
-    // Cards using the label (e.g. a hydraulic element's fluid) are skipped with it.
+    // Cards using the label (e.g. an aerodynamic element's table) are skipped with it.
     if (!in.at_end()) {
       try {
         ctx.skip(card, in.label());
@@ -23,8 +22,7 @@ CardReaderFn not_implemented(const char* card, const char* what) {
   };
 }
 
-const bool registered = CardRegistry::family("definition").add("c81 data", not_implemented("c81 data", "aerodynamics")) &&
-                        CardRegistry::family("definition").add("hydraulic fluid", not_implemented("hydraulic fluid", "hydraulics"));
+const bool registered = CardRegistry::family("definition").add("c81 data", not_implemented("c81 data", "aerodynamics"));
 
 }  // namespace
 }  // namespace mbl::elements
