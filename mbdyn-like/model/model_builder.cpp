@@ -590,7 +590,8 @@ class Builder {
   void read_newton_raphson(CardReader& in) {
     auto& o = result_.settings.newton;
     if (in.keyword_is("modified")) {
-      o.jacobian_every = static_cast<int>(in.integer());
+      // MBDyn's default: the Jacobian every 2 iterations.
+      o.jacobian_every = in.at_end() ? 2 : static_cast<int>(in.integer());
       o.keep_jacobian = in.keyword_is("keep jacobian matrix") || in.keyword_is("keep jacobian");
     } else {
       in.keyword_is("true");
