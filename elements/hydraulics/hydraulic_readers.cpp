@@ -8,6 +8,8 @@
 #include "elements/hydraulics/actuator.hpp"
 #include "elements/hydraulics/minor_losses.hpp"
 #include "elements/hydraulics/pipes.hpp"
+#include "elements/hydraulics/valves.hpp"
+#include "elements/input/drive_input.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
 
@@ -116,6 +118,34 @@ void read_actuator(CardReader& in, BuildContext& ctx, unsigned label) {
   add(in, ctx, std::make_unique<Actuator>(label, std::move(p)));
 }
 
+void read_control_valve(CardReader& in, BuildContext& ctx, unsigned label) {
+  std::array<const PressureNode*, 4> nodes{};
+  for (auto& n : nodes) n = &pressure_node(in, ctx);
+  const double area_max = positive(in, "area");
+  double loss = 0.0;
+  if (in.keyword_is("loss")) loss = non_negative(in, "loss factor");
+  DriveCallerPtr state = read_drive(in, ctx);
+  add(in, ctx, std::make_unique<ControlValve>(label, nodes, area_max, loss, std::move(state), read_element_fluid(in, ctx)));
+}
+
+void read_flow_valve(CardReader& in, BuildContext& ctx, unsigned label) {
+  FlowValveParams p;
+  for (auto& n : p.nodes) n = &pressure_node(in, ctx);
+  p.area_diaphragm = positive(in, "diaphragm area");
+  p.mass = positive(in, "valve mass");
+  p.area_pipe = positive(in, "pipe area");
+  p.area_max = positive(in, "valve maximum area");
+  p.stiffness = positive(in, "spring stiffness");
+  p.preload = non_negative(in, "spring preload");
+  p.width = positive(in, "width");
+  p.stroke_max = non_negative(in, "maximum stroke");
+  p.c_displacement = in.real();
+  p.c_velocity = in.real();
+  p.c_acceleration = in.real();
+  p.fluid = read_element_fluid(in, ctx);
+  add(in, ctx, std::make_unique<FlowValve>(label, std::move(p)));
+}
+
 void read_hydraulic(CardReader& in, BuildContext& ctx, unsigned label) {
   if (const CardReaderFn* reader = CardRegistry::family("hydraulic").match_keyword(in)) return (*reader)(in, ctx, label);
   kinds::reject(in, "hydraulic", "hydraulic element type");
@@ -129,7 +159,9 @@ const bool registered =
     CardRegistry::family("hydraulic").add("minor loss", read_minor_loss) &&
     CardRegistry::family("hydraulic").add("three way minor loss", read_three_way_minor_loss) &&
     CardRegistry::family("hydraulic").add("orifice", read_orifice) &&
-    CardRegistry::family("hydraulic").add("actuator", read_actuator);
+    CardRegistry::family("hydraulic").add("actuator", read_actuator) &&
+    CardRegistry::family("hydraulic").add("control valve", read_control_valve) &&
+    CardRegistry::family("hydraulic").add("flow valve", read_flow_valve);
 
 }  // namespace
 }  // namespace mbl::elements::hydraulics

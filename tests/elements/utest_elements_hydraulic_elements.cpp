@@ -8,6 +8,8 @@
 #include "elements/hydraulics/actuator.hpp"
 #include "elements/hydraulics/minor_losses.hpp"
 #include "elements/hydraulics/pipes.hpp"
+#include "elements/hydraulics/valves.hpp"
+#include "elements/drives/drive_callers.hpp"
 #include "support/element_fixture.hpp"
 #include "support/run_program.hpp"
 
@@ -125,6 +127,30 @@ TEST(HydraulicJacobians, ActuatorBetweenMovingNodes) {
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
 
+TEST(HydraulicJacobians, ControlAndFlowValves) {
+  for (double state : {0.6, -0.4}) {
+    HydraulicFixture f;
+    auto& a = f.node(3, 1.0);
+    auto& b = f.node(4, 0.8);
+    auto& c = f.node(6, 0.9);
+    auto& d = f.node(7, 0.2);
+    f.model.add_element(std::make_unique<ControlValve>(8, std::array<const PressureNode*, 4>{&a, &b, &c, &d}, 1e-4, 0.01,
+                                                       std::make_shared<mbl::ConstDrive>(state), oil()));
+    FlowValveParams p;
+    p.nodes = {&a, &b, &c};
+    p.area_diaphragm = 1e-4, p.mass = 0.1, p.area_pipe = 2e-4, p.area_max = 3e-4, p.stiffness = 50., p.preload = 0.1;
+    p.width = 0.01, p.stroke_max = 0.01, p.c_displacement = 1e3;
+    // (the velocity and acceleration penalties switch on the sign of s' and v', zero here)
+    p.fluid = oil();
+    auto* fv = static_cast<FlowValve*>(&f.model.add_element(std::make_unique<FlowValve>(9, std::move(p))));
+    const auto r = f.check_at({{&a, 1.3}, {&b, 0.7}, {&c, 1.1}, {&d, 0.2}}, [&](Vector& y) {
+      y[fv->first_index()] = state > 0 ? 0.004 : -0.001;  // inside the stroke, then past its start
+      y[fv->first_index() + 1] = 0.3;
+    });
+    EXPECT_LT(r.max_error, 1e-6) << r.str();
+  }
+}
+
 namespace {
 
 /// A deck with two hydraulic nodes clamped at p1, p2 and `element` between them; returns the
@@ -194,6 +220,33 @@ TEST(HydraulicLaws, PipesAtSteadyLaminarFlowArePoiseuille) {
   EXPECT_NEAR(dyn[4], q, 1e-4 * q);  // q1
   EXPECT_NEAR(dyn[5], q, 1e-4 * q);  // q2
   EXPECT_LT(dyn[13], 2000.);         // Re
+}
+
+TEST(HydraulicLaws, ControlValveOpenWays) {
+  // state 0.5: ways 1-2 and 3-4 open with 0.5 A_max, q = Cd A sqrt(2 rho dp), Cd = pi / (pi + 2).
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-9; end: initial value;
+begin: control data; hydraulic nodes: 4; hydraulic elements: 1; genels: 4; end: control data;
+begin: nodes; hydraulic: 1, 2.e6; hydraulic: 2, 1.e6; hydraulic: 3, 1.5e6; hydraulic: 4, 1.e5; end: nodes;
+begin: elements;
+  genel: 1, clamp, 1, hydraulic, const, 2.e6; genel: 2, clamp, 2, hydraulic, const, 1.e6;
+  genel: 3, clamp, 3, hydraulic, const, 1.5e6; genel: 4, clamp, 4, hydraulic, const, 1.e5;
+  hydraulic: 1, control valve, 1, 2, 3, 4, 1.e-4, const, .5,
+    hydraulic fluid, incompressible, density, 850., viscosity, .05;
+end: elements;
+)";
+  const auto run = test::run_deck_text("control_valve", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto hyd = test::last_record(run.output("hyd"), 1);
+  ASSERT_EQ(hyd.size(), 5u);
+  const double Cd = std::numbers::pi / (std::numbers::pi + 2.);
+  const double q12 = Cd * .5e-4 * std::sqrt(2. * 850. * 1.e6), q34 = Cd * .5e-4 * std::sqrt(2. * 850. * 1.4e6);
+  EXPECT_DOUBLE_EQ(hyd[0], .5);
+  EXPECT_NEAR(hyd[1], -q12, 1e-5 * q12);  // flows entering the nodes
+  EXPECT_NEAR(hyd[2], q12, 1e-5 * q12);
+  EXPECT_NEAR(hyd[3], -q34, 1e-5 * q34);
+  EXPECT_NEAR(hyd[4], q34, 1e-5 * q34);
 }
 
 TEST(HydraulicLaws, ActuatorChamberStiffness) {

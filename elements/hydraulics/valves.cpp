@@ -1,0 +1,72 @@
+#include "elements/hydraulics/valves.hpp"
+
+#include <algorithm>
+
+namespace mbl::elements::hydraulics {
+
+void ControlValve::assemble(LocalAssembly& a, const StepContext& c, bool record) {
+  a.reserve(4);
+  std::array<AD, 4> p;
+  for (int i = 0; i < 4; ++i) p[i] = a.pressure(*nodes_[i]);
+  const double rho = fluid_->density();
+  const double s = std::clamp(state_->value(c.t), -1.0, 1.0);
+  const double open = std::abs(s) * area_max_, leak = area_max_ * loss_;
+  // areas of the ways 1-2, 1-3, 2-4, 3-4
+  const double A12 = (s > 0. ? open : 0.) + 2. * leak, A34 = A12;
+  const double A13 = (s > 0. ? 0. : open) + leak, A24 = A13;
+  const auto q = [&](double A, const AD& from, const AD& to) { return AD(kCd * A * sqrt(2. * rho) * signed_sqrt(AD(from - to))); };
+  const AD q12 = q(A12, p[0], p[1]), q13 = q(A13, p[0], p[2]), q24 = q(A24, p[1], p[3]), q34 = q(A34, p[2], p[3]);
+  const std::array<AD, 4> r{AD(q12 + q13), AD(-q12 + q24), AD(-q13 + q34), AD(-q34 - q24)};
+  for (int i = 0; i < 4; ++i) a.add(nodes_[i]->first_index(), r[i]);
+  if (record) {
+    state_value_ = s;
+    for (int i = 0; i < 4; ++i) flow_[i] = -r[i].value();
+  }
+}
+
+void FlowValve::initial_state(Vector& y, Vector& yp) const {
+  y[first_index()] = y[first_index() + 1] = 0.0;
+  yp[first_index()] = yp[first_index() + 1] = 0.0;
+}
+
+void FlowValve::assemble(LocalAssembly& a, const StepContext&, bool record) {
+  a.reserve(5);
+  const AD p1 = a.pressure(*p_.nodes[0]), p2 = a.pressure(*p_.nodes[1]), p3 = a.pressure(*p_.nodes[2]);
+  const auto [s, sp] = a.scalar(first_index(), true);
+  const auto [v, vp] = a.scalar(first_index() + 1, true);
+  const double rho = p_.fluid->density();
+
+  // End-of-stroke penalties: stiffness past the end, damping and inertia only moving outwards.
+  double c1 = 0, c2 = 0, c3 = 0;
+  if (s.value() <= 0.) {
+    c1 = p_.c_displacement;
+    c2 = sp.value() < 0. ? p_.c_velocity : 0.;
+    c3 = vp.value() < 0. ? p_.c_acceleration : 0.;
+  }
+  double cf1 = 0, cf2 = 0, cf3 = 0;
+  if (s.value() >= p_.stroke_max) {
+    cf1 = p_.c_displacement;
+    cf2 = sp.value() > 0. ? p_.c_velocity : 0.;
+    cf3 = vp.value() > 0. ? p_.c_acceleration : 0.;
+  }
+  const AD s12 = sqrt(2. / rho) * signed_sqrt(AD(p1 - p2));
+  const AD s13 = sqrt(2. / rho) * signed_sqrt(AD(p1 - p3));
+  const AD q12 = rho * p_.width * s * kCd * s12;
+  const AD q13 = rho * p_.area_diaphragm * kCd * s13;
+  const double ratio = p_.area_max / p_.area_pipe;
+  const AD damping = .5 * kDamping * rho * ratio * ratio * sp * abs(sp);
+  const AD force = p_.mass * vp - p_.area_max * p1 + p_.preload + p_.stiffness * s + p_.area_max * p3 + c1 * s + c2 * sp +
+                   c3 * vp + cf1 * (s - p_.stroke_max) + cf2 * sp + cf3 * vp + damping;
+
+  a.add(p_.nodes[0]->first_index(), AD(q12 + q13));
+  a.add(p_.nodes[1]->first_index(), AD(-q12));
+  a.add(p_.nodes[2]->first_index(), AD(-q13));
+  a.add(first_index(), force);
+  a.add(first_index() + 1, AD(sp - v));
+  if (record) {
+    s_ = s.value(), v_ = v.value(), vp_ = vp.value();
+    flow_ = {-(q12 + q13).value(), q12.value(), q13.value()};
+  }
+}
+
+}  // namespace mbl::elements::hydraulics
