@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "elements/hydraulics/accumulator.hpp"
 #include "elements/hydraulics/actuator.hpp"
 #include "elements/hydraulics/minor_losses.hpp"
 #include "elements/hydraulics/pipes.hpp"
@@ -146,6 +147,36 @@ void read_flow_valve(CardReader& in, BuildContext& ctx, unsigned label) {
   add(in, ctx, std::make_unique<FlowValve>(label, std::move(p)));
 }
 
+void read_accumulator(CardReader& in, BuildContext& ctx, unsigned label) {
+  AccumulatorParams p;
+  p.node = &pressure_node(in, ctx);
+  p.stroke = positive(in, "stroke");
+  if (in.keyword_is("start")) {
+    const double stroke = p.stroke;
+    p.start = checked_real(in, [stroke](double v) { return v <= stroke; }, "an initial position not beyond the stroke");
+  }
+  p.area = positive(in, "area");
+  p.area_pipe = positive(in, "pipe area");
+  p.mass = positive(in, "mass");
+  if (in.keyword_is("loss in")) p.loss_in = non_negative(in, "loss in");
+  if (in.keyword_is("loss out")) p.loss_out = non_negative(in, "loss out");
+  if (in.keyword_is("gas")) {
+    p.gas_p0 = positive(in, "gas pressure");
+    p.gas_p_max = positive(in, "maximum gas pressure");
+    p.gas_exponent = non_negative(in, "polytropic exponent");
+  }
+  if (in.keyword_is("weight")) p.weight = positive(in, "weight");
+  if (in.keyword_is("spring")) {
+    p.spring = non_negative(in, "spring stiffness");
+    p.preload = non_negative(in, "spring preload");
+  }
+  p.c_displacement = in.real();
+  p.c_velocity = in.real();
+  p.c_acceleration = in.real();
+  p.fluid = read_element_fluid(in, ctx);
+  add(in, ctx, std::make_unique<Accumulator>(label, std::move(p)));
+}
+
 void read_hydraulic(CardReader& in, BuildContext& ctx, unsigned label) {
   if (const CardReaderFn* reader = CardRegistry::family("hydraulic").match_keyword(in)) return (*reader)(in, ctx, label);
   kinds::reject(in, "hydraulic", "hydraulic element type");
@@ -161,7 +192,8 @@ const bool registered =
     CardRegistry::family("hydraulic").add("orifice", read_orifice) &&
     CardRegistry::family("hydraulic").add("actuator", read_actuator) &&
     CardRegistry::family("hydraulic").add("control valve", read_control_valve) &&
-    CardRegistry::family("hydraulic").add("flow valve", read_flow_valve);
+    CardRegistry::family("hydraulic").add("flow valve", read_flow_valve) &&
+    CardRegistry::family("hydraulic").add("accumulator", read_accumulator);
 
 }  // namespace
 }  // namespace mbl::elements::hydraulics

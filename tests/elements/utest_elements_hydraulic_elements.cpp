@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "elements/hydraulics/accumulator.hpp"
 #include "elements/hydraulics/actuator.hpp"
 #include "elements/hydraulics/minor_losses.hpp"
 #include "elements/hydraulics/pipes.hpp"
@@ -149,6 +150,45 @@ TEST(HydraulicJacobians, ControlAndFlowValves) {
     });
     EXPECT_LT(r.max_error, 1e-6) << r.str();
   }
+}
+
+TEST(HydraulicJacobians, AccumulatorWithGasAndSpring) {
+  HydraulicFixture f;
+  auto& a = f.node(3, 1.0);
+  AccumulatorParams p;
+  p.node = &a;
+  p.stroke = 0.1, p.start = 0.02, p.area = 1e-3, p.area_pipe = 2e-4, p.mass = 0.5;
+  p.loss_in = p.loss_out = 0.8;  // (the loss switches on the sign of s', zero here)
+  p.gas_p0 = 0.5, p.gas_p_max = 5.0, p.gas_exponent = 1.4, p.spring = 20., p.preload = 0.1, p.c_displacement = 1e3;
+  p.fluid = oil();
+  auto* acc = static_cast<Accumulator*>(&f.model.add_element(std::make_unique<Accumulator>(5, std::move(p))));
+  for (double s : {0.03, -0.01}) {  // inside the stroke (gas law), past its start (penalty)
+    const auto r = f.check_at({{&a, 1.3}}, [&](Vector& y) { y[acc->first_index()] = s, y[acc->first_index() + 1] = 0.2; });
+    EXPECT_LT(r.max_error, 1e-6) << r.str();
+  }
+}
+
+TEST(HydraulicLaws, AccumulatorGasAtRestBalancesTheNodePressure) {
+  // Node pressure imposed: the piston is at rest where the gas pressure p0 (l / (l - s))^k equals
+  // it, s = l (1 - (p0 / p)^(1/k)); started there, it stays (a wrong gas law would move it).
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; tolerance: 1e-9; end: initial value;
+begin: control data; hydraulic nodes: 1; hydraulic elements: 1; genels: 1; end: control data;
+begin: nodes; hydraulic: 1, 2.e5; end: nodes;
+begin: elements;
+  genel: 1, clamp, 1, hydraulic, const, 2.e5;
+  hydraulic: 1, accumulator, 1, .1, start, .1*(1. - .5^(1./1.4)), 1.e-3, 1.e-4, 1., gas, 1.e5, 1.e6, 1.4, 1.e5, 1.e3, 0.,
+    hydraulic fluid, incompressible, density, 850., viscosity, .05;
+end: elements;
+)";
+  const auto run = test::run_deck_text("accumulator", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto hyd = test::last_record(run.output("hyd"), 1);
+  ASSERT_EQ(hyd.size(), 6u);
+  EXPECT_NEAR(hyd[0], .1 * (1. - std::pow(.5, 1. / 1.4)), 1e-8);
+  EXPECT_NEAR(hyd[1], 0., 1e-8);
+  EXPECT_NEAR(hyd[3], 2.e5, 2.e5 * 1e-5);  // gas pressure
 }
 
 namespace {
