@@ -85,6 +85,9 @@ const bool registered =
         "spherical hinge", [](CardReader& in, BuildContext& c, unsigned l) { read_spherical(in, c, l, false); }) &&
     CardRegistry::family("joint").add(
         "spherical pin", [](CardReader& in, BuildContext& c, unsigned l) { read_spherical(in, c, l, true); }) &&
+    // `pin`: MBDyn's older name of the spherical pin (node, offset, absolute position).
+    CardRegistry::family("joint").add(
+        "pin", [](CardReader& in, BuildContext& c, unsigned l) { read_spherical(in, c, l, true); }) &&
     CardRegistry::family("joint").add(
         "distance", [](CardReader& in, BuildContext& c, unsigned l) { read_distance(in, c, l, false); }) &&
     CardRegistry::family("joint").add(
