@@ -49,11 +49,12 @@ void LocalAssembly::add(int row, const AD& v) {
   }
 }
 
-void HydraulicElement::write_hyd(OutputSink& out, std::initializer_list<double> values) const {
+void HydraulicElement::write_hyd(OutputSink& out, std::initializer_list<double> values, int flag) const {
   if (!output_enabled()) return;
   if (std::ostream* os = out.text(OutputFile::Hyd)) {
     out.write_label(*os, label());
     for (double v : values) out.write(*os, v);
+    if (flag >= 0) *os << ' ' << flag;
     *os << '\n';
   }
 }

@@ -100,8 +100,8 @@ class HydraulicElement : public Element {
   /// Writes the element's equations; `record` is set on residual evaluations (the values kept for
   /// output and for the flow regime are those of the last residual, as MBDyn's).
   virtual void assemble(LocalAssembly& a, const StepContext& c, bool record) = 0;
-  /// Writes one .hyd line: label then `values`.
-  void write_hyd(OutputSink& out, std::initializer_list<double> values) const;
+  /// Writes one .hyd line: label, `values`, then (if >= 0) a flag MBDyn prints as an integer.
+  void write_hyd(OutputSink& out, std::initializer_list<double> values, int flag = -1) const;
 };
 
 }  // namespace mbl::elements::hydraulics

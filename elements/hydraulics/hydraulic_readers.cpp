@@ -147,6 +147,23 @@ void read_flow_valve(CardReader& in, BuildContext& ctx, unsigned label) {
   add(in, ctx, std::make_unique<FlowValve>(label, std::move(p)));
 }
 
+void read_dynamic_control_valve(CardReader& in, BuildContext& ctx, unsigned label) {
+  DynamicControlValveParams p;
+  for (auto& n : p.nodes) n = &pressure_node(in, ctx);
+  p.force = read_drive(in, ctx);
+  p.start = in.real();
+  p.stroke_max = non_negative(in, "maximum displacement");
+  p.width = positive(in, "duct width");
+  if (in.keyword_is("loss")) p.loss = non_negative(in, "loss factor");
+  p.valve_diameter = positive(in, "valve diameter");
+  p.valve_density = positive(in, "valve density");
+  p.c_displacement = in.real();
+  p.c_velocity = in.real();
+  p.c_acceleration = in.real();
+  p.fluid = read_element_fluid(in, ctx);
+  add(in, ctx, std::make_unique<DynamicControlValve>(label, std::move(p)));
+}
+
 void read_accumulator(CardReader& in, BuildContext& ctx, unsigned label) {
   AccumulatorParams p;
   p.node = &pressure_node(in, ctx);
@@ -193,7 +210,8 @@ const bool registered =
     CardRegistry::family("hydraulic").add("actuator", read_actuator) &&
     CardRegistry::family("hydraulic").add("control valve", read_control_valve) &&
     CardRegistry::family("hydraulic").add("flow valve", read_flow_valve) &&
-    CardRegistry::family("hydraulic").add("accumulator", read_accumulator);
+    CardRegistry::family("hydraulic").add("accumulator", read_accumulator) &&
+    CardRegistry::family("hydraulic").add("dynamic control valve", read_dynamic_control_valve);
 
 }  // namespace
 }  // namespace mbl::elements::hydraulics

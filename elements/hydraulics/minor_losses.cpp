@@ -79,6 +79,6 @@ void Orifice::assemble(LocalAssembly& a, const StepContext&, bool record) {
   a.add(n2_->first_index(), AD(-flow));
 }
 
-void Orifice::output(OutputSink& out) const { write_hyd(out, {vel_, flow_, Re_, turbulent_ ? 1.0 : 0.0}); }
+void Orifice::output(OutputSink& out) const { write_hyd(out, {vel_, flow_, Re_}, turbulent_ ? 1 : 0); }
 
 }  // namespace mbl::elements::hydraulics

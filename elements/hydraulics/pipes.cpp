@@ -148,7 +148,8 @@ void DynamicPipe::after_convergence(const StepContext&) {
 
 void DynamicPipe::output(OutputSink& out) const {
   write_hyd(out, {p1_, p2_, p1p_, p2p_, q1_, q2_, q1p_, q2p_, density1_, density0_, density2_, density_dp1_, density_dp2_,
-                  Re_, turbulent_ ? 1.0 : 0.0});
+                  Re_},
+            turbulent_ ? 1 : 0);
 }
 
 }  // namespace mbl::elements::hydraulics

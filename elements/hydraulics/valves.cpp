@@ -69,4 +69,63 @@ void FlowValve::assemble(LocalAssembly& a, const StepContext&, bool record) {
   }
 }
 
+DynamicControlValve::DynamicControlValve(unsigned label, DynamicControlValveParams p)
+    : HydraulicElement(label), p_(std::move(p)) {
+  const double d = p_.valve_diameter;
+  mass_ = 1.175 * d * d * d * p_.valve_density * 3.14159265358979323846;
+}
+
+void DynamicControlValve::initial_state(Vector& y, Vector& yp) const {
+  y[first_index()] = p_.start;
+  y[first_index() + 1] = 0.0;
+  yp[first_index()] = yp[first_index() + 1] = 0.0;
+}
+
+void DynamicControlValve::assemble(LocalAssembly& a, const StepContext& c, bool record) {
+  a.reserve(6);
+  std::array<AD, 4> p;
+  for (int i = 0; i < 4; ++i) p[i] = a.pressure(*p_.nodes[i]);
+  const auto [s, sp] = a.scalar(first_index(), true);
+  const auto [v, vp] = a.scalar(first_index() + 1, true);
+  const double rho = p_.fluid->density();
+  const double force = p_.force->value(c.t);
+
+  const double area_min = p_.width * p_.stroke_max * p_.loss;
+  const AD open = p_.width * s;  // signed opening
+  const bool direct = s.value() > 0.;
+  const AD A12 = direct ? AD(area_min + open) : AD(area_min + 0. * s), A34 = A12;
+  const AD A13 = direct ? AD(area_min + 0. * s) : AD(area_min - open), A24 = A13;
+
+  double c1 = 0, c2 = 0, c3 = 0, cf1 = 0, cf2 = 0, cf3 = 0;
+  if (s.value() <= -p_.stroke_max) {
+    c1 = p_.c_displacement;
+    c2 = sp.value() < 0. ? p_.c_velocity : 0.;
+    c3 = vp.value() < 0. ? p_.c_acceleration : 0.;
+  }
+  if (s.value() >= p_.stroke_max) {
+    cf1 = p_.c_displacement;
+    cf2 = sp.value() > 0. ? p_.c_velocity : 0.;
+    cf3 = vp.value() > 0. ? p_.c_acceleration : 0.;
+  }
+  const auto q = [&](const AD& A, const AD& from, const AD& to) {
+    return AD(rho * kCd * A * sqrt(2. / rho) * signed_sqrt(AD(from - to)));
+  };
+  const AD q12 = q(A12, p[0], p[1]), q13 = q(A13, p[0], p[2]), q24 = q(A24, p[1], p[3]), q34 = q(A34, p[2], p[3]);
+  const std::array<AD, 4> r{AD(q12 + q13), AD(-q12 + q24), AD(-q13 + q34), AD(-q34 - q24)};
+  for (int i = 0; i < 4; ++i) a.add(p_.nodes[i]->first_index(), r[i]);
+
+  // Flow forces of the supply pressure p1 (10 where it vanishes, as MBDyn).
+  const AD dp = p[0].value() == 0. ? AD(10.) + 0. * p[0] : p[0];
+  const AD C = .4 * p_.valve_diameter * kCd * p_.width * sqrt(AD(rho * dp));
+  const AD K = .43 * p_.width * dp;
+  a.add(first_index(), AD(-force + mass_ * vp + C * sp + K * s + c1 * (s + p_.stroke_max) + c2 * sp + c3 * vp +
+                          cf1 * (s - p_.stroke_max) + cf2 * sp + cf3 * vp));
+  a.add(first_index() + 1, AD(sp - v));
+  if (record) {
+    s_ = s.value(), sp_ = sp.value(), vp_ = vp.value();
+    for (int i = 0; i < 4; ++i) flow_[i] = -r[i].value();
+    area_ = {A12.value(), A13.value(), A34.value(), A24.value()};
+  }
+}
+
 }  // namespace mbl::elements::hydraulics

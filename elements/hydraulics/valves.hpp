@@ -64,4 +64,39 @@ class FlowValve final : public HydraulicElement {
   std::array<double, 3> flow_{};
 };
 
+/// Dynamic control valve (§8.11.4): the spool (displacement s, velocity v: differential unknowns)
+/// driven by a force opens the ways of the control valve with area width * |s|; its mass is
+/// 1.175 pi d^3 rho_valve, flow-force damping 0.4 d Cd w sqrt(rho p1) and stiffness 0.43 w p1
+/// (MBDyn 2024's coefficients); penalties at s = -s_max and s = s_max.
+struct DynamicControlValveParams {
+  std::array<const PressureNode*, 4> nodes{};
+  DriveCallerPtr force;
+  double start = 0, stroke_max = 0, width = 0, loss = 0, valve_diameter = 0, valve_density = 0;
+  double c_displacement = 0, c_velocity = 0, c_acceleration = 0;
+  HydraulicFluidPtr fluid;
+};
+
+class DynamicControlValve final : public HydraulicElement {
+ public:
+  DynamicControlValve(unsigned label, DynamicControlValveParams p);
+  std::string_view type_name() const override { return "DynamicControlValve"; }
+  int dof_count() const override { return 2; }
+  DofOrder dof_order(int) const override { return DofOrder::Differential; }
+  void initial_state(Vector& y, Vector& yp) const override;
+  void output(OutputSink& out) const override {
+    write_hyd(out, {s_, sp_, vp_, flow_[0], flow_[1], flow_[2], flow_[3], area_[0], area_[1], area_[2], area_[3]});
+  }
+
+  static constexpr double kCd = 0.611;
+
+ protected:
+  void assemble(LocalAssembly& a, const StepContext& c, bool record) override;
+
+ private:
+  DynamicControlValveParams p_;
+  double mass_;
+  double s_ = 0, sp_ = 0, vp_ = 0;
+  std::array<double, 4> flow_{}, area_{};  ///< areas of the ways 1-2, 1-3, 3-4, 2-4
+};
+
 }  // namespace mbl::elements::hydraulics

@@ -128,7 +128,7 @@ TEST(HydraulicJacobians, ActuatorBetweenMovingNodes) {
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
 
-TEST(HydraulicJacobians, ControlAndFlowValves) {
+TEST(HydraulicJacobians, ControlFlowAndDynamicControlValves) {
   for (double state : {0.6, -0.4}) {
     HydraulicFixture f;
     auto& a = f.node(3, 1.0);
@@ -144,9 +144,18 @@ TEST(HydraulicJacobians, ControlAndFlowValves) {
     // (the velocity and acceleration penalties switch on the sign of s' and v', zero here)
     p.fluid = oil();
     auto* fv = static_cast<FlowValve*>(&f.model.add_element(std::make_unique<FlowValve>(9, std::move(p))));
+    DynamicControlValveParams q;
+    q.nodes = {&a, &b, &c, &d};
+    q.force = std::make_shared<mbl::ConstDrive>(0.3);
+    q.stroke_max = 0.01, q.width = 0.02, q.loss = 0.01, q.valve_diameter = 0.01, q.valve_density = 7900.;
+    q.c_displacement = 1e3;
+    q.fluid = oil();
+    auto* dcv = static_cast<DynamicControlValve*>(&f.model.add_element(std::make_unique<DynamicControlValve>(10, std::move(q))));
     const auto r = f.check_at({{&a, 1.3}, {&b, 0.7}, {&c, 1.1}, {&d, 0.2}}, [&](Vector& y) {
       y[fv->first_index()] = state > 0 ? 0.004 : -0.001;  // inside the stroke, then past its start
       y[fv->first_index() + 1] = 0.3;
+      y[dcv->first_index()] = state > 0 ? 0.004 : -0.012;  // open 1-2/3-4, then 1-3/2-4 past -s_max
+      y[dcv->first_index() + 1] = 0.2;
     });
     EXPECT_LT(r.max_error, 1e-6) << r.str();
   }
