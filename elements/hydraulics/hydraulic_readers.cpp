@@ -164,6 +164,23 @@ void read_dynamic_control_valve(CardReader& in, BuildContext& ctx, unsigned labe
   add(in, ctx, std::make_unique<DynamicControlValve>(label, std::move(p)));
 }
 
+void read_pressure_valve(CardReader& in, BuildContext& ctx, unsigned label) {
+  PressureValveParams p;
+  for (auto& n : p.nodes) n = &pressure_node(in, ctx);
+  p.area_diaphragm = positive(in, "diaphragm area");
+  p.mass = positive(in, "valve mass");
+  p.area_max = positive(in, "valve maximum area");
+  p.stroke_max = non_negative(in, "maximum stroke");
+  p.stiffness = non_negative(in, "spring stiffness");
+  p.preload = non_negative(in, "spring preload");
+  p.width = positive(in, "width");
+  p.c_displacement = in.real();
+  p.c_velocity = in.real();
+  p.c_acceleration = in.real();
+  p.fluid = read_element_fluid(in, ctx);
+  add(in, ctx, std::make_unique<PressureValve>(label, std::move(p)));
+}
+
 void read_accumulator(CardReader& in, BuildContext& ctx, unsigned label) {
   AccumulatorParams p;
   p.node = &pressure_node(in, ctx);
@@ -211,7 +228,8 @@ const bool registered =
     CardRegistry::family("hydraulic").add("control valve", read_control_valve) &&
     CardRegistry::family("hydraulic").add("flow valve", read_flow_valve) &&
     CardRegistry::family("hydraulic").add("accumulator", read_accumulator) &&
-    CardRegistry::family("hydraulic").add("dynamic control valve", read_dynamic_control_valve);
+    CardRegistry::family("hydraulic").add("dynamic control valve", read_dynamic_control_valve) &&
+    CardRegistry::family("hydraulic").add("pressure valve", read_pressure_valve);
 
 }  // namespace
 }  // namespace mbl::elements::hydraulics

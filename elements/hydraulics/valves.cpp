@@ -24,9 +24,47 @@ void ControlValve::assemble(LocalAssembly& a, const StepContext& c, bool record)
   }
 }
 
-void FlowValve::initial_state(Vector& y, Vector& yp) const {
-  y[first_index()] = y[first_index() + 1] = 0.0;
-  yp[first_index()] = yp[first_index() + 1] = 0.0;
+namespace {
+
+/// Spool valves start closed and at rest.
+void rest_state(int i, Vector& y, Vector& yp) {
+  y[i] = y[i + 1] = 0.0;
+  yp[i] = yp[i + 1] = 0.0;
+}
+
+}  // namespace
+
+void FlowValve::initial_state(Vector& y, Vector& yp) const { rest_state(first_index(), y, yp); }
+
+void PressureValve::initial_state(Vector& y, Vector& yp) const { rest_state(first_index(), y, yp); }
+
+void PressureValve::assemble(LocalAssembly& a, const StepContext&, bool record) {
+  a.reserve(4);
+  const AD p1 = a.pressure(*p_.nodes[0]), p2 = a.pressure(*p_.nodes[1]);
+  const auto [s, sp] = a.scalar(first_index(), true);
+  const auto [v, vp] = a.scalar(first_index() + 1, true);
+  const double rho = p_.fluid->density();
+  double c1 = 0, c2 = 0, c3 = 0, cf1 = 0, cf2 = 0, cf3 = 0;
+  if (s.value() <= 0.) {
+    c1 = p_.c_displacement;
+    c2 = sp.value() < 0. ? p_.c_velocity : 0.;
+    c3 = vp.value() < 0. ? p_.c_acceleration : 0.;
+  }
+  if (s.value() >= p_.stroke_max) {
+    cf1 = p_.c_displacement;
+    cf2 = sp.value() > 0. ? p_.c_velocity : 0.;
+    cf3 = vp.value() > 0. ? p_.c_acceleration : 0.;
+  }
+  const AD q = rho * p_.width * s * kCd * sqrt(2. / rho) * signed_sqrt(AD(p1 - p2));
+  const double k = p_.area_max / (p_.area_diaphragm * kCd);
+  const AD damping = .5 * rho * p_.area_max * k * k * sp * abs(sp);
+  const AD force = p_.mass * vp - p1 * p_.area_max + damping + p_.stiffness * s + p_.preload + c1 * s + c2 * sp + c3 * vp +
+                   cf1 * (s - p_.stroke_max) + cf2 * sp + cf3 * vp;
+  a.add(p_.nodes[0]->first_index(), q);
+  a.add(p_.nodes[1]->first_index(), AD(-q));
+  a.add(first_index(), force);
+  a.add(first_index() + 1, AD(sp - v));
+  if (record) s_ = s.value(), v_ = v.value(), vp_ = vp.value(), flow_ = {-q.value(), q.value()};
 }
 
 void FlowValve::assemble(LocalAssembly& a, const StepContext&, bool record) {

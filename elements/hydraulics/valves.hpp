@@ -64,6 +64,36 @@ class FlowValve final : public HydraulicElement {
   std::array<double, 3> flow_{};
 };
 
+/// Pressure valve (§8.11.13): a spring-loaded poppet (s, v: differential unknowns) that p1 pushes
+/// open against the spring; it opens 1-2 with area width * s. MBDyn reads the maximum stroke
+/// after the maximum area (the manual leaves it out).
+struct PressureValveParams {
+  std::array<const PressureNode*, 2> nodes{};
+  double area_diaphragm = 0, mass = 0, area_max = 0, stroke_max = 0, stiffness = 0, preload = 0, width = 0;
+  double c_displacement = 0, c_velocity = 0, c_acceleration = 0;
+  HydraulicFluidPtr fluid;
+};
+
+class PressureValve final : public HydraulicElement {
+ public:
+  PressureValve(unsigned label, PressureValveParams p) : HydraulicElement(label), p_(std::move(p)) {}
+  std::string_view type_name() const override { return "PressureValve"; }
+  int dof_count() const override { return 2; }
+  DofOrder dof_order(int) const override { return DofOrder::Differential; }
+  void initial_state(Vector& y, Vector& yp) const override;
+  void output(OutputSink& out) const override { write_hyd(out, {s_, v_, vp_, flow_[0], flow_[1]}); }
+
+  static constexpr double kCd = 0.6;
+
+ protected:
+  void assemble(LocalAssembly& a, const StepContext& c, bool record) override;
+
+ private:
+  PressureValveParams p_;
+  double s_ = 0, v_ = 0, vp_ = 0;
+  std::array<double, 2> flow_{};
+};
+
 /// Dynamic control valve (§8.11.4): the spool (displacement s, velocity v: differential unknowns)
 /// driven by a force opens the ways of the control valve with area width * |s|; its mass is
 /// 1.175 pi d^3 rho_valve, flow-force damping 0.4 d Cd w sqrt(rho p1) and stiffness 0.43 w p1

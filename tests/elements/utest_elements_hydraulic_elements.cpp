@@ -128,7 +128,7 @@ TEST(HydraulicJacobians, ActuatorBetweenMovingNodes) {
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
 
-TEST(HydraulicJacobians, ControlFlowAndDynamicControlValves) {
+TEST(HydraulicJacobians, Valves) {
   for (double state : {0.6, -0.4}) {
     HydraulicFixture f;
     auto& a = f.node(3, 1.0);
@@ -150,12 +150,20 @@ TEST(HydraulicJacobians, ControlFlowAndDynamicControlValves) {
     q.stroke_max = 0.01, q.width = 0.02, q.loss = 0.01, q.valve_diameter = 0.01, q.valve_density = 7900.;
     q.c_displacement = 1e3;
     q.fluid = oil();
+    PressureValveParams pv;
+    pv.nodes = {&b, &d};
+    pv.area_diaphragm = 1e-4, pv.mass = 0.1, pv.area_max = 3e-4, pv.stroke_max = 0.01, pv.stiffness = 50., pv.width = 0.01;
+    pv.c_displacement = 1e3;
+    pv.fluid = oil();
+    auto* pvv = static_cast<PressureValve*>(&f.model.add_element(std::make_unique<PressureValve>(11, std::move(pv))));
     auto* dcv = static_cast<DynamicControlValve*>(&f.model.add_element(std::make_unique<DynamicControlValve>(10, std::move(q))));
     const auto r = f.check_at({{&a, 1.3}, {&b, 0.7}, {&c, 1.1}, {&d, 0.2}}, [&](Vector& y) {
       y[fv->first_index()] = state > 0 ? 0.004 : -0.001;  // inside the stroke, then past its start
       y[fv->first_index() + 1] = 0.3;
       y[dcv->first_index()] = state > 0 ? 0.004 : -0.012;  // open 1-2/3-4, then 1-3/2-4 past -s_max
       y[dcv->first_index() + 1] = 0.2;
+      y[pvv->first_index()] = state > 0 ? 0.012 : 0.005;  // past its end, then inside the stroke
+      y[pvv->first_index() + 1] = -0.1;
     });
     EXPECT_LT(r.max_error, 1e-6) << r.str();
   }
