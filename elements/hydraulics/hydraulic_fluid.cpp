@@ -6,7 +6,6 @@
 #include <limits>
 #include <string>
 
-#include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements::hydraulics {

@@ -84,7 +84,7 @@ struct HydraulicFluid {
 
 using HydraulicFluidPtr = std::shared_ptr<const HydraulicFluid>;
 
-/// Reads `<fluid_type>, <fluid_properties>` (§2.11); `label` names the fluid in messages.
+/// Reads `<fluid_type>, <fluid_properties>` (§2.11); no type keyword reads an incompressible fluid.
 HydraulicFluidPtr read_fluid_data(parser::CardReader& in);
 /// Reads `{hydraulic fluid | fluid}, {reference, <label> | <fluid_type>, <fluid_properties>}` (§8.11).
 HydraulicFluidPtr read_element_fluid(parser::CardReader& in, BuildContext& ctx);
