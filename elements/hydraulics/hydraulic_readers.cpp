@@ -119,14 +119,18 @@ void read_actuator(CardReader& in, BuildContext& ctx, unsigned label) {
   add(in, ctx, std::make_unique<Actuator>(label, std::move(p)));
 }
 
-void read_control_valve(CardReader& in, BuildContext& ctx, unsigned label) {
+void read_control_valve(CardReader& in, BuildContext& ctx, unsigned label, bool flows_as_unknowns) {
   std::array<const PressureNode*, 4> nodes{};
   for (auto& n : nodes) n = &pressure_node(in, ctx);
   const double area_max = positive(in, "area");
   double loss = 0.0;
   if (in.keyword_is("loss")) loss = non_negative(in, "loss factor");
   DriveCallerPtr state = read_drive(in, ctx);
-  add(in, ctx, std::make_unique<ControlValve>(label, nodes, area_max, loss, std::move(state), read_element_fluid(in, ctx)));
+  auto fluid = read_element_fluid(in, ctx);
+  if (flows_as_unknowns)
+    add(in, ctx, std::make_unique<ControlValve2>(label, nodes, area_max, loss, std::move(state), std::move(fluid)));
+  else
+    add(in, ctx, std::make_unique<ControlValve>(label, nodes, area_max, loss, std::move(state), std::move(fluid)));
 }
 
 void read_flow_valve(CardReader& in, BuildContext& ctx, unsigned label) {
@@ -225,7 +229,10 @@ const bool registered =
     CardRegistry::family("hydraulic").add("three way minor loss", read_three_way_minor_loss) &&
     CardRegistry::family("hydraulic").add("orifice", read_orifice) &&
     CardRegistry::family("hydraulic").add("actuator", read_actuator) &&
-    CardRegistry::family("hydraulic").add("control valve", read_control_valve) &&
+    CardRegistry::family("hydraulic").add(
+        "control valve", [](CardReader& in, BuildContext& c, unsigned l) { read_control_valve(in, c, l, false); }) &&
+    CardRegistry::family("hydraulic").add(
+        "control valve 2", [](CardReader& in, BuildContext& c, unsigned l) { read_control_valve(in, c, l, true); }) &&
     CardRegistry::family("hydraulic").add("flow valve", read_flow_valve) &&
     CardRegistry::family("hydraulic").add("accumulator", read_accumulator) &&
     CardRegistry::family("hydraulic").add("dynamic control valve", read_dynamic_control_valve) &&

@@ -1,6 +1,7 @@
 #include "elements/hydraulics/valves.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mbl::elements::hydraulics {
 
@@ -21,6 +22,51 @@ void ControlValve::assemble(LocalAssembly& a, const StepContext& c, bool record)
   if (record) {
     state_value_ = s;
     for (int i = 0; i < 4; ++i) flow_[i] = -r[i].value();
+  }
+}
+
+namespace {
+
+/// The way (from, to) node indices of ControlValve2's unknowns, in MBDyn's order.
+constexpr std::array<std::pair<int, int>, 4> kWays{{{0, 1}, {2, 3}, {0, 2}, {1, 3}}};
+
+}  // namespace
+
+std::array<double, 4> ControlValve2::areas(double s) const {
+  s = std::clamp(s, -1.0, 1.0);
+  const double open = std::abs(s) * area_max_, min = area_max_ * loss_;
+  if (s > 0.) return {open + 2. * min, open + 2. * min, min, min};
+  return {2. * min, 2. * min, open + min, open + min};
+}
+
+void ControlValve2::initial_state(Vector& y, Vector&) const {
+  const std::array<double, 4> A = areas(state_->value(0.0));
+  double pm = 0.0;
+  for (const auto* n : nodes_) pm += .25 * y[n->first_index()];
+  const double rho = fluid_->density(pm);
+  for (int i = 0; i < 4; ++i) {
+    const double dp = y[nodes_[kWays[i].first]->first_index()] - y[nodes_[kWays[i].second]->first_index()];
+    y[first_index() + i] = kCd * A[i] * std::sqrt(2. * rho * std::abs(dp)) * (dp < 0. ? -1. : 1.);
+  }
+}
+
+void ControlValve2::assemble(LocalAssembly& a, const StepContext& c, bool record) {
+  a.reserve(8);
+  std::array<AD, 4> p, q;
+  for (int i = 0; i < 4; ++i) p[i] = a.pressure(*nodes_[i]);
+  for (int i = 0; i < 4; ++i) q[i] = a.scalar(first_index() + i, false).x;
+  const double s = std::clamp(state_->value(c.t), -1.0, 1.0);
+  const std::array<double, 4> A = areas(s);
+  const AD rho = fluid_->density(AD(.25 * (p[0] + p[1] + p[2] + p[3])));
+  const AD kappa = 2. * kCd * kCd * rho;
+  // q12, q34, q13, q24 leave their first node and enter the second
+  const std::array<AD, 4> f{AD(q[0] + q[2]), AD(-q[0] + q[3]), AD(-q[2] + q[1]), AD(-q[3] - q[1])};
+  for (int i = 0; i < 4; ++i) a.add(nodes_[i]->first_index(), f[i]);
+  for (int i = 0; i < 4; ++i)
+    a.add(first_index() + i, AD(A[i] * A[i] * (p[kWays[i].first] - p[kWays[i].second]) - q[i] * abs(q[i]) / kappa));
+  if (record) {
+    state_value_ = s;
+    for (int i = 0; i < 4; ++i) flow_[i] = -f[i].value();
   }
 }
 

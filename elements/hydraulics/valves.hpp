@@ -33,6 +33,37 @@ class ControlValve final : public HydraulicElement {
   std::array<double, 4> flow_{};  ///< entering each node
 };
 
+/// `control valve 2`: the control valve with the four way flows as algebraic unknowns,
+/// A^2 dp = q |q| / (2 Cd^2 rho), Cd = 0.611, rho at the mean of the four pressures.
+class ControlValve2 final : public HydraulicElement {
+ public:
+  ControlValve2(unsigned label, std::array<const PressureNode*, 4> nodes, double area_max, double loss, DriveCallerPtr state,
+                HydraulicFluidPtr fluid)
+      : HydraulicElement(label), nodes_(nodes), area_max_(area_max), loss_(loss), state_(std::move(state)),
+        fluid_(std::move(fluid)) {}
+  std::string_view type_name() const override { return "ControlValve2"; }
+  int dof_count() const override { return 4; }
+  /// The flows of the orifice law at the initial pressures (with the state at t = 0): q = 0 would
+  /// make the law's Jacobian singular.
+  void initial_state(Vector& y, Vector& yp) const override;
+  void output(OutputSink& out) const override { write_hyd(out, {state_value_, flow_[0], flow_[1], flow_[2], flow_[3]}); }
+
+  static constexpr double kCd = 0.611;
+
+ protected:
+  void assemble(LocalAssembly& a, const StepContext& c, bool record) override;
+
+ private:
+  /// Areas of the ways 1-2, 3-4, 1-3, 2-4 at state s.
+  std::array<double, 4> areas(double s) const;
+  std::array<const PressureNode*, 4> nodes_;
+  double area_max_, loss_;
+  DriveCallerPtr state_;
+  HydraulicFluidPtr fluid_;
+  double state_value_ = 0.0;
+  std::array<double, 4> flow_{};  ///< entering each node
+};
+
 /// Flow valve: a spring-loaded spool (displacement s, velocity v: two differential unknowns)
 /// opens the way 1-2 with area width * s under the pressure difference p1 - p3 on its diaphragm;
 /// way 1-3 is always open through the diaphragm area. Stroke ends are penalties.

@@ -306,6 +306,50 @@ end: elements;
   EXPECT_NEAR(hyd[4], q34, 1e-5 * q34);
 }
 
+TEST(HydraulicJacobians, ControlValve2) {
+  for (double state : {0.6, -0.4}) {
+    HydraulicFixture f;
+    auto& a = f.node(3, 1.0);
+    auto& b = f.node(4, 0.8);
+    auto& c = f.node(6, 0.9);
+    auto& d = f.node(7, 0.2);
+    auto* v = static_cast<ControlValve2*>(&f.model.add_element(std::make_unique<ControlValve2>(
+        8, std::array<const PressureNode*, 4>{&a, &b, &c, &d}, 1e-4, 0.01, std::make_shared<mbl::ConstDrive>(state),
+        oil())));
+    const auto r = f.check_at({{&a, 1.3}, {&b, 0.7}, {&c, 1.1}, {&d, 0.2}}, [&](Vector& y) {
+      for (int i = 0; i < 4; ++i) y[v->first_index() + i] = 0.01 * (i + 1) * (i % 2 ? -1. : 1.);
+    });
+    EXPECT_LT(r.max_error, 1e-6) << r.str();
+  }
+}
+
+TEST(HydraulicLaws, ControlValve2FlowsAreTheOrificeLaw) {
+  // The same valve with the flows as unknowns: q = Cd A sqrt(2 rho dp), Cd = 0.611.
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-9; end: initial value;
+begin: control data; hydraulic nodes: 4; hydraulic elements: 1; genels: 4; end: control data;
+begin: nodes; hydraulic: 1, 2.e6; hydraulic: 2, 1.e6; hydraulic: 3, 1.5e6; hydraulic: 4, 1.e5; end: nodes;
+begin: elements;
+  genel: 1, clamp, 1, hydraulic, const, 2.e6; genel: 2, clamp, 2, hydraulic, const, 1.e6;
+  genel: 3, clamp, 3, hydraulic, const, 1.5e6; genel: 4, clamp, 4, hydraulic, const, 1.e5;
+  hydraulic: 1, control valve 2, 1, 2, 3, 4, 1.e-4, loss, 1.e-3, const, .5,
+    hydraulic fluid, incompressible, density, 850., viscosity, .05;
+end: elements;
+)";
+  const auto run = test::run_deck_text("control_valve_2", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto hyd = test::last_record(run.output("hyd"), 1);
+  ASSERT_EQ(hyd.size(), 5u);
+  const auto q = [](double A, double dp) { return .611 * A * std::sqrt(2. * 850. * dp); };
+  const double open = .5e-4 + 2. * 1.e-7, leak = 1.e-7;
+  const double q12 = q(open, 1.e6), q34 = q(open, 1.4e6), q13 = q(leak, .5e6), q24 = q(leak, .9e6);
+  EXPECT_NEAR(hyd[1], -(q12 + q13), 1e-5 * q12);  // flows entering the nodes
+  EXPECT_NEAR(hyd[2], q12 - q24, 1e-5 * q12);
+  EXPECT_NEAR(hyd[3], q13 - q34, 1e-5 * q34);
+  EXPECT_NEAR(hyd[4], q34 + q24, 1e-5 * q34);
+}
+
 TEST(HydraulicLaws, ActuatorChamberStiffness) {
   // Both structural nodes clamped, chamber 1 of volume A1 d fed with the mass flow q: with a
   // linearly compressible fluid p' = q beta / (rho0 A1 d), a linear rise in time.
