@@ -5,16 +5,20 @@
 
 namespace mbl::elements::hydraulics {
 
+std::array<double, 4> FourWayValve::areas(double s) const {
+  s = std::clamp(s, -1.0, 1.0);
+  const double open = std::abs(s) * area_max_, min = area_max_ * loss_;
+  if (s > 0.) return {open + 2. * min, open + 2. * min, min, min};
+  return {2. * min, 2. * min, open + min, open + min};
+}
+
 void ControlValve::assemble(LocalAssembly& a, const StepContext& c, bool record) {
   a.reserve(4);
   std::array<AD, 4> p;
   for (int i = 0; i < 4; ++i) p[i] = a.pressure(*nodes_[i]);
   const double rho = fluid_->density();
   const double s = std::clamp(state_->value(c.t), -1.0, 1.0);
-  const double open = std::abs(s) * area_max_, leak = area_max_ * loss_;
-  // areas of the ways 1-2, 1-3, 2-4, 3-4
-  const double A12 = (s > 0. ? open : 0.) + 2. * leak, A34 = A12;
-  const double A13 = (s > 0. ? 0. : open) + leak, A24 = A13;
+  const auto [A12, A34, A13, A24] = areas(s);
   const auto q = [&](double A, const AD& from, const AD& to) { return AD(kCd * A * sqrt(2. * rho) * signed_sqrt(AD(from - to))); };
   const AD q12 = q(A12, p[0], p[1]), q13 = q(A13, p[0], p[2]), q24 = q(A24, p[1], p[3]), q34 = q(A34, p[2], p[3]);
   const std::array<AD, 4> r{AD(q12 + q13), AD(-q12 + q24), AD(-q13 + q34), AD(-q34 - q24)};
@@ -31,13 +35,6 @@ namespace {
 constexpr std::array<std::pair<int, int>, 4> kWays{{{0, 1}, {2, 3}, {0, 2}, {1, 3}}};
 
 }  // namespace
-
-std::array<double, 4> ControlValve2::areas(double s) const {
-  s = std::clamp(s, -1.0, 1.0);
-  const double open = std::abs(s) * area_max_, min = area_max_ * loss_;
-  if (s > 0.) return {open + 2. * min, open + 2. * min, min, min};
-  return {2. * min, 2. * min, open + min, open + min};
-}
 
 void ControlValve2::initial_state(Vector& y, Vector&) const {
   const std::array<double, 4> A = areas(state_->value(0.0));

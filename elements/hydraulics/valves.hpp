@@ -9,22 +9,19 @@ namespace mbl::elements::hydraulics {
 
 /// Four-way valve: state s in [-1, 1] (a drive) opens 1-2 and 3-4 (s > 0) or 1-3 and 2-4 (s < 0)
 /// with area |s| A_max; `loss` leaks a fraction of A_max (twice that on 1-2 and 3-4) when closed.
-class ControlValve final : public HydraulicElement {
+/// Output: state, then the flow entering each node.
+class FourWayValve : public HydraulicElement {
  public:
-  ControlValve(unsigned label, std::array<const PressureNode*, 4> nodes, double area_max, double loss, DriveCallerPtr state,
+  FourWayValve(unsigned label, std::array<const PressureNode*, 4> nodes, double area_max, double loss, DriveCallerPtr state,
                HydraulicFluidPtr fluid)
       : HydraulicElement(label), nodes_(nodes), area_max_(area_max), loss_(loss), state_(std::move(state)),
         fluid_(std::move(fluid)) {}
-  std::string_view type_name() const override { return "ControlValve"; }
   void output(OutputSink& out) const override { write_hyd(out, {state_value_, flow_[0], flow_[1], flow_[2], flow_[3]}); }
 
-  /// Cd = pi / (pi + 2) (Merritt, Hydraulic Control Systems, §3.4).
-  static constexpr double kCd = 3.14159265358979323846 / (3.14159265358979323846 + 2.);
-
  protected:
-  void assemble(LocalAssembly& a, const StepContext& c, bool record) override;
+  /// Areas of the ways 1-2, 3-4, 1-3, 2-4 at state s (clamped to [-1, 1]).
+  std::array<double, 4> areas(double s) const;
 
- private:
   std::array<const PressureNode*, 4> nodes_;
   double area_max_, loss_;
   DriveCallerPtr state_;
@@ -33,35 +30,33 @@ class ControlValve final : public HydraulicElement {
   std::array<double, 4> flow_{};  ///< entering each node
 };
 
+class ControlValve final : public FourWayValve {
+ public:
+  using FourWayValve::FourWayValve;
+  std::string_view type_name() const override { return "ControlValve"; }
+
+  /// Cd = pi / (pi + 2) (Merritt, Hydraulic Control Systems, §3.4).
+  static constexpr double kCd = 3.14159265358979323846 / (3.14159265358979323846 + 2.);
+
+ protected:
+  void assemble(LocalAssembly& a, const StepContext& c, bool record) override;
+};
+
 /// `control valve 2`: the control valve with the four way flows as algebraic unknowns,
 /// A^2 dp = q |q| / (2 Cd^2 rho), Cd = 0.611, rho at the mean of the four pressures.
-class ControlValve2 final : public HydraulicElement {
+class ControlValve2 final : public FourWayValve {
  public:
-  ControlValve2(unsigned label, std::array<const PressureNode*, 4> nodes, double area_max, double loss, DriveCallerPtr state,
-                HydraulicFluidPtr fluid)
-      : HydraulicElement(label), nodes_(nodes), area_max_(area_max), loss_(loss), state_(std::move(state)),
-        fluid_(std::move(fluid)) {}
+  using FourWayValve::FourWayValve;
   std::string_view type_name() const override { return "ControlValve2"; }
   int dof_count() const override { return 4; }
   /// The flows of the orifice law at the initial pressures (with the state at t = 0): q = 0 would
   /// make the law's Jacobian singular.
   void initial_state(Vector& y, Vector& yp) const override;
-  void output(OutputSink& out) const override { write_hyd(out, {state_value_, flow_[0], flow_[1], flow_[2], flow_[3]}); }
 
   static constexpr double kCd = 0.611;
 
  protected:
   void assemble(LocalAssembly& a, const StepContext& c, bool record) override;
-
- private:
-  /// Areas of the ways 1-2, 3-4, 1-3, 2-4 at state s.
-  std::array<double, 4> areas(double s) const;
-  std::array<const PressureNode*, 4> nodes_;
-  double area_max_, loss_;
-  DriveCallerPtr state_;
-  HydraulicFluidPtr fluid_;
-  double state_value_ = 0.0;
-  std::array<double, 4> flow_{};  ///< entering each node
 };
 
 /// Flow valve: a spring-loaded spool (displacement s, velocity v: two differential unknowns)

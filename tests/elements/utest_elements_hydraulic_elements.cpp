@@ -232,6 +232,25 @@ end: elements;
   return test::last_record(run.output("hyd"), 1);
 }
 
+/// Nodes 1-4 clamped at 2, 1, 1.5 and 0.1 MPa around the valve `card` (after its label), with an
+/// incompressible fluid; returns the valve's last .hyd record.
+std::vector<double> four_way_valve(const std::string& name, const std::string& card) {
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-9; end: initial value;
+begin: control data; hydraulic nodes: 4; hydraulic elements: 1; genels: 4; end: control data;
+begin: nodes; hydraulic: 1, 2.e6; hydraulic: 2, 1.e6; hydraulic: 3, 1.5e6; hydraulic: 4, 1.e5; end: nodes;
+begin: elements;
+  genel: 1, clamp, 1, hydraulic, const, 2.e6; genel: 2, clamp, 2, hydraulic, const, 1.e6;
+  genel: 3, clamp, 3, hydraulic, const, 1.5e6; genel: 4, clamp, 4, hydraulic, const, 1.e5;
+  hydraulic: 1, )" + card + R"(, hydraulic fluid, incompressible, density, 850., viscosity, .05;
+end: elements;
+)";
+  const auto run = test::run_deck_text(name, deck);
+  EXPECT_EQ(run.rc, 0) << run.log();
+  return test::last_record(run.output("hyd"), 1);
+}
+
 }  // namespace
 
 TEST(HydraulicLaws, OrificeTurbulentFlow) {
@@ -281,21 +300,7 @@ TEST(HydraulicLaws, PipesAtSteadyLaminarFlowArePoiseuille) {
 
 TEST(HydraulicLaws, ControlValveOpenWays) {
   // state 0.5: ways 1-2 and 3-4 open with 0.5 A_max, q = Cd A sqrt(2 rho dp), Cd = pi / (pi + 2).
-  const std::string deck = R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-9; end: initial value;
-begin: control data; hydraulic nodes: 4; hydraulic elements: 1; genels: 4; end: control data;
-begin: nodes; hydraulic: 1, 2.e6; hydraulic: 2, 1.e6; hydraulic: 3, 1.5e6; hydraulic: 4, 1.e5; end: nodes;
-begin: elements;
-  genel: 1, clamp, 1, hydraulic, const, 2.e6; genel: 2, clamp, 2, hydraulic, const, 1.e6;
-  genel: 3, clamp, 3, hydraulic, const, 1.5e6; genel: 4, clamp, 4, hydraulic, const, 1.e5;
-  hydraulic: 1, control valve, 1, 2, 3, 4, 1.e-4, const, .5,
-    hydraulic fluid, incompressible, density, 850., viscosity, .05;
-end: elements;
-)";
-  const auto run = test::run_deck_text("control_valve", deck);
-  ASSERT_EQ(run.rc, 0) << run.log();
-  const auto hyd = test::last_record(run.output("hyd"), 1);
+  const auto hyd = four_way_valve("control_valve", "control valve, 1, 2, 3, 4, 1.e-4, const, .5");
   ASSERT_EQ(hyd.size(), 5u);
   const double Cd = std::numbers::pi / (std::numbers::pi + 2.);
   const double q12 = Cd * .5e-4 * std::sqrt(2. * 850. * 1.e6), q34 = Cd * .5e-4 * std::sqrt(2. * 850. * 1.4e6);
@@ -325,21 +330,7 @@ TEST(HydraulicJacobians, ControlValve2) {
 
 TEST(HydraulicLaws, ControlValve2FlowsAreTheOrificeLaw) {
   // The same valve with the flows as unknowns: q = Cd A sqrt(2 rho dp), Cd = 0.611.
-  const std::string deck = R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-9; end: initial value;
-begin: control data; hydraulic nodes: 4; hydraulic elements: 1; genels: 4; end: control data;
-begin: nodes; hydraulic: 1, 2.e6; hydraulic: 2, 1.e6; hydraulic: 3, 1.5e6; hydraulic: 4, 1.e5; end: nodes;
-begin: elements;
-  genel: 1, clamp, 1, hydraulic, const, 2.e6; genel: 2, clamp, 2, hydraulic, const, 1.e6;
-  genel: 3, clamp, 3, hydraulic, const, 1.5e6; genel: 4, clamp, 4, hydraulic, const, 1.e5;
-  hydraulic: 1, control valve 2, 1, 2, 3, 4, 1.e-4, loss, 1.e-3, const, .5,
-    hydraulic fluid, incompressible, density, 850., viscosity, .05;
-end: elements;
-)";
-  const auto run = test::run_deck_text("control_valve_2", deck);
-  ASSERT_EQ(run.rc, 0) << run.log();
-  const auto hyd = test::last_record(run.output("hyd"), 1);
+  const auto hyd = four_way_valve("control_valve_2", "control valve 2, 1, 2, 3, 4, 1.e-4, loss, 1.e-3, const, .5");
   ASSERT_EQ(hyd.size(), 5u);
   const auto q = [](double A, double dp) { return .611 * A * std::sqrt(2. * 850. * dp); };
   const double open = .5e-4 + 2. * 1.e-7, leak = 1.e-7;
