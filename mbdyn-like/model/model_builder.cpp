@@ -257,19 +257,6 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
            else in.keyword();  // jacobian, messages, counter, bailout, matrix condition number, cpu time
          }
        }},
-      // The older spelling of `nonlinear solver: newton raphson` that MBDyn 2024 still reads
-      // (solver.cc): `modified [, <iterations>]` (default 2), or `true`; any other word warns and
-      // means true Newton.
-      {"newtonraphson",
-       [](CardReader& in, RunSettings& s, BuildContext&) {
-         s.newton.keep_jacobian = false;
-         if (in.keyword_is("modified")) {
-           s.newton.jacobian_every = in.at_end() ? 2 : static_cast<int>(in.integer());
-           return;
-         }
-         s.newton.jacobian_every = 1;
-         if (!in.keyword_is("true")) in.keyword();
-       }},
       {"enforceconstraintequations",
        [](CardReader& in, RunSettings& s, BuildContext&) {
          if (in.keyword_is("constraint violations")) {
@@ -433,8 +420,8 @@ const std::map<std::string, std::string>& counted_families() {
       {"hydraulicnodes", "hydraulic"},   {"parameternodes", "parameter"}, {"airproperties", "air properties"},
       {"aerodynamicelements", "aerodynamic"}, {"inducedvelocityelements", "induced velocity"},
       {"loadableelements", "loadable"},  {"plates", "plate"},        {"filedrivers", "file"},
-      {"bulkelements", "bulk"},          {"electricbulkelements", "electric bulk"}, {"electricelements", "electric"},
-      {"hydraulicelements", "hydraulic"}, {"outputelements", "output"}, {"solids", "solid"},
+      {"bulkelements", "bulk"},          {"electricbulkelements", "electric bulk"}, {"electricelements", "electric element"},
+      {"hydraulicelements", "hydraulic element"}, {"outputelements", "output"}, {"solids", "solid"},
       {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
       {"rotors", "rotor"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
       {"jointregularizations", "jointregularization"}, {"userdefinedelements", "userdefined"}};
@@ -539,6 +526,7 @@ class Builder {
     if (d == "linearsolver" || d == "solver") return read_linear_solver(in);
     if (d == "nonlinearsolver") return read_nonlinear_solver(in);
     if (d == "problemtype" && block_ == "inversedynamics") return read_problem_type(in);
+    if (d == "newtonraphson") return read_newton_raphson(in);
     auto it = table.find(d);
     if (it == table.end() && d.rfind("fictitioussteps", 0) == 0) it = table.find("dummysteps" + d.substr(15));
     if (it == table.end() && d == "initialtolerance") it = table.find("tolerance");
@@ -627,16 +615,7 @@ class Builder {
 
   void read_nonlinear_solver(CardReader& in) {
     auto& o = result_.settings.newton;
-    if (in.keyword_is("newton raphson")) {
-      if (in.keyword_is("modified")) {
-        o.jacobian_every = static_cast<int>(in.integer());
-        o.keep_jacobian = in.keyword_is("keep jacobian matrix") || in.keyword_is("keep jacobian");
-      } else {
-        in.keyword_is("true");
-      }
-      in.skip_rest();
-      return;
-    }
+    if (in.keyword_is("newton raphson")) return read_newton_raphson(in);
     if (in.keyword_is("line search")) return read_line_search(in, o);
     if (in.peek_keyword_is("matrix free")) {
       const parser::SourceLocation at = in.location();
@@ -688,6 +667,23 @@ class Builder {
     if (weights && in.keyword_is("weights"))
       for (int i = 0; i < weights; ++i) in.real();
     in.expect_end();
+  }
+
+  /// `{true | modified [, <iterations>] [, keep jacobian matrix]}` after `nonlinear solver: newton
+  /// raphson`, or in the older card `newton raphson: ...` that MBDyn 2024 still reads (solver.cc):
+  /// `modified` recomputes the Jacobian every <iterations> (default 2); any other word warns in
+  /// MBDyn and means true Newton.
+  void read_newton_raphson(CardReader& in) {
+    auto& o = result_.settings.newton;
+    o.keep_jacobian = false;
+    if (in.keyword_is("modified")) {
+      o.jacobian_every = in.at_end() ? 2 : static_cast<int>(in.integer());
+      o.keep_jacobian = in.keyword_is("keep jacobian matrix") || in.keyword_is("keep jacobian");
+    } else {
+      o.jacobian_every = 1;
+      if (!in.keyword_is("true") && !in.at_end()) in.keyword();
+    }
+    in.skip_rest();
   }
 
   /// `nonlinear solver: line search [, true] [, <option> ...]` (input manual §4.1.1); options
@@ -827,7 +823,7 @@ class Builder {
       // an input error naming the nearest kind.
       if (kinds::find("definition", d)) kinds::reject(in, "definition", "card", in.card_location(), d);
       else kinds::reject(in, family, family + " type", in.card_location(), d);
-      ++found_[counted_name(d)];
+      ++found_[counted_name(d, family)];
       return;
     }
     const unsigned label = family == "driver" ? 0 : in.label();
@@ -864,7 +860,7 @@ class Builder {
     for (std::size_t i = elements_before; i < elements.size(); ++i)
       check_unique(elements[i]->kind(), elements[i]->label(), "element");
     // A `driven` card counts as the element it wraps (control data `joints:`, ...).
-    ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d)];
+    ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d, family)];
   }
 
   /// `inverse dynamics [, torque, <b>] [, prescribed motion, <b>] [, right hand side, <b>]
@@ -884,6 +880,11 @@ class Builder {
     // control data `plates:` counts shells and membranes (input manual §8.15)
     if (d == "shell4eas" || d == "shell4easans" || d == "membrane4eas") return "plate";
     return d == "couple" ? "force" : d;
+  }
+  /// Electric and hydraulic nodes and elements share their card names; control data counts them apart.
+  std::string counted_name(const std::string& d, const std::string& family) {
+    if (family == "element" && (d == "electric" || d == "hydraulic" || d == "thermal")) return d + " element";
+    return counted_name(d);
   }
 
   /// Definitions that may appear in any block; returns true if handled.

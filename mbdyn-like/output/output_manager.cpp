@@ -20,6 +20,8 @@ std::string_view extension(OutputFile f) {
     case OutputFile::Abs: return "abs";
     case OutputFile::Rot: return "rot";
     case OutputFile::Prm: return "prm";
+    case OutputFile::Prs: return "prs";
+    case OutputFile::Hyd: return "hyd";
     case OutputFile::Mod: return "mod";
   }
   return "txt";

@@ -1,0 +1,60 @@
+// The hydraulic decks of the corpus (MBDyn's tests/hydr): those with structural nodes agree with
+// MBDyn's .mov; the purely hydraulic ones (no .mov) run to the end with MBDyn's number of steps.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "support/run_program.hpp"
+#include "tools/corpus.hpp"
+
+using namespace mbl::corpus;
+
+namespace {
+
+const fs::path kCorpus = fs::path(MBL_SHARED_DIR) / "corpus";
+
+struct HydraulicDeck {
+  const char* id;
+  Outcome expected;
+  long mbdyn_steps;  ///< "Step" lines of MBDyn's .out (index.json `steps`)
+};
+
+const HydraulicDeck kDecks[] = {
+    {"t.hydr.actuator.unit.volume", Outcome::Agree, 502},     // actuator, incompressible fluid
+    {"t.hydr.actuator.swashplate", Outcome::Agree, 501},      // three actuators, `pin` joint
+    {"t.hydr.fullpipe.fullpipe0", Outcome::NoReference, 10002},  // dynamic pipe, super fluid
+    {"t.hydr.tubo.wave.wave", Outcome::NoReference, 201},     // chain of dynamic pipes
+    {"t.hydr.accumulator.gas.accumulator", Outcome::NoReference, 201},
+    {"t.hydr.flowvalve.1.flowvalve", Outcome::NoReference, 101},
+};
+
+long step_lines(const fs::path& out) {
+  std::ifstream f(out);
+  long n = 0;
+  for (std::string line; std::getline(f, line);) n += line.rfind("Step ", 0) == 0;
+  return n;
+}
+
+}  // namespace
+
+TEST(CorpusHydraulics, DecksRunAndAgreeWithMBDyn) {
+  if (!fs::exists(kCorpus / "index.json")) GTEST_SKIP() << "no " << kCorpus;
+  std::vector<Deck> decks;
+  for (const Deck& d : read_index(kCorpus))
+    if (std::any_of(std::begin(kDecks), std::end(kDecks), [&](const HydraulicDeck& s) { return d.id == s.id; }))
+      decks.push_back(d);
+  ASSERT_EQ(decks.size(), std::size(kDecks));
+  Options o;
+  o.program = MBL_BINARY;
+  o.corpus = kCorpus;
+  o.work = mbl::test::fresh_temp_dir("utest_corpus_hydraulics");
+  o.run = true;
+  const std::vector<Result> results = process(decks, o);
+  for (std::size_t i = 0; i < decks.size(); ++i) {
+    const auto* s = std::find_if(std::begin(kDecks), std::end(kDecks), [&](const HydraulicDeck& x) { return decks[i].id == x.id; });
+    EXPECT_STREQ(outcome_name(results[i].outcome), outcome_name(s->expected)) << decks[i].id << ": " << results[i].message;
+    if (s->expected == Outcome::Agree) EXPECT_EQ(results[i].run_records, decks[i].records) << decks[i].id;
+    EXPECT_EQ(step_lines(o.work / decks[i].id / "run.out"), s->mbdyn_steps) << decks[i].id;
+  }
+}
