@@ -36,14 +36,14 @@ void SparseMatrix::add_searched(int row, int col, double v, bool grow_on_zero) {
     const int slot = int(it - row_idx_.begin());
     values_[std::size_t(slot)] += v;
     if (tracing_) {
-      trace_.push_back({row, col, slot});
+      trace_.push_back({row, col, slot, 1});
       ++cursor_;
     }
     return;
   }
   if (v == 0.0 && !grow_on_zero) {
     if (tracing_) {
-      trace_.push_back({row, col, -1});
+      trace_.push_back({row, col, -1, 1});
       ++cursor_;
     }
     return;
@@ -54,6 +54,16 @@ void SparseMatrix::add_searched(int row, int col, double v, bool grow_on_zero) {
   tracing_ = false;
   trace_.clear();
   cursor_ = 0;
+}
+
+int SparseMatrix::run_slot(int row, int col, int count) const {
+  if (row < 0 || col < 0 || row + count > n_ || col >= n_) return -1;
+  const int b = col_ptr_[col], e = col_ptr_[col + 1];
+  auto first = row_idx_.begin() + b, last = row_idx_.begin() + e;
+  auto it = std::lower_bound(first, last, row);
+  // Rows are sorted and distinct: the run is there when the entry count - 1 slots on is row + count - 1.
+  if (it == last || *it != row || last - it < count || *(it + (count - 1)) != row + count - 1) return -1;
+  return int(it - row_idx_.begin());
 }
 
 void SparseMatrix::add_scattered(const std::vector<int>& rows, const std::vector<int>& cols,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <iterator>
 #include <sstream>
 
@@ -23,7 +24,11 @@ std::string format_label(unsigned label) { return fmt::format("{:>8}", label); }
 
 std::string format_general(double v, int precision) {
   // The .out file is written through a C++ stream in default float mode, i.e. %g without the
-  // '#' flag: trailing zeros dropped, exponent form when exp < -4 or exp >= precision.
+  // '#' flag: trailing zeros dropped, exponent form when exp < -4 or exp >= precision. The stream
+  // formats through printf's "%.*g" itself; calling it directly avoids a stream per number.
+  char buf[128];
+  const int n = std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+  if (n >= 0 && n < static_cast<int>(sizeof buf)) return std::string(buf, static_cast<std::size_t>(n));
   std::ostringstream os;
   os.precision(precision);
   os << v;

@@ -24,6 +24,7 @@
 // begin_step() of a non-output step and end_step(), text() returns nullptr for entity files and
 // NetCDF puts are ignored, so an entity that writes anyway does no harm.
 #include <array>
+#include <chrono>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -143,6 +144,8 @@ class OutputManager : public OutputSink {
   bool in_output_step_ = false;
   bool step_key_written_ = false;
   long step_lines_ = 0;
+  static constexpr std::chrono::milliseconds kOutFlushInterval{200};
+  std::chrono::steady_clock::time_point last_out_flush_{};
   std::string buffer_;
 };
 
