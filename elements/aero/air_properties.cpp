@@ -39,6 +39,19 @@ Vec3 AirProperties::velocity(const Vec3& x_W, double t) const {
   return v;
 }
 
+void AirProperties::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  std::ostream* os = out.text(OutputFile::Air);
+  if (!os) return;
+  double rho = 0., c = 0.;
+  properties(Vec3::Zero(), t_, rho, c);
+  out.write_label(*os, label());
+  out.write(*os, rho);
+  out.write(*os, c);
+  out.write(*os, air_speed_W_(t_));
+  *os << '\n';
+}
+
 unsigned AirProperties::private_data_index(std::string_view name) const {
   static const char* names[] = {"vxinf", "vyinf", "vzinf", "vinf"};
   for (unsigned i = 0; i < 4; ++i)

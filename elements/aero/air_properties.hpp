@@ -37,6 +37,9 @@ class AirProperties final : public Element {
   void residual(ResidualSink&, const StepContext& c) override { t_ = c.t; }
   void jacobian(JacobianSink&, const StepContext&) override {}
 
+  /// .air line: label 1, density and sound celerity at the origin, air speed (without gusts).
+  void output(OutputSink& out) const override;
+
   void add_gust(FrontGust g) { gusts_.push_back(std::move(g)); }
   /// Density and sound celerity at x_W, time t.
   void properties(const Vec3& x_W, double t, double& rho, double& sound_celerity) const;

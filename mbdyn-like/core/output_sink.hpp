@@ -10,7 +10,7 @@
 namespace mbl {
 
 /// The text files of MBDyn, by extension.
-enum class OutputFile { Out, Log, Mov, Jnt, Frc, Ine, Act, Drv, Grv, Abs, Rot, Prm, Mod };
+enum class OutputFile { Out, Log, Mov, Jnt, Frc, Ine, Act, Drv, Grv, Abs, Rot, Prm, Mod, Aer, Air };
 
 /// Shape of a NetCDF variable per time record (time is always the first, unlimited dimension).
 /// Scalar is a double ("doublereal"); IntScalar an int ("integer", e.g. elem.driven.<L>.activation,

@@ -21,6 +21,8 @@ std::string_view extension(OutputFile f) {
     case OutputFile::Rot: return "rot";
     case OutputFile::Prm: return "prm";
     case OutputFile::Mod: return "mod";
+    case OutputFile::Aer: return "aer";
+    case OutputFile::Air: return "air";
   }
   return "txt";
 }

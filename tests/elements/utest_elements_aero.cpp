@@ -194,3 +194,35 @@ TEST(ElementAero, UniformInflowInHoverIsMomentumTheory) {
   EXPECT_NEAR(lambda_i, ct / (2. * std::sqrt(mu * mu + lambda * lambda)), 1e-10);
   EXPECT_GT(U, 0.);
 }
+
+TEST(ElementAero, PositiveTwistIsNoseUp) {
+  // A body at rest in a wind along -axis 1 of the surface (air coming from ahead): the twist
+  // turns the chord nose up, so the angle of attack equals the twist and the lift is up.
+  test_support::ElementFixture f;
+  StructNode::InitialConditions at_rest;
+  auto& node = static_cast<StructNode&>(f.model.add_node(std::make_unique<StructNode>(3, StructNode::Type::Dynamic, at_rest)));
+  f.model.add_element(
+      std::make_unique<AirProperties>(std::make_shared<ConstDrive>(1.225), 340., [](double) { return Vec3(-20., 0., 0.); }));
+  AeroSurfaceParams p;
+  p.chord.coef = {0.2};
+  p.force_point.coef = {0.};
+  p.bc_point.coef = {0.};
+  p.twist.coef = {3. * kPi / 180.};
+  p.tip_loss.coef = {1.};
+  p.points = 2;
+  p.airfoil.at_point.assign(2, std::make_shared<const C81Data>(flat_plate()));
+  auto& body = static_cast<AerodynamicBody&>(
+      f.model.add_element(std::make_unique<AerodynamicBody>(9, node, Vec3::Zero(), Mat3::Identity(), 1., p)));
+  f.model.setup_elements();
+  f.model.number_dofs();
+  Vector r = Vector::Zero(f.model.size());
+  ResidualSink sink(r, nullptr);
+  body.residual(sink, StepContext{});
+  EXPECT_NEAR(body.section(0).alpha, 3., 1e-12);
+  EXPECT_GT(body.force_W().y(), 0.);
+  const double q = 0.5 * 1.225 * 0.2 * 400., a = 3. * kPi / 180.;
+  const double cl = 2. * kPi * a, cd = 0.01 + 0.05 * std::pow(10. * kPi / 180., 2);
+  // Lift normal to the wind (along +y), drag along it (-x), over a unit span.
+  EXPECT_NEAR(body.force_W().y(), q * cl, 1e-9);
+  EXPECT_NEAR(body.force_W().x(), -q * cd, 1e-9);
+}
