@@ -133,6 +133,10 @@ TEST(ElementAero, StandardAtmosphere) {
   EXPECT_NEAR(rho1, rho2, 1e-9);
   air.properties(Vec3(0., 0., 12000.), 0., rho, c);
   EXPECT_LT(rho, rho2);
+  EXPECT_DOUBLE_EQ(air.private_data(air.private_data_index("vinf")), 0.);  // before any residual
+  Vector r;
+  ResidualSink sink(r, nullptr);
+  air.residual(sink, StepContext{});
   EXPECT_DOUBLE_EQ(air.private_data(air.private_data_index("vinf")), 10.);
 }
 
