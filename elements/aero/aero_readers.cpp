@@ -1,5 +1,6 @@
 // Readers of the aerodynamic cards: `air properties` (input manual §8.1.4), `c81 data` (§2.4.2)
 // and `aerodynamic body` (§8.1.1).
+#include <array>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -7,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "elements/aero/aerodynamic_beam.hpp"
 #include "elements/aero/aerodynamic_body.hpp"
 #include "elements/aero/air_properties.hpp"
 #include "elements/aero/rotor.hpp"
@@ -229,10 +231,12 @@ bool read_surface(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p, int b
   return true;
 }
 
-void read_output_mode(CardReader& in, AeroSurfaceParams& p) {
-  if (in.keyword_is("std")) p.output = AeroSurfaceParams::Output::Std;
-  else if (in.keyword_is("gauss")) p.output = AeroSurfaceParams::Output::Gauss;
-  else if (in.keyword_is("node")) p.output = AeroSurfaceParams::Output::Node;
+/// `output, <bool>` then the .aer style (`std`, `Gauss`, `node`).
+void read_output_options(CardReader& in, BuildContext& ctx, AeroSurface& e) {
+  ctx.read_output_flag(in, e, "aerodynamic elements");
+  if (in.keyword_is("std")) e.set_output_style(AeroSurfaceParams::Output::Std);
+  else if (in.keyword_is("gauss")) e.set_output_style(AeroSurfaceParams::Output::Gauss);
+  else if (in.keyword_is("node")) e.set_output_style(AeroSurfaceParams::Output::Node);
 }
 
 void read_induced_velocity_link(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p) {
@@ -259,8 +263,30 @@ void read_aerodynamic_body(CardReader& in, BuildContext& ctx, unsigned label) {
   if (!read_surface(in, ctx, p, 1)) return;
   auto e = std::make_unique<AerodynamicBody>(label, node, f_N, R_NA, span, p);
   e->where = in.card_location();
-  ctx.read_output_flag(in, *e, "aerodynamic elements");
-  read_output_mode(in, p);
+  read_output_options(in, ctx, *e);
+  ctx.model().add_element(std::move(e));
+}
+
+void read_aerodynamic_beam(CardReader& in, BuildContext& ctx, unsigned label, int nodes) {
+  const parser::SourceLocation beam_at = in.location();
+  const unsigned beam_label = in.label();
+  for (const char* kind : {"beam", "beam2", "beam3"}) ctx.skip_if_depends_on_skipped(in, kind, beam_label);
+  const auto* beam = dynamic_cast<const Beam*>(ctx.model().find_element("beam", beam_label));
+  if (!beam || beam->node_count() != nodes)
+    throw parser::InputError(beam_at, fmt::format("expected a beam{} label, found {}", nodes, beam_label));
+  AeroSurfaceParams p;
+  read_induced_velocity_link(in, ctx, p);
+  std::array<Vec3, 3> f_N{};
+  std::array<Mat3, 3> R_NA{Mat3::Identity(), Mat3::Identity(), Mat3::Identity()};
+  for (int k = 0; k < nodes; ++k) {
+    const parser::RigidFrame frame = beam->node(k).frame();
+    f_N[k] = in.position(frame);
+    R_NA[k] = in.orientation(frame);
+  }
+  if (!read_surface(in, ctx, p, nodes)) return;
+  auto e = std::make_unique<AerodynamicBeam>(label, *beam, f_N, R_NA, p);
+  e->where = in.card_location();
+  read_output_options(in, ctx, *e);
   ctx.model().add_element(std::move(e));
 }
 
@@ -342,6 +368,12 @@ const bool registered =
     CardRegistry::family("unlabelled element").add("air properties", read_air_properties) &&
     CardRegistry::family("definition").add(kC81Family, read_c81_card) &&
     CardRegistry::family("element").add("aerodynamic body", read_aerodynamic_body) &&
+    CardRegistry::family("element").add(
+        "aerodynamic beam3", [](CardReader& in, BuildContext& c, unsigned l) { read_aerodynamic_beam(in, c, l, 3); }) &&
+    CardRegistry::family("element").add(
+        "aerodynamic beam", [](CardReader& in, BuildContext& c, unsigned l) { read_aerodynamic_beam(in, c, l, 3); }) &&
+    CardRegistry::family("element").add(
+        "aerodynamic beam2", [](CardReader& in, BuildContext& c, unsigned l) { read_aerodynamic_beam(in, c, l, 2); }) &&
     CardRegistry::family("element").add("induced velocity", read_induced_velocity) &&
     CardRegistry::family("element").add("rotor", read_rotor_body);
 

@@ -1,7 +1,6 @@
 #include "elements/aero/aerodynamic_body.hpp"
 
 #include <cmath>
-#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -13,46 +12,15 @@ namespace mbl::elements::aero {
 
 AerodynamicBody::AerodynamicBody(unsigned label, StructNode& node, const Vec3& f_N, const Mat3& R_NA, double span,
                                  AeroSurfaceParams p)
-    : Element(label), node_(node), f_N_(f_N), R_NA_(R_NA), half_span_(span / 2.), p_(std::move(p)) {
-  gauss_legendre(p_.points, xi_, w_);
-  out_.resize(p_.points);
-}
-
-void AerodynamicBody::setup(Model& m) {
-  air_ = dynamic_cast<const AirProperties*>(m.find_element("air properties", 1));
-  if (!air_) throw std::invalid_argument("aerodynamic body needs the air properties card");
-  if (p_.has_induced_velocity) {
-    induced_ = dynamic_cast<InducedVelocity*>(m.find_element("induced velocity", p_.induced_velocity_label));
-    if (!induced_)
-      throw std::invalid_argument(fmt::format("induced velocity {} is not defined", p_.induced_velocity_label));
-  }
-}
+    : AeroSurface(label, std::move(p), 1), node_(node), f_N_(f_N), R_NA_(R_NA), half_span_(span / 2.) {}
 
 void AerodynamicBody::kinematics(int i, double t, Vec6d& W, Mat3& R_WS, Vec3& Xb_W, Vec3& Vr_W) const {
   const double xi = xi_[i];
   const Mat3& R_WN = node_.R_WN();
   Xb_W = R_WN * (f_N_ + R_NA_.col(2) * (half_span_ * xi));
-  const Vec3 x_W = node_.x_W() + Xb_W;
-  Vr_W = node_.v_W() + node_.w_W().cross(Xb_W) - air_->velocity(x_W, t);
-  if (induced_) Vr_W += induced_->velocity(x_W);
-  // Twist (and control) about axis 3, positive nose up.
-  const double tw = p_.twist.at(xi) + (p_.control ? p_.control->value(t) : 0.);
-  R_WS = R_WN * R_NA_;
-  if (tw != 0.) {
-    Mat3 R_tw;
-    R_tw << std::cos(tw), std::sin(tw), 0., -std::sin(tw), std::cos(tw), 0., 0., 0., 1.;
-    R_WS = R_WS * R_tw;
-  }
-  const Vec3 v = R_WS.transpose() * Vr_W, w = R_WS.transpose() * node_.w_W();
-  W = {v.x(), v.y(), v.z(), w.x(), w.y(), w.z()};
-}
-
-Vec6d AerodynamicBody::section_forces(int i, const Vec6d& W, double rho, double c, SectionOutput& out) const {
-  const double xi = xi_[i];
-  const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
-  Vec6d F = c81_section_forces(*p_.airfoil.at_point[i], s, W, out);
-  F[1] *= p_.tip_loss.at(xi);
-  return F;
+  Vr_W = node_.v_W() + node_.w_W().cross(Xb_W) + air_relative(node_.x_W() + Xb_W, t);
+  R_WS = section_frame(R_WN * R_NA_, xi, t);
+  W = section_velocity(R_WS, Vr_W, node_.w_W());
 }
 
 void AerodynamicBody::residual(ResidualSink& r, const StepContext& c) {
@@ -65,14 +33,14 @@ void AerodynamicBody::residual(ResidualSink& r, const StepContext& c) {
     Mat3 R_WS;
     Vec3 Xb, Vr;
     kinematics(i, c.t, W, R_WS, Xb, Vr);
-    const Vec6d T = section_forces(i, W, rho, sound, out_[i]);
+    const Vec6d T = section_loads(i, xi_[i], xi_[i], W, rho, sound, true);
     const double weight = half_span_ * w_[i];
     const Vec3 F = R_WS * Vec3(T[0], T[1], T[2]) * weight;
     const Vec3 M = R_WS * Vec3(T[3], T[4], T[5]) * weight;
     F_W_ += F;
     M_W_ += M + Xb.cross(F);
   }
-  if (induced_ && !p_.passive) induced_->add_load(F_W_, M_W_, node_.x_W());
+  send_to_induced_velocity(F_W_, M_W_, node_.x_W());
   if (c.initial_assembly) return;
   r.add(node_.eq_index(), F_W_);
   r.add(node_.eq_index() + 3, M_W_);
@@ -90,8 +58,7 @@ void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
     Mat3 R;
     Vec3 Xb, Vr;
     kinematics(i, c.t, W, R, Xb, Vr);
-    SectionOutput scratch;
-    const Vec6d T = section_forces(i, W, rho, sound, scratch);
+    const Vec6d T = section_loads(i, xi_[i], xi_[i], W, rho, sound, false);
     const double weight = half_span_ * w_[i];
     // Sectional derivative dT/dW by central differences.
     Mat6 JT;
@@ -102,7 +69,8 @@ void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
       Vec6d Wp = W, Wm = W;
       Wp[k] += h;
       Wm[k] -= h;
-      const Vec6d Tp = section_forces(i, Wp, rho, sound, scratch), Tm = section_forces(i, Wm, rho, sound, scratch);
+      const Vec6d Tp = section_loads(i, xi_[i], xi_[i], Wp, rho, sound, false);
+      const Vec6d Tm = section_loads(i, xi_[i], xi_[i], Wm, rho, sound, false);
       for (int j = 0; j < 6; ++j) JT(j, k) = (Tp[j] - Tm[j]) / (2. * h);
     }
     const Vec3 F = R * Vec3(T[0], T[1], T[2]) * weight;
@@ -139,6 +107,23 @@ void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
   J.add(eq + 3, col, Jx.bottomRows<3>().eval());
   J.add(eq, col + 3, Jg.topRows<3>().eval());
   J.add(eq + 3, col + 3, Jg.bottomRows<3>().eval());
+}
+
+void AerodynamicBody::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  std::ostream* os = out.text(OutputFile::Aer);
+  if (!os) return;
+  out.write_label(*os, label());
+  switch (p_.output) {
+    case AeroSurfaceParams::Output::Node:
+      *os << ' ' << node_.label();
+      out.write(*os, F_W_);
+      out.write(*os, M_W_);
+      break;
+    case AeroSurfaceParams::Output::Gauss:
+    case AeroSurfaceParams::Output::Std: write_points(out, *os); break;
+  }
+  *os << '\n';
 }
 
 std::string AerodynamicBody::log_line() const {

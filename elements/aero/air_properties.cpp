@@ -10,6 +10,11 @@ AirProperties::AirProperties(DriveCallerPtr density, double sound_celerity, std:
 AirProperties::AirProperties(StandardAtmosphere atmosphere, std::function<Vec3(double)> air_speed_W)
     : Element(1), standard_(true), atmosphere_(std::move(atmosphere)), air_speed_W_(std::move(air_speed_W)) {}
 
+void AirProperties::residual(ResidualSink&, const StepContext& c) {
+  t_ = c.t;
+  speed_W_ = air_speed_W_(c.t);
+}
+
 void AirProperties::properties(const Vec3& x_W, double t, double& rho, double& c) const {
   if (!standard_) {
     rho = density_->value(t);
@@ -39,6 +44,19 @@ Vec3 AirProperties::velocity(const Vec3& x_W, double t) const {
   return v;
 }
 
+void AirProperties::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  std::ostream* os = out.text(OutputFile::Air);
+  if (!os) return;
+  double rho = 0., c = 0.;
+  properties(Vec3::Zero(), t_, rho, c);
+  out.write_label(*os, label());
+  out.write(*os, rho);
+  out.write(*os, c);
+  out.write(*os, speed_W_);
+  *os << '\n';
+}
+
 unsigned AirProperties::private_data_index(std::string_view name) const {
   static const char* names[] = {"vxinf", "vyinf", "vzinf", "vinf"};
   for (unsigned i = 0; i < 4; ++i)
@@ -47,9 +65,8 @@ unsigned AirProperties::private_data_index(std::string_view name) const {
 }
 
 double AirProperties::private_data(unsigned i) const {
-  const Vec3 v = air_speed_W_(t_);
-  if (i >= 1 && i <= 3) return v[i - 1];
-  return i == 4 ? v.norm() : 0.0;
+  if (i >= 1 && i <= 3) return speed_W_[i - 1];
+  return i == 4 ? speed_W_.norm() : 0.0;
 }
 
 }  // namespace mbl::elements::aero

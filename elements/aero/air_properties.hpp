@@ -34,8 +34,13 @@ class AirProperties final : public Element {
 
   std::string_view kind() const override { return "air properties"; }
   std::string_view type_name() const override { return "AirProperties"; }
-  void residual(ResidualSink&, const StepContext& c) override { t_ = c.t; }
+  /// Evaluates the air speed drive once per residual assembly (what the private data show; the
+  /// drive may itself read them through a bound parameter, as MBDyn's Dryden gust deck does).
+  void residual(ResidualSink&, const StepContext& c) override;
   void jacobian(JacobianSink&, const StepContext&) override {}
+
+  /// .air line: label 1, density and sound celerity at the origin, air speed (without gusts).
+  void output(OutputSink& out) const override;
 
   void add_gust(FrontGust g) { gusts_.push_back(std::move(g)); }
   /// Density and sound celerity at x_W, time t.
@@ -56,6 +61,7 @@ class AirProperties final : public Element {
   std::function<Vec3(double)> air_speed_W_;
   std::vector<FrontGust> gusts_;
   double t_ = 0.;
+  Vec3 speed_W_ = Vec3::Zero();  ///< the air speed drive at the last residual assembly
 };
 
 }  // namespace mbl::elements::aero

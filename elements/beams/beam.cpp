@@ -11,11 +11,7 @@
 
 namespace mbl::elements {
 
-namespace {
-
-/// Lagrange shape functions of the beam points and their xi-derivatives: points at xi = -1, 0, 1
-/// (three nodes) or -1, 1 (two nodes).
-void shape(int nn, double xi, std::array<double, 3>& N, std::array<double, 3>& dN_dxi) {
+void beam_shape_functions(int nn, double xi, std::array<double, 3>& N, std::array<double, 3>& dN_dxi) {
   if (nn == 3) {
     N = {0.5 * xi * (xi - 1.0), 1.0 - xi * xi, 0.5 * xi * (xi + 1.0)};
     dN_dxi = {xi - 0.5, -2.0 * xi, xi + 0.5};
@@ -24,6 +20,10 @@ void shape(int nn, double xi, std::array<double, 3>& N, std::array<double, 3>& d
     dN_dxi = {-0.5, 0.5, 0.0};
   }
 }
+
+namespace {
+
+constexpr auto shape = beam_shape_functions;
 
 Mat6 blockdiag(const Mat3& R) {
   Mat6 m = Mat6::Zero();

@@ -50,6 +50,10 @@ struct BeamSection {
   std::unique_ptr<ConstitutiveLaw6D> law;
 };
 
+/// Lagrange shape functions of the beam points and their xi-derivatives: points at xi = -1, 0, 1
+/// (three nodes) or -1, 1 (two nodes; N[2] = 0).
+void beam_shape_functions(int nn, double xi, std::array<double, 3>& N, std::array<double, 3>& dN_dxi);
+
 class Beam : public Element {
  public:
   /// 2 points and 1 section (beam2) or 3 points and 2 sections (beam3).
@@ -58,7 +62,7 @@ class Beam : public Element {
   std::string_view kind() const override { return "beam"; }
   std::string_view type_name() const override { return viscous_ ? "viscoelastic" : "elastic"; }
   int node_count() const { return nn_; }
-  StructNode* node(int i) const { return pt_[i].node; }
+  StructNode& node(int i) const { return *pt_[i].node; }
   int section_count() const { return ns_; }
   bool viscous() const { return viscous_; }
 

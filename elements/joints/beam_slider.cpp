@@ -45,7 +45,7 @@ std::string BeamSlider::log_line() const {
   for (const Segment& b : p_.beams) {
     s += " " + std::to_string(b.beam->label());
     for (int i = 0; i < 3; ++i) {
-      s += " " + std::to_string(b.beam->node(i)->label());
+      s += " " + std::to_string(b.beam->node(i).label());
       if (i > 0) s += " " + log_text(b.f_N[i]);
       s += " " + log_text(b.R_N[i]);
     }
@@ -75,7 +75,7 @@ BeamSlider::Geometry BeamSlider::geometry(const StepContext& c) const {
   g.l.setZero();
   g.lp.setZero();
   for (int i = 0; i < 3; ++i) {
-    g.node[i] = seg.beam->node(i);
+    g.node[i] = &seg.beam->node(i);
     g.f_W[i] = g.node[i]->R_WN() * seg.f_N[i];
     g.xT[i] = g.node[i]->x_W() + g.f_W[i];
     g.x += g.N[i] * g.xT[i];
@@ -381,7 +381,7 @@ void read_beam_slider(CardReader& in, BuildContext& ctx, unsigned label) {
     BeamSlider::Segment seg;
     seg.beam = beam;
     const BeamSlider::Segment* previous = p.beams.empty() ? nullptr : &p.beams.back();
-    for (int i = 0; i < 3; ++i) read_beam_point(in, *beam->node(i), i == 0 ? previous : nullptr, seg.f_N[i], seg.R_N[i]);
+    for (int i = 0; i < 3; ++i) read_beam_point(in, beam->node(i), i == 0 ? previous : nullptr, seg.f_N[i], seg.R_N[i]);
     p.beams.push_back(seg);
   }
   if (in.keyword_is("initial beam")) {

@@ -13,13 +13,13 @@ namespace {
 
 using parser::CardReader;
 
-// `bind: air properties, ...` binds a datum of the air properties (aerodynamics, not
-// implemented): the card has no element label, so it reads its own.
+// `bind: air properties, ...` binds a datum of the air properties, the single element MBDyn
+// labels 1 (the card has no element label, so it reads its own).
 void read_bind(CardReader& in, BuildContext& ctx, unsigned) {
-  if (in.peek_keyword_is("air properties")) return in.not_implemented("bind: air properties (aerodynamics)");
-  const unsigned element_label = in.label();
+  const bool air = in.keyword_is("air properties");
+  const unsigned element_label = air ? 1 : in.label();
   const parser::SourceLocation type_at = in.location();
-  const std::string type = in.keyword();
+  const std::string type = air ? std::string("air properties") : in.keyword();
   const Element* e = ctx.model().find_element(type, element_label);
   if (!e) ctx.skip_if_depends_on_skipped(in, type, element_label);
   if (!e) throw parser::InputError(type_at, fmt::format("expected an existing element, found no {} {}", type, element_label));

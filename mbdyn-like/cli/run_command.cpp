@@ -102,7 +102,7 @@ int run_command(const RunOptions& opt) {
   // deck.mov, or a deck named pendulum.out run without -o).
   {
     std::vector<std::string> extensions = {"nc"};
-    for (int f = 0; f <= static_cast<int>(OutputFile::Prm); ++f)
+    for (int f = 0; f < kOutputFileKinds; ++f)
       extensions.emplace_back(output::extension(static_cast<OutputFile>(f)));
     for (const std::string& ext : extensions) {
       std::error_code ec;

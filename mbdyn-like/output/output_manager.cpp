@@ -24,6 +24,8 @@ std::string_view extension(OutputFile f) {
     case OutputFile::Prs: return "prs";
     case OutputFile::Hyd: return "hyd";
     case OutputFile::Mod: return "mod";
+    case OutputFile::Aer: return "aer";
+    case OutputFile::Air: return "air";
   }
   return "txt";
 }

@@ -136,7 +136,7 @@ class OutputManager : public OutputSink {
 
   OutputConfig config_;
   OutFormat out_format_;
-  static constexpr std::size_t kFiles = std::size_t(OutputFile::Mod) + 1;
+  static constexpr std::size_t kFiles = kOutputFileKinds;
   std::array<std::unique_ptr<std::ofstream>, kFiles> files_;
   std::unique_ptr<NcWriter> nc_;
   bool setup_done_ = false;

@@ -1,0 +1,73 @@
+#include "elements/aero/aero_surface.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "elements/aero/air_properties.hpp"
+#include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/core/rotations.hpp"
+
+namespace mbl::elements::aero {
+
+AeroSurface::AeroSurface(unsigned label, AeroSurfaceParams p, int blocks) : Element(label), p_(std::move(p)) {
+  gauss_legendre(p_.points, xi_, w_);
+  out_.resize(static_cast<std::size_t>(blocks) * p_.points);
+  gauss_out_.resize(out_.size());
+}
+
+void AeroSurface::setup(Model& m) {
+  air_ = dynamic_cast<const AirProperties*>(m.find_element("air properties", 1));
+  if (!air_) throw std::invalid_argument("aerodynamic elements need the air properties card");
+  if (p_.has_induced_velocity) {
+    induced_ = dynamic_cast<InducedVelocity*>(m.find_element("induced velocity", p_.induced_velocity_label));
+    if (!induced_)
+      throw std::invalid_argument(fmt::format("induced velocity {} is not defined", p_.induced_velocity_label));
+  }
+}
+
+Mat3 AeroSurface::section_frame(const Mat3& R_W0, double xi, double t) const {
+  const double tw = p_.twist.at(xi) + (p_.control ? p_.control->value(t) : 0.);
+  // Nose up: axis 1 turns toward axis 2.
+  return tw == 0. ? R_W0 : Mat3(R_W0 * rot::R3(tw));
+}
+
+Vec6d AeroSurface::section_velocity(const Mat3& R_WS, const Vec3& Vr_W, const Vec3& w_W) const {
+  const Vec3 v = R_WS.transpose() * Vr_W, w = R_WS.transpose() * w_W;
+  return {v.x(), v.y(), v.z(), w.x(), w.y(), w.z()};
+}
+
+Vec3 AeroSurface::air_relative(const Vec3& x_W, double t) const {
+  Vec3 v = -air_->velocity(x_W, t);
+  if (induced_) v += induced_->velocity(x_W);
+  return v;
+}
+
+Vec6d AeroSurface::section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, bool record) {
+  const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
+  SectionOutput scratch;
+  Vec6d T = c81_section_forces(*p_.airfoil.at_point[i], s, W, record ? out_[i] : scratch);
+  T[1] *= p_.tip_loss.at(xi_tip);
+  if (record) gauss_out_[i] = {std::atan2(-W[1], W[0]) * 180. / std::numbers::pi, Vec3(T[1], T[0], T[5])};
+  return T;
+}
+
+void AeroSurface::send_to_induced_velocity(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) const {
+  if (induced_ && !p_.passive) induced_->add_load(F_W, M_W, x_W);
+}
+
+void AeroSurface::write_points(OutputSink& out, std::ostream& os) const {
+  if (p_.output == AeroSurfaceParams::Output::Gauss) {
+    for (const auto& [alpha, f] : gauss_out_) {
+      out.write(os, alpha);
+      out.write(os, f);
+    }
+    return;
+  }
+  for (const SectionOutput& s : out_)
+    for (double v : {s.alpha, s.gamma, s.mach, s.cl, s.cd, s.cm, s.alf1, s.alf2}) out.write(os, v);
+}
+
+}  // namespace mbl::elements::aero

@@ -1,0 +1,72 @@
+#pragma once
+// What the aerodynamic body and beams share (input manual §8.1.1): the surface data after the
+// connectivity, the links to the air properties and to an induced velocity element, the
+// sectional loads at one integration point and the .aer output.
+//
+// At an integration point with surface frame R_W0 (axis 1 forward along the chord, 2 up, 3
+// along the span, before twist), position x, velocity v and angular velocity w of the surface,
+// the section velocity relative to the air is V_r = v - v_air(x) + v_induced(x); the twist (plus
+// the control drive) turns the frame about axis 3, nose up; the airfoil (airfoil.hpp) gives the
+// load per unit span in that frame, the tip-loss shape scaling its normal force.
+#include <utility>
+#include <vector>
+
+#include "elements/aero/airfoil.hpp"
+#include "elements/aero/induced_velocity.hpp"
+#include "mbdyn-like/core/drive_caller.hpp"
+#include "mbdyn-like/core/element.hpp"
+
+namespace mbl::elements::aero {
+
+class AirProperties;
+
+/// What every aerodynamic element shares (the arguments after the connectivity).
+struct AeroSurfaceParams {
+  Shape1D chord, force_point, bc_point, twist, tip_loss;
+  int points = 1;
+  DriveCallerPtr control;  ///< added to the twist; null when absent
+  AirfoilData airfoil;     ///< tables at each integration point (of every block)
+  bool jacobian = false;
+  enum class Output { Std, Gauss, Node } output = Output::Std;
+  bool has_induced_velocity = false;
+  unsigned induced_velocity_label = 0;
+  bool passive = false;  ///< reads the induced velocity but does not send loads to it
+};
+
+class AeroSurface : public Element {
+ public:
+  std::string_view kind() const override { return "aerodynamic"; }
+  void setup(Model& m) override;
+  const SectionOutput& section(int i) const { return out_[i]; }
+  void set_output_style(AeroSurfaceParams::Output o) { p_.output = o; }
+
+ protected:
+  /// `blocks` groups of `p.points` Gauss points (one per beam portion; 1 for the body).
+  AeroSurface(unsigned label, AeroSurfaceParams p, int blocks);
+
+  /// Section frame at point i: R_W0 turned by the twist at span coordinate xi (plus control).
+  Mat3 section_frame(const Mat3& R_W0, double xi, double t) const;
+  /// Section velocity (airfoil frame) at point i.
+  Vec6d section_velocity(const Mat3& R_WS, const Vec3& Vr_W, const Vec3& w_W) const;
+  /// Airstream and induced velocity at x_W: v_induced - v_air.
+  Vec3 air_relative(const Vec3& x_W, double t) const;
+  /// Load per unit span (airfoil frame) at point i for section velocity W; xi: span coordinate
+  /// of the shapes, xi_tip: that of the tip-loss shape; records the .aer data of the point.
+  Vec6d section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c,
+                      bool record);
+  void send_to_induced_velocity(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) const;
+  /// The std / Gauss columns of the .aer line (node output is the element's own).
+  void write_points(OutputSink& out, std::ostream& os) const;
+
+  AeroSurfaceParams p_;
+  std::vector<double> xi_, w_;  ///< Gauss points and weights on [-1, 1]
+  const AirProperties* air_ = nullptr;
+  InducedVelocity* induced_ = nullptr;
+
+ private:
+  std::vector<SectionOutput> out_;
+  /// Per point: wind angle (deg) and (T2, T1, M3) of the section loads per unit span.
+  std::vector<std::pair<double, Vec3>> gauss_out_;
+};
+
+}  // namespace mbl::elements::aero

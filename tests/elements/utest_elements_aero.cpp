@@ -1,0 +1,236 @@
+// Aerodynamic elements (elements/aero): c81 tables, the quasi-steady section loads on a flat
+// plate, the aerodynamic body's Jacobian, the standard atmosphere and the rotor's uniform inflow.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+
+#include "elements/aero/aerodynamic_body.hpp"
+#include "elements/aero/air_properties.hpp"
+#include "elements/aero/airfoil.hpp"
+#include "elements/aero/c81_data.hpp"
+#include "elements/aero/rotor.hpp"
+#include "support/element_fixture.hpp"
+
+using namespace mbl;
+using namespace mbl::elements::aero;
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+/// A thin plate in free format: cl = cl0 + 2 pi alpha up to +-10 deg, 0 beyond, cd = 0.01 + 0.1
+/// alpha^2 (alpha in rad) at the table points, cm = 0; two Mach columns with equal data.
+std::string flat_plate_c81(double cl0 = 0.) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "# FREE FORMAT\nflat plate; 2 5 2 5 2 5\n";
+  const double alpha[] = {-180., -10., 0., 10., 180.};
+  auto cl = [cl0](double a) { return std::abs(a) > 10. ? 0. : cl0 + 2. * kPi * a * kPi / 180.; };
+  auto cd = [](double a) { return 0.01 + 0.1 * std::pow(a * kPi / 180., 2); };
+  for (int table = 0; table < 3; ++table) {
+    s << "0. 1.\n";
+    for (double a : alpha) {
+      const double v = table == 0 ? cl(a) : table == 1 ? cd(a) : 0.;
+      s << a << ' ' << v << ' ' << v << '\n';
+    }
+  }
+  return s.str();
+}
+
+C81Data flat_plate(double cl0 = 0.) {
+  std::istringstream in(flat_plate_c81(cl0));
+  return read_c81(in, 1e-6, false);
+}
+
+}  // namespace
+
+TEST(ElementAero, C81TraditionalTableFromTheCorpus) {
+  const auto file = std::filesystem::path(MBL_SHARED_DIR) / "corpus" / "t.c81.c81" / "deck" / "naca0012.c81";
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << file;
+  const C81Data d = read_c81(in, 1e-6, false);
+  EXPECT_EQ(d.lift.mach.size(), 11u);
+  EXPECT_EQ(d.lift.rows(), 39);
+  EXPECT_EQ(d.drag.rows(), 65);
+  EXPECT_EQ(d.moment.rows(), 47);
+  // Row "-172.5 .78 ..." at Mach 0 and 0.2; between Mach points linear.
+  EXPECT_DOUBLE_EQ(d.lift.lookup(-172.5, 0.), .78);
+  // Row "-11. -1.161-1.161 ..." (fields touching): 7-column fields.
+  EXPECT_DOUBLE_EQ(d.lift.lookup(-11., 0.1), -1.161);
+  // Linear in alpha between -13 (-1.334) and -12 (-1.255) at Mach 0.
+  EXPECT_NEAR(d.lift.lookup(-12.5, 0.), 0.5 * (-1.334 - 1.255), 1e-12);
+  // Outside the Mach range: clamped to the last column.
+  EXPECT_DOUBLE_EQ(d.lift.lookup(-172.5, 5.), d.lift.lookup(-172.5, 1.));
+  // The linear lift slope at low Mach is near 2 pi per radian.
+  EXPECT_NEAR(d.lift_slope(0.) * 180. / kPi, 2. * kPi, 1.0);
+}
+
+TEST(ElementAero, C81FreeFormatAndFlip) {
+  C81Data d = flat_plate();
+  EXPECT_NEAR(d.lift.lookup(5., 0.5), 2. * kPi * 5. * kPi / 180., 1e-12);
+  // Linear range: from -10 to 10 deg, slope 2 pi / rad.
+  EXPECT_NEAR(d.lift_slope(0.3), 2. * kPi * kPi / 180., 1e-12);
+  // Drag: linear between the table points.
+  EXPECT_NEAR(d.drag.lookup(5., 0.5), 0.01 + 0.05 * std::pow(10. * kPi / 180., 2), 1e-12);
+  // Upside down: alpha and Cl change sign, Cd does not.
+  C81Data cambered = flat_plate(0.2);
+  const double cl_minus5 = cambered.lift.lookup(-5., 0.), cd_minus5 = cambered.drag.lookup(-5., 0.);
+  cambered.flip();
+  EXPECT_NEAR(cambered.lift.lookup(5., 0.), -cl_minus5, 1e-12);
+  EXPECT_NEAR(cambered.drag.lookup(5., 0.), cd_minus5, 1e-12);
+}
+
+TEST(ElementAero, FlatPlateSectionLoadsAtGivenAlpha) {
+  const C81Data d = flat_plate();
+  const double rho = 1.225, c = 340., chord = 0.5, V = 50., alpha = 5. * kPi / 180.;
+  // Air coming from ahead and below: v = (V cos a, -V sin a, 0) in the airfoil frame.
+  const Vec6d W{V * std::cos(alpha), -V * std::sin(alpha), 0., 0., 0., 0.};
+  SectionOutput out;
+  const double ac = 0.1;
+  const Vec6d F = c81_section_forces(d, SectionData{rho, c, chord, ac, 0.}, W, out);
+  const double q = 0.5 * rho * chord * V * V;
+  const double cl = 2. * kPi * alpha, cd = 0.01 + 0.05 * std::pow(10. * kPi / 180., 2);
+  EXPECT_NEAR(out.alpha, 5., 1e-12);
+  EXPECT_NEAR(out.mach, V / c, 1e-12);
+  EXPECT_NEAR(out.cl, cl, 1e-12);
+  // Lift normal to the relative wind, drag along it.
+  EXPECT_NEAR(F[0], q * (cl * std::sin(alpha) - cd * std::cos(alpha)), 1e-10);
+  EXPECT_NEAR(F[1], q * (cl * std::cos(alpha) + cd * std::sin(alpha)), 1e-10);
+  EXPECT_NEAR(F[2], 0., 1e-14);
+  EXPECT_NEAR(F[5], ac * F[1], 1e-10);  // cm = 0: moment of the normal force about the reference
+  // No load below 1e-6 of the sound celerity.
+  const Vec6d F0 = c81_section_forces(d, SectionData{rho, c, chord, ac, 0.}, Vec6d{1e-5, 0, 0, 0, 0, 0}, out);
+  EXPECT_EQ(F0[1], 0.);
+}
+
+TEST(ElementAero, GaussLegendrePoints) {
+  std::vector<double> x, w;
+  gauss_legendre(5, x, w);
+  EXPECT_NEAR(x[0], -0.9061798459386640, 1e-15);
+  EXPECT_NEAR(x[2], 0., 1e-15);
+  EXPECT_NEAR(w[2], 0.5688888888888889, 1e-15);
+  gauss_legendre(1, x, w);
+  EXPECT_DOUBLE_EQ(x[0], 0.);
+  EXPECT_DOUBLE_EQ(w[0], 2.);
+}
+
+TEST(ElementAero, StandardAtmosphere) {
+  StandardAtmosphere A;
+  A.rho0 = std::make_shared<ConstDrive>(1.225);
+  AirProperties air(A, [](double) { return Vec3(10., 0., 0.); });
+  double rho = 0., c = 0.;
+  air.properties(Vec3::Zero(), 0., rho, c);
+  EXPECT_DOUBLE_EQ(rho, 1.225);
+  EXPECT_NEAR(c, std::sqrt(1.4 * 287. * 288.16), 1e-12);
+  // Continuous at the tropopause, decreasing above.
+  double rho1 = 0., rho2 = 0.;
+  air.properties(Vec3(0., 0., 11000. - 1e-6), 0., rho1, c);
+  air.properties(Vec3(0., 0., 11000.), 0., rho2, c);
+  EXPECT_NEAR(rho1, rho2, 1e-9);
+  air.properties(Vec3(0., 0., 12000.), 0., rho, c);
+  EXPECT_LT(rho, rho2);
+  EXPECT_DOUBLE_EQ(air.private_data(air.private_data_index("vinf")), 0.);  // before any residual
+  Vector r;
+  ResidualSink sink(r, nullptr);
+  air.residual(sink, StepContext{});
+  EXPECT_DOUBLE_EQ(air.private_data(air.private_data_index("vinf")), 10.);
+}
+
+TEST(ElementAero, AerodynamicBodyJacobianMatchesFiniteDifferences) {
+  test_support::ElementFixture f;
+  auto& air = f.model.add_element(
+      std::make_unique<AirProperties>(std::make_shared<ConstDrive>(1.2), 340., [](double) { return Vec3(-30., 5., 2.); }));
+  (void)air;
+  auto table = std::make_shared<const C81Data>(flat_plate());
+  AeroSurfaceParams p;
+  p.chord.coef = {0.3};
+  p.force_point.kind = Shape1D::Kind::Linear;
+  p.force_point.coef = {0.02, 0.01};
+  p.bc_point.coef = {-0.05};
+  p.twist.kind = Shape1D::Kind::Linear;
+  p.twist.coef = {0.05, -0.02};
+  p.tip_loss.coef = {0.9};
+  p.points = 3;
+  p.airfoil.at_point.assign(3, table);
+  p.jacobian = true;
+  const Mat3 R_NA = rot::euler123_to_R(Vec3(0.1, -0.2, 0.3));
+  f.model.add_element(std::make_unique<AerodynamicBody>(7, *f.n1, Vec3(0.2, 0.1, -0.1), R_NA, 1.5, p));
+  const auto r = f.check(0.37);
+  EXPECT_LT(r.max_error, 1e-5) << r.str();
+}
+
+TEST(ElementAero, UniformInflowInHoverIsMomentumTheory) {
+  test_support::ElementFixture f;
+  f.model.add_element(
+      std::make_unique<AirProperties>(std::make_shared<ConstDrive>(1.225), 340., [](double) { return Vec3::Zero(); }));
+  // Rotor node n2 spins about z relative to n1, the craft (both frames aligned with W here).
+  RotorParams p;
+  p.model = RotorParams::Model::Uniform;
+  p.craft = f.n1;
+  p.rotor = f.n2;
+  p.omega_ref = 40.;
+  p.radius = 5.;
+  p.max_iterations = 50;
+  p.tolerance = 1e-12;
+  auto& rotor = static_cast<Rotor&>(f.model.add_element(std::make_unique<Rotor>(1, p)));
+  f.model.setup_elements();
+  const double T = 10.;
+  const Vec3 axis = f.n1->R_WN().col(2);
+  Vector r = Vector::Zero(1);
+  ResidualSink sink(r, nullptr);
+  StepContext c;
+  // Loads along the axis, summed before the rotor's evaluation; the elements see the new value
+  // after convergence. Hover: mu = 0 only if the hub does not move relative to the air.
+  rotor.add_load(axis * T, Vec3::Zero(), f.n2->x_W());
+  rotor.residual(sink, c);
+  rotor.after_convergence(c);
+  const double U = rotor.velocity(Vec3::Zero()).dot(axis);
+  // With the hub's own velocity the airstream is not zero: check the equation instead.
+  const double v_tip = (f.n2->w_W() - f.n1->w_W()).norm() * p.radius;
+  const double A = kPi * p.radius * p.radius, ct = T / (1.225 * A * v_tip * v_tip);
+  const Vec3 v_rel = -(f.n1->R_WN().transpose() * f.n2->v_W());
+  const double mu = std::hypot(v_rel.x(), v_rel.y()) / v_tip, lambda0 = -v_rel.z() / v_tip;
+  const double lambda_i = U / v_tip, lambda = lambda0 + lambda_i;
+  EXPECT_NEAR(lambda_i, ct / (2. * std::sqrt(mu * mu + lambda * lambda)), 1e-10);
+  EXPECT_GT(U, 0.);
+}
+
+TEST(ElementAero, PositiveTwistIsNoseUp) {
+  // A body at rest in a wind along -axis 1 of the surface (air coming from ahead): the twist
+  // turns the chord nose up, so the angle of attack equals the twist and the lift is up.
+  test_support::ElementFixture f;
+  StructNode::InitialConditions at_rest;
+  auto& node = static_cast<StructNode&>(f.model.add_node(std::make_unique<StructNode>(3, StructNode::Type::Dynamic, at_rest)));
+  f.model.add_element(
+      std::make_unique<AirProperties>(std::make_shared<ConstDrive>(1.225), 340., [](double) { return Vec3(-20., 0., 0.); }));
+  AeroSurfaceParams p;
+  p.chord.coef = {0.2};
+  p.force_point.coef = {0.};
+  p.bc_point.coef = {0.};
+  p.twist.coef = {3. * kPi / 180.};
+  p.tip_loss.coef = {1.};
+  p.points = 2;
+  p.airfoil.at_point.assign(2, std::make_shared<const C81Data>(flat_plate()));
+  auto& body = static_cast<AerodynamicBody&>(
+      f.model.add_element(std::make_unique<AerodynamicBody>(9, node, Vec3::Zero(), Mat3::Identity(), 1., p)));
+  f.model.setup_elements();
+  f.model.number_dofs();
+  Vector y, yp;
+  f.model.initial_state(y, yp);
+  f.model.update(0., y, yp);
+  Vector r = Vector::Zero(f.model.size());
+  ResidualSink sink(r, nullptr);
+  body.residual(sink, StepContext{});
+  EXPECT_NEAR(body.section(0).alpha, 3., 1e-12);
+  EXPECT_GT(body.force_W().y(), 0.);
+  const double q = 0.5 * 1.225 * 0.2 * 400., a = 3. * kPi / 180.;
+  // Drag linear in alpha between the table's 0 and 10 deg.
+  const double cl = 2. * kPi * a, cd = 0.01 + 0.3 * 0.1 * std::pow(10. * kPi / 180., 2);
+  // Lift normal to the wind (along +y), drag along it (-x), over a unit span.
+  EXPECT_NEAR(body.force_W().y(), q * cl, 1e-9);
+  EXPECT_NEAR(body.force_W().x(), -q * cd, 1e-9);
+}
