@@ -24,18 +24,8 @@ void Accumulator::assemble(LocalAssembly& a, const StepContext&, bool record) {
   const double rho = p_.fluid->density();
   const double A = p_.area;
 
-  // End-of-stroke penalties: stiffness past the end, damping and inertia only moving outwards.
-  double c1 = 0, c2 = 0, c3 = 0, cf1 = 0, cf2 = 0, cf3 = 0;
-  if (s.value() < 0.) {
-    c1 = p_.c_displacement;
-    c2 = sp.value() < 0. ? p_.c_velocity : 0.;
-    c3 = vp.value() < 0. ? p_.c_acceleration : 0.;
-  }
-  if (s.value() > s_max_) {
-    cf1 = p_.c_displacement;
-    cf2 = sp.value() > 0. ? p_.c_velocity : 0.;
-    cf3 = vp.value() > 0. ? p_.c_acceleration : 0.;
-  }
+  const auto [c1, c2, c3, cf1, cf2, cf3] = stroke_end_penalties(s.value(), sp.value(), vp.value(), 0., s_max_, p_.c_displacement,
+                                                                 p_.c_velocity, p_.c_acceleration, false);
   const double h = sp.value() > 0. ? p_.loss_in : p_.loss_out;
   AD p_gas;
   if (s.value() > s_max_) p_gas = AD(p_.gas_p_max) + 0. * s;

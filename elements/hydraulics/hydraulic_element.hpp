@@ -25,6 +25,30 @@ using AD = Eigen::AutoDiffScalar<Eigen::VectorXd>;
 using Vec3AD = Eigen::Matrix<AD, 3, 1>;
 using Mat3AD = Eigen::Matrix<AD, 3, 3>;
 
+/// End-of-stroke penalties of a moving part (accumulator piston, valve spools; input manual
+/// §8.11): past the lower end (c1..c3) or the upper end (cf1..cf3) of the stroke, a stiffness on
+/// the overtravel, and damping and inertia only while moving outwards. `ends_included`: standing
+/// exactly at an end counts as past it (MBDyn's valves) or not (its accumulator).
+struct StrokeEndPenalties {
+  double c1 = 0, c2 = 0, c3 = 0, cf1 = 0, cf2 = 0, cf3 = 0;
+};
+inline StrokeEndPenalties stroke_end_penalties(double s, double sp, double vp, double lower, double upper,
+                                               double c_displacement, double c_velocity, double c_acceleration,
+                                               bool ends_included) {
+  StrokeEndPenalties c;
+  if (ends_included ? s <= lower : s < lower) {
+    c.c1 = c_displacement;
+    c.c2 = sp < 0. ? c_velocity : 0.;
+    c.c3 = vp < 0. ? c_acceleration : 0.;
+  }
+  if (ends_included ? s >= upper : s > upper) {
+    c.cf1 = c_displacement;
+    c.cf2 = sp > 0. ? c_velocity : 0.;
+    c.cf3 = vp > 0. ? c_acceleration : 0.;
+  }
+  return c;
+}
+
 /// sign(s) * |m|, as C's copysign, for AD values.
 inline AD copysign_ad(const AD& m, const AD& s) { return s.value() < 0.0 ? AD(-abs(m)) : AD(abs(m)); }
 /// |x|^e with the derivative e |x|^(e-1) sign(x) dx, taken as 0 at x = 0 (e < 1 would divide by 0).

@@ -87,17 +87,8 @@ void PressureValve::assemble(LocalAssembly& a, const StepContext&, bool record) 
   const auto [s, sp] = a.scalar(first_index(), true);
   const auto [v, vp] = a.scalar(first_index() + 1, true);
   const double rho = p_.fluid->density();
-  double c1 = 0, c2 = 0, c3 = 0, cf1 = 0, cf2 = 0, cf3 = 0;
-  if (s.value() <= 0.) {
-    c1 = p_.c_displacement;
-    c2 = sp.value() < 0. ? p_.c_velocity : 0.;
-    c3 = vp.value() < 0. ? p_.c_acceleration : 0.;
-  }
-  if (s.value() >= p_.stroke_max) {
-    cf1 = p_.c_displacement;
-    cf2 = sp.value() > 0. ? p_.c_velocity : 0.;
-    cf3 = vp.value() > 0. ? p_.c_acceleration : 0.;
-  }
+  const auto [c1, c2, c3, cf1, cf2, cf3] = stroke_end_penalties(s.value(), sp.value(), vp.value(), 0., p_.stroke_max,
+                                                                 p_.c_displacement, p_.c_velocity, p_.c_acceleration, true);
   const AD q = rho * p_.width * s * kCd * sqrt(2. / rho) * signed_sqrt(AD(p1 - p2));
   const double k = p_.area_max / (p_.area_diaphragm * kCd);
   const AD damping = .5 * rho * p_.area_max * k * k * sp * abs(sp);
@@ -117,19 +108,8 @@ void FlowValve::assemble(LocalAssembly& a, const StepContext&, bool record) {
   const auto [v, vp] = a.scalar(first_index() + 1, true);
   const double rho = p_.fluid->density();
 
-  // End-of-stroke penalties: stiffness past the end, damping and inertia only moving outwards.
-  double c1 = 0, c2 = 0, c3 = 0;
-  if (s.value() <= 0.) {
-    c1 = p_.c_displacement;
-    c2 = sp.value() < 0. ? p_.c_velocity : 0.;
-    c3 = vp.value() < 0. ? p_.c_acceleration : 0.;
-  }
-  double cf1 = 0, cf2 = 0, cf3 = 0;
-  if (s.value() >= p_.stroke_max) {
-    cf1 = p_.c_displacement;
-    cf2 = sp.value() > 0. ? p_.c_velocity : 0.;
-    cf3 = vp.value() > 0. ? p_.c_acceleration : 0.;
-  }
+  const auto [c1, c2, c3, cf1, cf2, cf3] = stroke_end_penalties(s.value(), sp.value(), vp.value(), 0., p_.stroke_max,
+                                                                 p_.c_displacement, p_.c_velocity, p_.c_acceleration, true);
   const AD s12 = sqrt(2. / rho) * signed_sqrt(AD(p1 - p2));
   const AD s13 = sqrt(2. / rho) * signed_sqrt(AD(p1 - p3));
   const AD q12 = rho * p_.width * s * kCd * s12;
@@ -177,17 +157,9 @@ void DynamicControlValve::assemble(LocalAssembly& a, const StepContext& c, bool 
   const AD A12 = direct ? AD(area_min + open) : AD(area_min + 0. * s), A34 = A12;
   const AD A13 = direct ? AD(area_min + 0. * s) : AD(area_min - open), A24 = A13;
 
-  double c1 = 0, c2 = 0, c3 = 0, cf1 = 0, cf2 = 0, cf3 = 0;
-  if (s.value() <= -p_.stroke_max) {
-    c1 = p_.c_displacement;
-    c2 = sp.value() < 0. ? p_.c_velocity : 0.;
-    c3 = vp.value() < 0. ? p_.c_acceleration : 0.;
-  }
-  if (s.value() >= p_.stroke_max) {
-    cf1 = p_.c_displacement;
-    cf2 = sp.value() > 0. ? p_.c_velocity : 0.;
-    cf3 = vp.value() > 0. ? p_.c_acceleration : 0.;
-  }
+  const auto [c1, c2, c3, cf1, cf2, cf3] = stroke_end_penalties(s.value(), sp.value(), vp.value(), -p_.stroke_max,
+                                                                 p_.stroke_max, p_.c_displacement, p_.c_velocity,
+                                                                 p_.c_acceleration, true);
   const auto q = [&](const AD& A, const AD& from, const AD& to) {
     return AD(rho * kCd * A * sqrt(2. / rho) * signed_sqrt(AD(from - to)));
   };
