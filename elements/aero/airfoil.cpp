@@ -50,6 +50,12 @@ double Shape1D::at(double x) const {
     case Kind::Const: return coef[0];
     case Kind::Linear: return coef[0] + coef[1] * x;
     case Kind::Parabolic: return coef[0] + (coef[1] + coef[2] * x) * x;
+    case Kind::PiecewiseConst: {
+      // Input manual eq. 2.58: value_i from abscissa_i up to the next abscissa.
+      std::size_t i = 0;
+      while (i + 1 < xi.size() && xi[i + 1] <= x) ++i;
+      return value[i];
+    }
     case Kind::PiecewiseLinear: {
       if (x <= xi.front()) return value.front();
       if (x >= xi.back()) return value.back();

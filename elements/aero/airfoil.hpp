@@ -36,9 +36,9 @@ Vec6d c81_section_forces(const C81Data& table, const SectionData& s, const Vec6d
 
 /// A 1D shape of the span coordinate xi in [-1, 1] (input manual §2.5, Shape<1D>).
 struct Shape1D {
-  enum class Kind { Const, Linear, Parabolic, PiecewiseLinear } kind = Kind::Const;
+  enum class Kind { Const, Linear, Parabolic, PiecewiseConst, PiecewiseLinear } kind = Kind::Const;
   std::vector<double> coef;         ///< a0, a1[, a2]
-  std::vector<double> xi, value;    ///< piecewise linear points
+  std::vector<double> xi, value;    ///< points of the piecewise shapes
   double at(double x) const;
 };
 

@@ -234,3 +234,19 @@ TEST(ElementAero, PositiveTwistIsNoseUp) {
   EXPECT_NEAR(body.force_W().y(), q * cl, 1e-9);
   EXPECT_NEAR(body.force_W().x(), -q * cd, 1e-9);
 }
+
+// Input manual eq. 2.58: a piecewise const shape holds value_i from abscissa_i to the next one,
+// the first value before the first abscissa and the last one after the last.
+TEST(AeroShape, PiecewiseConstHoldsEachValueUpToTheNextAbscissa) {
+  Shape1D s;
+  s.kind = Shape1D::Kind::PiecewiseConst;
+  s.xi = {-0.5, 0.0, 0.5};
+  s.value = {1.0, 2.0, 3.0};
+  EXPECT_EQ(s.at(-1.0), 1.0);
+  EXPECT_EQ(s.at(-0.5), 1.0);
+  EXPECT_EQ(s.at(-0.1), 1.0);
+  EXPECT_EQ(s.at(0.0), 2.0);
+  EXPECT_EQ(s.at(0.49), 2.0);
+  EXPECT_EQ(s.at(0.5), 3.0);
+  EXPECT_EQ(s.at(1.0), 3.0);
+}
