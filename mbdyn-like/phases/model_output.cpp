@@ -321,6 +321,16 @@ void ModelOutput::initial_output(Model& model, double t, double dt, int iteratio
   if (!simulation_follows) manager_.write_out_line("End of derivatives; no simulation is required.");
 }
 
+void ModelOutput::input_only(Model& model, double t) {
+  update_accelerations();
+  if (manager_.begin_step(0, t, 0.0)) {
+    write_entities(model);
+    write_drives(t);
+  }
+  manager_.end_step(output::StepLine{}, false);
+  manager_.write_out_line("End of Input; no simulation or assembly is required.");
+}
+
 void ModelOutput::step(Model& model, long step, double t, double dt, const integrators::StepResult& r) {
   if (!r.converged) {
     manager_.flush();

@@ -44,6 +44,7 @@ class ModelOutput final : public RunOutput {
   void eigenanalysis(Model& model, const EigenSolution& solution) override;
   void derivatives(Model& model, double t, int iterations, double residual_error,
                    bool simulation_follows) override;
+  void input_only(Model& model, double t) override;
   void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
                    double derivatives_error, double t, double dt, int iterations,
                    double residual_error) override;

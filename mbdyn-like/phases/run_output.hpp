@@ -16,6 +16,10 @@ class RunOutput {
   virtual void derivatives_done(double t, int iterations, double residual_error) {}
   /// An eigenanalysis was performed (input manual §4.1.1: .out table, .m file, NetCDF eig.*).
   virtual void eigenanalysis(Model& model, const EigenSolution& solution) {}
+  /// `abort after: input` (input manual §4.1.1): the configuration as read is written once,
+  /// with no "Step" line, and the .out says "End of Input; no simulation or assembly is
+  /// required." (as MBDyn's).
+  virtual void input_only(Model& model, double t) {}
   /// The initial output after the derivatives phase (the "Step 0" line). Without
   /// `simulation_follows` (final time not after the initial time) MBDyn writes the initial
   /// output and, instead of the "Step" lines, "End of derivatives; no simulation is required.".

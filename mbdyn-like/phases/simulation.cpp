@@ -129,6 +129,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
 
   if (s.abort_after == "input") {
     report.status = RunStatus::Aborted;
+    output.input_only(model, t);
     output.close();
     return report;
   }

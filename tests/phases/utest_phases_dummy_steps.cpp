@@ -6,6 +6,7 @@
 
 #include "support/run_program.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,7 +21,8 @@ using namespace mbl;
 
 namespace {
 
-std::vector<std::string> run_gimbal(double final_time, const std::string& abort_after, RunReport& report) {
+std::vector<std::string> run_gimbal(double final_time, const std::string& abort_after, RunReport& report,
+                                    std::string* mov = nullptr) {
   const fs::path deck = fs::path(MBL_SHARED_DIR) / "decks" / "t.joints.gimbal.gimbal" / "deck" / "gimbal";
   BuildResult built = read_deck(deck.string());
   RunSettings s = built.settings;
@@ -34,6 +36,7 @@ std::vector<std::string> run_gimbal(double final_time, const std::string& abort_
     ModelOutput out(oc);
     report = run_simulation(*built.model, s, out, log);
   }
+  if (mov) *mov = mbl::test::read_file(oc.prefix + ".mov");
   std::ifstream f(oc.prefix + ".out");
   std::vector<std::string> lines;
   for (std::string l; std::getline(f, l);) lines.push_back(l);
@@ -75,4 +78,18 @@ TEST(PhasesNoSimulation, OnlyTheDerivativesAreWrittenWhenTheFinalTimeIsNotAfterT
       << mbl::test::read_file(dir / "log");
   EXPECT_EQ(mbl::test::read_file(dir / "eval.out"), mbl::test::read_file(ref / "mbdyn" / "eval.out"));
   EXPECT_EQ(mbl::test::read_file(dir / "eval.mov"), mbl::test::read_file(ref / "mbdyn" / "eval.mov"));
+}
+
+// `abort after: input` (input manual §4.1.1): MBDyn writes the configuration as read, once, and
+// its .out says only "End of Input; no simulation or assembly is required." (the corpus deck
+// t.hydr.circuito.circuito2 shows both).
+TEST(DummySteps, AbortAfterInputWritesTheConfigurationAsRead) {
+  RunReport r;
+  std::string mov;
+  const std::vector<std::string> lines = run_gimbal(1.0, "input", r, &mov);
+  EXPECT_EQ(r.status, RunStatus::Aborted);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "End of Input; no simulation or assembly is required.");
+  // One record: a line per structural node of the deck (gimbal: 5).
+  EXPECT_EQ(std::count(mov.begin(), mov.end(), '\n'), 5);
 }

@@ -12,7 +12,7 @@
 
 namespace mbl::test {
 
-/// Reads and runs `deck` up to `abort_after` ("input": the .log and the headers only,
+/// Reads and runs `deck` up to `abort_after` ("input": the .log, the headers and the configuration as read,
 /// "derivatives": the first record too) with text output, and NetCDF when `netcdf`; outputs
 /// go to `prefix`. Returns false, with the reason in `why`, when the deck uses something we do not
 /// implement yet or the run fails.
