@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "elements/joints/deformable_kinematics.hpp"
@@ -161,12 +162,26 @@ Vec3 TotalJoint::multipliers(bool rotation, const StepContext& c) const {
   return l;
 }
 
+/// Rotation components constrained in position (MBDyn's nRotConstraints).
+static int position_constrained(const std::array<TotalJoint::Status, 3>& rotation) {
+  return static_cast<int>(std::count(rotation.begin(), rotation.end(), TotalJoint::Status::Position));
+}
+
+Vec3 TotalJoint::theta_target(double t) const {
+  Vec3 theta = imposed_theta(t);
+  const int n = position_constrained(p_.rotation);
+  if (n == 0 || n == 3) return theta;
+  for (int i = 0; i < 3; ++i)
+    if (p_.rotation[i] != Status::Position) theta[i] = 0.0;
+  return theta + theta_remnant_;
+}
+
 void TotalJoint::residual(ResidualSink& r, const StepContext& c) {
   const Kinematics k = kinematics();
   if (p_.flavor != Flavor::Equation)
     add_total_reaction_residual(r, p_.a, p_.b, k.R_ah * lambda_position(c), k.R_ahr * lambda_rotation(c));
   const Vec3 x0 = imposed_x(c.t), th0 = imposed_theta(c.t);
-  const Vec3 theta_d = rot::R_to_rotvec(k.R_rel * rot::rotvec_to_R(th0).transpose());
+  const Vec3 theta_d = rot::R_to_rotvec(k.R_rel * rot::rotvec_to_R(theta_target(c.t)).transpose());
   for (int i = 0; i < 3; ++i) {
     if (pos_dof_[i] >= 0)
       r.add(first_index() + pos_dof_[i], p_.position[i] == Status::Position ? (k.X[i] - x0[i]) / c.dCoef
@@ -198,8 +213,7 @@ void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
 
   // Constraint rows.
   const Mat3 RahT = k.R_ah.transpose(), RahrT = k.R_ahr.transpose();
-  const Vec3 th0 = imposed_theta(c.t);
-  const Vec3 theta_d = rot::R_to_rotvec(k.R_rel * rot::rotvec_to_R(th0).transpose());
+  const Vec3 theta_d = rot::R_to_rotvec(k.R_rel * rot::rotvec_to_R(theta_target(c.t)).transpose());
   // Orientation rows: d theta_d = Gamma^-1(theta_d) psi with dR R^T = psi x (MBDyn takes I at
   // theta_d = 0; the exact form keeps Newton quadratic when inactive components carry a finite
   // rotation).
@@ -272,6 +286,13 @@ void TotalJoint::after_convergence(const StepContext& c) {
     k_.theta += (rot::unwrap_angle(a, theta_converged_.dot(n)) - a) * n;
   }
   theta_converged_ = k_.theta;
+  if (const int n = position_constrained(p_.rotation); n > 0 && n < 3) {
+    // The free components of the converged constraint rotation join the target (theta_target).
+    Vec3 theta_free = rot::R_to_rotvec(k_.R_rel * rot::rotvec_to_R(theta_target(c.t)).transpose());
+    for (int i = 0; i < 3; ++i)
+      if (p_.rotation[i] == Status::Position) theta_free[i] = 0.0;
+    theta_remnant_ += theta_free;
+  }
   x0_ = imposed_x(c.t);
   theta0_ = imposed_theta(c.t);
   // A total equation applies no force itself (its total reaction does).

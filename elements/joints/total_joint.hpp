@@ -135,6 +135,12 @@ class TotalJoint final : public Joint {
  private:
   Vec3 imposed_x(double t) const { return p_.x0 ? p_.x0->value(t) : Vec3::Zero(); }
   Vec3 imposed_theta(double t) const { return p_.theta0 ? p_.theta0->value(t) : Vec3::Zero(); }
+  /// The orientation the rotation constraints aim at. With only some components constrained,
+  /// MBDyn (totalj.cc, "a vectorial formulation of generic pair constraints") replaces the free
+  /// components of the drive by the free relative rotation accumulated over the converged steps,
+  /// so that the constraint's rotation vector stays near zero however far the free axes turn
+  /// (a rotor spinning on a swashplate crosses |theta| = pi every half turn otherwise).
+  Vec3 theta_target(double t) const;
   /// Multipliers as full 3-vectors (zero where inactive), position or rotation.
   Vec3 multipliers(bool rotation, const StepContext& c) const;
   Vec3 lambda_position(const StepContext& c) const { return multipliers(false, c); }
@@ -163,6 +169,7 @@ class TotalJoint final : public Joint {
   // Converged values for output and private data.
   Kinematics k_{};
   Vec3 theta_converged_ = Vec3::Zero();  ///< relative rotation vector, counting turns
+  Vec3 theta_remnant_ = Vec3::Zero();    ///< free relative rotation accumulated (theta_target)
   Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
   Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();
   OutputSink::VarId nc_X_ = -1, nc_Phi_ = -1, nc_E_ = -1, nc_V_ = -1, nc_Omega_ = -1;

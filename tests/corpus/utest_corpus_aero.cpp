@@ -23,6 +23,10 @@ const char* const kAeroDecks[] = {
     "t.eig.divergence-rigid",
     // Rigid articulated rotor, NetCDF output, `output meter` from the 45th revolution on.
     "alx.AERO_MBDyn.aero_NLV.rotor_std_Nb4_nswlve",
+    // The same rotor on a swashplate: total joints with two of three rotations constrained whose
+    // free axis turns many times (MBDyn keeps their constraint rotation small by moving the
+    // target, TotalJoint::theta_target; without it Newton fails at 3.5 revolutions).
+    "alx.AERO_MBDyn.aerodynamic_sw.rotor_std_Nb4_sw",
 };
 
 }  // namespace
