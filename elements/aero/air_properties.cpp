@@ -1,5 +1,8 @@
 #include "elements/aero/air_properties.hpp"
 
+#include "elements/bodies/rigid_body_kinematics.hpp"
+#include "mbdyn-like/core/model.hpp"
+
 #include <cmath>
 
 namespace mbl::elements::aero {
@@ -37,10 +40,17 @@ void AirProperties::properties(const Vec3& x_W, double t, double& rho, double& c
   c = std::sqrt(1.4 * A.R * T);
 }
 
+void AirProperties::setup(Model& m) {
+  Element::setup(m);
+  for (const auto& e : m.elements())
+    if (const auto* rbk = dynamic_cast<const RigidBodyKinematics*>(e.get())) moving_frame_ = rbk;
+}
+
 Vec3 AirProperties::velocity(const Vec3& x_W, double t) const {
   Vec3 v = air_speed_W_(t);
   for (const FrontGust& g : gusts_)
     v += g.perturbation_W * g.profile->value(g.front_speed * t - g.front_W.dot(x_W));
+  if (moving_frame_) v -= moving_frame_->transport_velocity(x_W, t);
   return v;
 }
 

@@ -10,6 +10,10 @@
 #include "mbdyn-like/core/drive_caller.hpp"
 #include "mbdyn-like/core/element.hpp"
 
+namespace mbl::elements {
+class RigidBodyKinematics;
+}
+
 namespace mbl::elements::aero {
 
 struct StandardAtmosphere {
@@ -45,8 +49,10 @@ class AirProperties final : public Element {
   void add_gust(FrontGust g) { gusts_.push_back(std::move(g)); }
   /// Density and sound celerity at x_W, time t.
   void properties(const Vec3& x_W, double t, double& rho, double& sound_celerity) const;
-  /// Airstream velocity at x_W, time t (gusts included).
+  /// Airstream velocity at x_W, time t (gusts included); under `rigid body kinematics` as seen
+  /// from the moving frame (its velocity at the point subtracted, as MBDyn's AirProperties).
   Vec3 velocity(const Vec3& x_W, double t) const;
+  void setup(Model& m) override;
 
   /// "vxinf", "vyinf", "vzinf", "vinf": the air speed drive without gusts.
   unsigned private_data_index(std::string_view name) const override;
@@ -62,6 +68,7 @@ class AirProperties final : public Element {
   std::vector<FrontGust> gusts_;
   double t_ = 0.;
   Vec3 speed_W_ = Vec3::Zero();  ///< the air speed drive at the last residual assembly
+  const RigidBodyKinematics* moving_frame_ = nullptr;
 };
 
 }  // namespace mbl::elements::aero

@@ -89,13 +89,13 @@ void read_rigid_body_kinematics(CardReader& in, BuildContext& ctx, unsigned) {
     return [v](double) { return v; };
   };
   const RigidBodyKinematics::VecOfTime zero = [](double) { return Vec3::Zero(); };
-  RigidBodyKinematics::Params p{zero, zero, zero};
+  RigidBodyKinematics::Params p{zero, zero, zero, zero};
   if (in.keyword_is("position")) vec();
   if (in.keyword_is("orientation")) {
     if (drive) vec();
     else in.orientation(parser::RigidFrame{});
   }
-  if (in.keyword_is("velocity")) vec();
+  if (in.keyword_is("velocity")) p.V = vec();
   if (in.keyword_is("angular velocity")) p.W = vec();
   if (in.keyword_is("acceleration")) p.a0 = vec();
   if (in.keyword_is("angular acceleration")) p.dW = vec();

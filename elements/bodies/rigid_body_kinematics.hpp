@@ -8,8 +8,9 @@
 //   f = m a0 + dW x s0 + W x (W x s0),          s0 = m x + s,
 //   c = s x a + W x J W + J dW + w x J W - J (w x W) + v x (W x s),
 //       a = a0 + dW x x + W x (W x x) + W x v,
-// subtracted from its node's force and moment equilibrium. Position, orientation and velocity of
-// the frame are read but enter no load of the elements implemented.
+// subtracted from its node's force and moment equilibrium. The frame's velocity enters the air
+// velocity the aerodynamic elements see (air properties); its position and orientation are read
+// and taken as the global ones.
 #include <functional>
 #include <vector>
 
@@ -23,6 +24,7 @@ class RigidBodyKinematics final : public Element {
   using VecOfTime = std::function<Vec3(double)>;
   struct Params {
     VecOfTime W, dW, a0;  ///< angular velocity, angular acceleration, acceleration of the frame
+    VecOfTime V;          ///< velocity of the frame's origin (zero when not given)
   };
   explicit RigidBodyKinematics(Params p) : Element(0), p_(std::move(p)) {}
 
@@ -32,6 +34,9 @@ class RigidBodyKinematics final : public Element {
   void setup(Model& m) override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
+  /// Velocity of the moving frame at the point x (model frame): V + W x x. The frame's position
+  /// and orientation are taken as the global ones (they enter no load of ours).
+  Vec3 transport_velocity(const Vec3& x, double t) const { return p_.V(t) + p_.W(t).cross(x); }
 
  private:
   Params p_;

@@ -27,6 +27,9 @@ const char* const kAeroDecks[] = {
     // free axis turns many times (MBDyn keeps their constraint rotation small by moving the
     // target, TotalJoint::theta_target; without it Newton fails at 3.5 revolutions).
     "alx.AERO_MBDyn.aerodynamic_sw.rotor_std_Nb4_sw",
+    // A flapping blade under `rigid body kinematics` (40 rad/s): the air it meets is the moving
+    // frame's velocity, subtracted from the airstream as MBDyn's air properties do.
+    "t.eig.rigidflapaero2",
 };
 
 }  // namespace
