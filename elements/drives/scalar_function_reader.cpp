@@ -146,13 +146,20 @@ const ScalarFunctionReader* match_type(parser::CardReader& in) {
 }
 
 /// Defines `name`: stores it for later `"name"` uses and exposes it to the math language as
-/// model::sf::name(x) (§2.2 model namespace).
+/// model::sf::name(x [, order]) (§2.2 model namespace): the value, or the derivative of that order.
 void define(parser::ReadContext& ctx, const std::string& name, ScalarFunctionPtr f) {
   ctx.add_named("scalar function", name, std::const_pointer_cast<ScalarFunction>(f));
   ctx.math().register_function("model", "sf::" + name, [f](std::span<const math::Value> args) {
-    if (args.size() != 1)
-      throw std::invalid_argument("a scalar function takes exactly one argument");
-    return math::Value(f->value(args[0].to_real()));
+    if (args.empty() || args.size() > 2)
+      throw std::invalid_argument("a scalar function takes its argument and, optionally, a derivative order");
+    const double x = args[0].to_real();
+    if (args.size() == 1) return math::Value(f->value(x));
+    const double order = args[1].to_real();
+    if (order < 0 || order != std::floor(order))
+      throw std::invalid_argument("the derivative order of a scalar function is a non-negative integer");
+    if (order == 0) return math::Value(f->value(x));
+    if (!f->has_derivative()) throw std::invalid_argument("this scalar function has no derivative");
+    return math::Value(f->derivative(x, static_cast<int>(order)));
   });
 }
 

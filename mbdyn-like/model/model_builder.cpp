@@ -327,14 +327,19 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
          s.output_precision = static_cast<int>(in.integer());
          s.output_precision_given = true;
        }},
+      // §5.3.10: `netcdf [, classic | classic64 | nc4 | nc4classic] [, [no] sync] [, [no] text]`
+      // (the file is always written as NetCDF-4: every format reads it the same).
       {"outputresults",
        [](CardReader& in, RunSettings& s, BuildContext&) {
          while (!in.at_end()) {
            if (in.keyword_is("netcdf")) s.netcdf = true;
            else if (in.keyword_is("sync")) s.netcdf_sync = true;
+           else if (in.keyword_is("no sync")) s.netcdf_sync = false;
            else if (in.keyword_is("no text")) s.text = false;
-           else if (in.keyword_is("classic") || in.keyword_is("nc4")) {
-           } else in.fail_expected("netcdf, sync or no text");
+           else if (in.keyword_is("text")) s.text = true;
+           else if (in.keyword_is("classic") || in.keyword_is("classic64") || in.keyword_is("nc4") ||
+                    in.keyword_is("nc4classic")) {
+           } else in.fail_expected("netcdf, a file format (classic, classic64, nc4, nc4classic), [no] sync or [no] text");
          }
        }},
       // §5.3.6: documents the units of the model and changes nothing else.

@@ -144,6 +144,11 @@ TEST(DrivesScalarFunction, DriveAndMathNamespace) {
   EXPECT_DOUBLE_EQ(inl->value(0.25), 0.5);
   // model::sf::<name>(x) in expressions
   EXPECT_NEAR(k.math.evaluate("model::sf::this_is_a_test(15.)", {}).to_real(), 0.55, 1e-15);
+  // model::sf::<name>(x, order): the value (0) or a derivative; slope (1 - 0.1) / 10 at 15
+  EXPECT_NEAR(k.math.evaluate("model::sf::this_is_a_test(15., 0)", {}).to_real(), 0.55, 1e-15);
+  EXPECT_NEAR(k.math.evaluate("model::sf::this_is_a_test(15., 1)", {}).to_real(), 0.09, 1e-15);
+  EXPECT_ANY_THROW(k.math.evaluate("model::sf::this_is_a_test(15., 0.5)", {}));
+  EXPECT_ANY_THROW(k.math.evaluate("model::sf::this_is_a_test(15., 1, 2)", {}));
 }
 
 TEST(DrivesScalarFunction, Errors) {

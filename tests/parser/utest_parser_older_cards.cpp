@@ -130,3 +130,21 @@ TEST(OlderCards, PinIsTheOlderNameOfTheSphericalPin) {
     return s;
   }();
 }
+
+// `output results: netcdf [, <format>] [, [no] sync] [, [no] text]` (input manual §5.3.10).
+TEST(OlderCards, OutputResultsTakesEveryFormOfTheManual) {
+  auto deck = [](const std::string& card) {
+    return "begin: data; problem: initial value; end: data;\n"
+           "begin: initial value; final time: 1.; time step: 1.e-2; end: initial value;\n"
+           "begin: control data; structural nodes: 1; " +
+           card + "; end: control data;\n" + "begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;\n";
+  };
+  const BuildResult both = read_deck_text("o.mbd", deck("output results: netcdf, nc4classic, no sync, text"));
+  EXPECT_TRUE(both.settings.netcdf);
+  EXPECT_TRUE(both.settings.text);
+  EXPECT_FALSE(both.settings.netcdf_sync);
+  const BuildResult nc_only = read_deck_text("o.mbd", deck("output results: netcdf, classic64, sync, no text"));
+  EXPECT_FALSE(nc_only.settings.text);
+  EXPECT_TRUE(nc_only.settings.netcdf_sync);
+  EXPECT_THROW(read_deck_text("o.mbd", deck("output results: netcdf, hdf5")), parser::InputError);
+}
