@@ -145,9 +145,8 @@ Shape1D read_shape(CardReader& in) {
   } else if (in.keyword_is("parabolic")) {
     s.kind = Shape1D::Kind::Parabolic;
     s.coef = {in.real(), in.real(), in.real()};
-  } else if (in.peek_keyword_is("piecewise const") || in.peek_keyword_is("piecewise linear")) {
-    s.kind = in.keyword_is("piecewise const") ? Shape1D::Kind::PiecewiseConst
-                                              : (in.keyword(), Shape1D::Kind::PiecewiseLinear);
+  } else if (const bool steps = in.keyword_is("piecewise const"); steps || in.keyword_is("piecewise linear")) {
+    s.kind = steps ? Shape1D::Kind::PiecewiseConst : Shape1D::Kind::PiecewiseLinear;
     const int n = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "at least one point"));
     for (int i = 0; i < n; ++i) {
       const double x = i == 0 ? in.real()

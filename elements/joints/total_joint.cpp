@@ -81,6 +81,8 @@ TotalJoint::TotalJoint(unsigned label, Params p) : Joint(label), p_(std::move(p)
       if (p_.position[i] != Status::Inactive) pos_dof_[i] = n_dofs_++;
     for (int i = 0; i < 3; ++i)
       if (p_.rotation[i] != Status::Inactive) rot_dof_[i] = n_dofs_++;
+    const auto n_rot = std::count(p_.rotation.begin(), p_.rotation.end(), Status::Position);
+    partial_rotation_ = n_rot > 0 && n_rot < 3;
   }
   R_WJ_ = p_.a.R_h_W();
   R_WJm_ = p_.a.R_hr_W();
@@ -162,15 +164,9 @@ Vec3 TotalJoint::multipliers(bool rotation, const StepContext& c) const {
   return l;
 }
 
-/// Rotation components constrained in position (MBDyn's nRotConstraints).
-static int position_constrained(const std::array<TotalJoint::Status, 3>& rotation) {
-  return static_cast<int>(std::count(rotation.begin(), rotation.end(), TotalJoint::Status::Position));
-}
-
 Vec3 TotalJoint::theta_target(double t) const {
   Vec3 theta = imposed_theta(t);
-  const int n = position_constrained(p_.rotation);
-  if (n == 0 || n == 3) return theta;
+  if (!partial_rotation_) return theta;
   for (int i = 0; i < 3; ++i)
     if (p_.rotation[i] != Status::Position) theta[i] = 0.0;
   return theta + theta_remnant_;
@@ -286,7 +282,7 @@ void TotalJoint::after_convergence(const StepContext& c) {
     k_.theta += (rot::unwrap_angle(a, theta_converged_.dot(n)) - a) * n;
   }
   theta_converged_ = k_.theta;
-  if (const int n = position_constrained(p_.rotation); n > 0 && n < 3) {
+  if (partial_rotation_) {
     // The free components of the converged constraint rotation join the target (theta_target).
     Vec3 theta_free = rot::R_to_rotvec(k_.R_rel * rot::rotvec_to_R(theta_target(c.t)).transpose());
     for (int i = 0; i < 3; ++i)

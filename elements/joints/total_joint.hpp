@@ -170,6 +170,7 @@ class TotalJoint final : public Joint {
   Kinematics k_{};
   Vec3 theta_converged_ = Vec3::Zero();  ///< relative rotation vector, counting turns
   Vec3 theta_remnant_ = Vec3::Zero();    ///< free relative rotation accumulated (theta_target)
+  bool partial_rotation_ = false;  ///< one or two rotation components constrained in position
   Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
   Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();
   OutputSink::VarId nc_X_ = -1, nc_Phi_ = -1, nc_E_ = -1, nc_V_ = -1, nc_Omega_ = -1;

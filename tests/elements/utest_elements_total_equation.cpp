@@ -23,6 +23,27 @@ TotalSide side(StructNode* n, int k) {
 
 }  // namespace
 
+/// Node 2 (mass 2) and node 3 (mass 3) welded by total joint 6 beside node 1, clamped: the
+/// `equation_and_reaction` cards (joints 7 and 8) move them.
+static std::string welded_pair_deck(const std::string& equation_and_reaction) {
+  return R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-2; tolerance: 1e-10; end: initial value;
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 4; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, null, null;
+  structural: 3, dynamic, 1., 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 6, total joint, 2, 3, position constraint, active, active, active, null,
+    orientation constraint, active, active, active, null;
+  body: 2, 2, 2., null, eye;
+  body: 3, 3, 3., null, eye;
+)" + equation_and_reaction + "end: elements;\n";
+}
+
 TEST(TotalEquation, EquationAndReactionJacobiansAgainstFiniteDifferences) {
   test_support::ElementFixture f;
   auto* n3 = static_cast<StructNode*>(&f.model.add_node(
@@ -52,26 +73,11 @@ TEST(TotalEquation, ImposedMotionIsDrivenByTheReaction) {
   // are welded (total joint 6); the force that does it acts between node 1 and node 3 (total
   // internal reaction 8): with masses 2 and 3, node 3 receives (2 + 3) * 2 along x, and the
   // reaction reports the force on node 1, -10.
-  const std::string deck = R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-2; tolerance: 1e-10; end: initial value;
-begin: control data; structural nodes: 3; rigid bodies: 2; joints: 4; end: control data;
-begin: nodes;
-  structural: 1, static, null, eye, null, null;
-  structural: 2, dynamic, 1., 0., 0., eye, null, null;
-  structural: 3, dynamic, 1., 0., 0., eye, null, null;
-end: nodes;
-begin: elements;
-  joint: 1, clamp, 1, node, node;
-  joint: 6, total joint, 2, 3, position constraint, active, active, active, null,
-    orientation constraint, active, active, active, null;
-  body: 2, 2, 2., null, eye;
-  body: 3, 3, 3., null, eye;
+  const std::string deck = welded_pair_deck(R"(
   joint: 7, total equation, 1, 2, position constraint, active, active, active,
     component, string, "1. + Time^2", 0., 0.;
   joint: 8, total internal reaction, 1, 3, position constraint, active, active, active, total equation, 7;
-end: elements;
-)";
+)");
   const auto run = test::run_deck_text("total_equation", deck);
   ASSERT_EQ(run.rc, 0) << run.log();
   const auto mov = test::last_record(run.output("mov"), 2);
@@ -107,29 +113,14 @@ TEST(TotalEquation, ReactionTakesTheEquationsMultipliersInOrder) {
   // global x) applies the equation's first multiplier (its x component), whatever the
   // components the equation constrains (deck t.invdyn.aero.oneblade-rf pairs a position
   // equation with an orientation reaction). Same motion and force as above.
-  const std::string deck = R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-2; tolerance: 1e-10; end: initial value;
-begin: control data; structural nodes: 3; rigid bodies: 2; joints: 4; end: control data;
-begin: nodes;
-  structural: 1, static, null, eye, null, null;
-  structural: 2, dynamic, 1., 0., 0., eye, null, null;
-  structural: 3, dynamic, 1., 0., 0., eye, null, null;
-end: nodes;
-begin: elements;
-  joint: 1, clamp, 1, node, node;
-  joint: 6, total joint, 2, 3, position constraint, active, active, active, null,
-    orientation constraint, active, active, active, null;
-  body: 2, 2, 2., null, eye;
-  body: 3, 3, 3., null, eye;
+  const std::string deck = welded_pair_deck(R"(
   joint: 7, total equation, 1, 2, position constraint, active, inactive, inactive,
     component, string, "1. + Time^2", 0., 0.;
   joint: 8, total internal reaction,
     1, position orientation, 1, 0., -1., 0., 3, 0., 0., 1.,
     3, position orientation, 1, 0., -1., 0., 3, 0., 0., 1.,
     position constraint, inactive, active, inactive, total equation, 7;
-end: elements;
-)";
+)");
   const auto run = test::run_deck_text("total_reaction_order", deck);
   ASSERT_EQ(run.rc, 0) << run.log();
   const auto mov = test::last_record(run.output("mov"), 2);
