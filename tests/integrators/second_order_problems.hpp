@@ -138,3 +138,39 @@ class EulerAngleTop : public VectorSecondOrder {
 };
 
 }  // namespace mbl::integrators::testing
+
+namespace mbl::integrators::testing {
+
+/// The DAE pendulum of seed 002 §8 (Figure 12, eqs. 80-82): the IFToMM pendulum written at its
+/// centre of gravity q = (x, y, theta), mass m, inertia I_zz about the centre, the hinge at the
+/// origin through Phi = (x - L sin theta, y + L cos theta), gravity -g along y. Released from the
+/// horizontal (theta = 90°) at rest.
+class CentreOfGravityPendulum : public VectorSecondOrder {
+ public:
+  CentreOfGravityPendulum(double m, double I_zz, double L, double g)
+      : VectorSecondOrder(Eigen::Vector3d(L, 0.0, M_PI / 2)), m_(m), I_zz_(I_zz), L_(L), g_(g) {}
+  int constraint_size() const override { return 2; }
+  void evaluate(double t, const Vector&, const Vector& a, const Vector& lambda, Vector& r, Vector& phi) override {
+    Matrix M, B;
+    mass(M);
+    constraint_jacobian(t, B);
+    r = -M * a - B.transpose() * lambda;
+    r[1] -= m_ * g_;
+    phi = Eigen::Vector2d(q_[0] - L_ * std::sin(q_[2]), q_[1] + L_ * std::cos(q_[2]));
+  }
+  void mass(Matrix& M) override { M = Eigen::Vector3d(m_, m_, I_zz_).asDiagonal(); }
+  void constraint_jacobian(double, Matrix& B) override {
+    B = Matrix::Zero(2, 3);
+    B(0, 0) = B(1, 1) = 1.0;
+    B(0, 2) = -L_ * std::cos(q_[2]);
+    B(1, 2) = -L_ * std::sin(q_[2]);
+  }
+  double energy(const Vector& v) const {
+    return 0.5 * m_ * (v[0] * v[0] + v[1] * v[1]) + 0.5 * I_zz_ * v[2] * v[2] + m_ * g_ * q_[1];
+  }
+  /// The paper's "coordinate drift": the squared arm length minus its original square.
+  double assembly_error() const { return q_[0] * q_[0] + q_[1] * q_[1] - L_ * L_; }
+  double m_, I_zz_, L_, g_;
+};
+
+}  // namespace mbl::integrators::testing

@@ -157,7 +157,9 @@ TEST(GeneralizedAlpha, ScaledIterationMatrixConditionIndependentOfH) {
       GeneralizedAlpha ga(k == 0);
       // Unscaled, the tiny constraint block is lost in round-off: Newton may not converge there.
       const bool converged = ga.step(p, 0.8, h, h, s, tight()).converged;
-      if (k == 0) EXPECT_TRUE(converged) << h;
+      if (k == 0) {
+        EXPECT_TRUE(converged) << h;
+      }
       const Eigen::JacobiSVD<Matrix> svd(ga.iteration_matrix());
       cond[k] = svd.singularValues()(0) / svd.singularValues().tail(1)(0);
     }
