@@ -884,6 +884,11 @@ class Builder {
     if (d == "inducedvelocity") return "induced velocity";
     // control data `plates:` counts shells and membranes (input manual §8.15)
     if (d == "shell4eas" || d == "shell4easans" || d == "membrane4eas") return "plate";
+    // control data `solids:` and `surface loads:` count every kind of §8.16 and §8.17
+    if (const kinds::Kind* k = kinds::find("element", d)) {
+      if (k->section.starts_with("8.16")) return "solid";
+      if (k->section.starts_with("8.17")) return "surface load";
+    }
     return d == "couple" ? "force" : d;
   }
   /// Electric and hydraulic nodes and elements share their card names; control data counts them apart.
