@@ -86,6 +86,7 @@ class InverseDynamicsStep {
     // ---- position: Newton on the constraints, the weighted distance from the previous step and
     // the ergonomy springs (invdataman.cc AssConstrRes/AssConstrJac, POSITION) ----------------
     const int max_iter = std::abs(s_.newton.max_iterations);
+    rebase_orientations(y, yp);
     for (int iter = 0;; ++iter) {
       update(y, yp);
       Vector r;
@@ -113,12 +114,15 @@ class InverseDynamicsStep {
                                      res.residual_error));
       SparseMatrix J(n_);
       kinematic_matrix(kinematic_parts_, w1[0], y, yp, J);
-      if (!solve_linear(J, rhs, res)) return res;
+      if (!solve_linear(J, rhs, res, "position")) return res;
       for (StructNode* sn : nodes_) y.segment<6>(sn->dof_index()) += rhs.segment<6>(sn->dof_index());
+      for (Element* e : roles_.prescribed)
+        y.segment(e->first_index(), e->dof_count()) += rhs.segment(e->first_index(), e->dof_count());
       rebase_orientations(y, yp);
       ++res.iterations;
     }
     // ---- velocity: Phi_q u = -Phi_t, nearest to the finite-difference velocity ----------------
+    for (Element* e : roles_.prescribed) y.segment(e->first_index(), e->dof_count()).setZero();
     update(y, yp);
     SparseMatrix Jc(n_);
     kinematic_matrix(roles_.prescribed, w1[1], y, yp, Jc);
@@ -133,7 +137,7 @@ class InverseDynamicsStep {
       for (Element* e : roles_.prescribed)
         for (int k = 0; k < e->dof_count(); ++k) rhs[e->first_index() + k] = phi_t[e->first_index() + k];
       SparseMatrix J = Jc;
-      if (!solve_linear(J, rhs, res)) return res;
+      if (!solve_linear(J, rhs, res, "velocity")) return res;
       ++res.iterations;
       velocities_.resize(nodes_.size());
       for (std::size_t k = 0; k < nodes_.size(); ++k) velocities_[k] = rhs.segment<6>(nodes_[k]->dof_index());
@@ -152,7 +156,7 @@ class InverseDynamicsStep {
       for (Element* e : roles_.prescribed)
         for (int k = 0; k < e->dof_count(); ++k) rhs[e->first_index() + k] = phi_tt[e->first_index() + k];
       SparseMatrix J = Jc;
-      if (!solve_linear(J, rhs, res)) return res;
+      if (!solve_linear(J, rhs, res, "acceleration")) return res;
       if (s_.inverse_dynamics.problem == Problem::UnderdeterminedFullyActuated) ++res.iterations;
       for (StructNode* sn : nodes_)
         sn->set_accelerations(rhs.segment<3>(sn->dof_index()), rhs.segment<3>(sn->dof_index() + 3));
@@ -167,7 +171,7 @@ class InverseDynamicsStep {
       for (StructNode* sn : nodes_) b.segment<6>(sn->eq_index()) = rhs.segment<6>(sn->eq_index());
       SparseMatrix J(n_);
       dynamics_matrix(y, yp, J);
-      if (!solve_linear(J, b, res)) return res;
+      if (!solve_linear(J, b, res, "dynamics")) return res;
       if (s_.inverse_dynamics.problem == Problem::UnderdeterminedFullyActuated) ++res.iterations;
       for (const auto& e : model_.elements())
         for (int k = 0; k < e->dof_count(); ++k) y[e->first_index() + k] = b[e->first_index() + k];
@@ -236,16 +240,20 @@ class InverseDynamicsStep {
   }
 
   /// A fresh solver each time: the subproblems' matrices differ in pattern.
-  bool solve_linear(SparseMatrix& J, Vector& rhs, integrators::StepResult& res) {
+  bool solve_linear(SparseMatrix& J, Vector& rhs, integrators::StepResult& res, const char* subproblem) {
     const std::unique_ptr<integrators::LinearSolver> linear = integrators::make_linear_solver(s_.linear_solver).solver;
     const integrators::FactorStatus st = linear->factor(J);
     if (!st.ok) {
-      fail(res, "singular matrix" + (st.singular_index >= 0 ? " (at " + model_.describe_dof(st.singular_index) + ")"
+      fail(res, std::string(subproblem) + " subproblem: singular matrix" + (st.singular_index >= 0 ? " (at " + model_.describe_dof(st.singular_index) + ")"
                                                              : std::string()));
       res.singular_index = st.singular_index;
       return false;
     }
     linear->solve(rhs);
+    if (!rhs.allFinite()) {
+      fail(res, std::string(subproblem) + " subproblem: the solution is not finite");
+      return false;
+    }
     return true;
   }
 
@@ -264,32 +272,45 @@ class InverseDynamicsStep {
     return r;
   }
 
-  /// Phi_t, by central differences in time at the solved configuration.
-  Vector constraint_rate(const Vector& y, const Vector& yp) {
-    const double dt = 1e-6 * std::max(1.0, std::abs(t_));
-    const Vector r = (constraints_at(t_ + dt, y, yp) - constraints_at(t_ - dt, y, yp)) / (2.0 * dt);
-    restore(y, yp);
-    return r;
+  /// Phi(q(s), t + s): with `moving`, along the motion with the solved velocities and no
+  /// acceleration, x(s) = x + s v, R(s) = R(s omega) R; otherwise at the solved configuration.
+  Vector constraints_along(double s, bool moving, const Vector& y, const Vector& yp) {
+    if (!moving) return constraints_at(t_ + s, y, yp);
+    Vector ys = y;
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      const int i = nodes_[k]->dof_index();
+      ys.segment<3>(i) += s * velocities_[k].head<3>();
+      ys.segment<3>(i + 3) =
+          rot::R_to_cgr(rot::cgr_to_R(s * velocities_[k].tail<3>()) * rot::cgr_to_R(y.segment<3>(i + 3)));
+    }
+    return constraints_at(t_ + s, ys, yp);
   }
 
-  /// (d/ds)^2 Phi(q(s), t + s) at s = 0 along the motion with the solved velocities and no
-  /// acceleration, x(s) = x + s v, R(s) = R(s omega) R: the velocity-dependent terms of the
-  /// acceleration constraint, by central differences.
-  Vector constraint_acceleration(const Vector& y, const Vector& yp) {
-    const double ds = 1e-4 * std::max(1.0, std::abs(t_));
-    auto moved = [&](double s) {
-      Vector ys = y;
-      for (std::size_t k = 0; k < nodes_.size(); ++k) {
-        const int i = nodes_[k]->dof_index();
-        ys.segment<3>(i) += s * velocities_[k].head<3>();
-        ys.segment<3>(i + 3) = rot::R_to_cgr(rot::cgr_to_R(s * velocities_[k].tail<3>()) *
-                                             rot::cgr_to_R(y.segment<3>(i + 3)));
-      }
-      return constraints_at(t_ + s, ys, yp);
-    };
-    const Vector r = (moved(ds) - 2.0 * constraints_at(t_, y, yp) + moved(-ds)) / (ds * ds);
+  /// First (order 1) or second derivative in s of constraints_along, by central differences, or
+  /// forward ones where the central ones would evaluate the drives before the initial time.
+  Vector constraint_derivative(int order, bool moving, double h, const Vector& y, const Vector& yp) {
+    auto f = [&](double s) { return constraints_along(s, moving, y, yp); };
+    Vector d;
+    if (t_ - h >= s_.initial_time) {
+      d = order == 1 ? Vector((f(h) - f(-h)) / (2.0 * h)) : Vector((f(h) - 2.0 * f(0.0) + f(-h)) / (h * h));
+    } else {
+      const Vector f0 = f(0.0), f1 = f(h), f2 = f(2.0 * h);
+      d = order == 1 ? Vector((-3.0 * f0 + 4.0 * f1 - f2) / (2.0 * h))
+                     : Vector((2.0 * f0 - 5.0 * f1 + 4.0 * f2 - f(3.0 * h)) / (h * h));
+    }
     restore(y, yp);
-    return r;
+    return d;
+  }
+
+  /// Phi_t, at the solved configuration.
+  Vector constraint_rate(const Vector& y, const Vector& yp) {
+    return constraint_derivative(1, false, 1e-6 * std::max(1.0, std::abs(t_)), y, yp);
+  }
+
+  /// (d/ds)^2 Phi along the motion with no acceleration: the velocity-dependent terms of the
+  /// acceleration constraint, (Phi_q u)_q u + 2 Phi_qt u + Phi_tt.
+  Vector constraint_acceleration(const Vector& y, const Vector& yp) {
+    return constraint_derivative(2, true, 1e-4 * std::max(1.0, std::abs(t_)), y, yp);
   }
 
   void restore(const Vector& y, const Vector& yp) {
@@ -298,13 +319,16 @@ class InverseDynamicsStep {
   }
 
   /// Each node's orientation becomes the reference of g = 0, so that the elements' Jacobian
-  /// (linearised at g = 0, technical manual §5.1) is exact at the next Newton iteration.
+  /// (linearised at g = 0, technical manual §5.1) is exact at the next Newton iteration; the
+  /// elements that keep references of their own (beam sections) follow, as after a prediction.
   void rebase_orientations(Vector& y, const Vector& yp) {
     update(y, yp);
     for (StructNode* sn : nodes_) {
       sn->place(sn->R_WN());
       y.segment<3>(sn->dof_index() + 3).setZero();
     }
+    update(y, yp);
+    for (const auto& e : model_.elements()) e->after_predict(context(t_, y, yp));
   }
 
   /// The solved velocities into y': v, and g' = G(g)^-1 omega.
