@@ -26,7 +26,7 @@ struct Roles {
   std::vector<Element*> ergonomy;    ///< elastic elements minimised by the position subproblem
   std::vector<Element*> torques;     ///< joints with multipliers that are the dynamics' unknowns
   std::vector<Element*> loads;       ///< right-hand side of the dynamics subproblem
-  std::vector<const elements::Body*> bodies;  ///< right-hand-side bodies: their inertia forces
+  std::vector<const elements::Body*> bodies;  ///< the right-hand-side bodies, for their inertia forces
 };
 
 Roles element_roles(const Model& model, const InverseDynamicsSettings& id) {
@@ -43,8 +43,8 @@ Roles element_roles(const Model& model, const InverseDynamicsSettings& id) {
     // MBDyn's DataManager::AssRes: bodies, beams, forces and joints flagged right-hand side.
     const bool load_kind = joint || kind == "body" || kind == "beam" || kind == "force" || kind == "couple";
     if (f.right_hand_side && load_kind) {
+      roles.loads.push_back(e.get());  // a body's residual on a static node: its weight
       if (const auto* body = dynamic_cast<const elements::Body*>(e.get())) roles.bodies.push_back(body);
-      else roles.loads.push_back(e.get());
     }
   }
   return roles;
