@@ -668,11 +668,14 @@ class Builder {
       id.problem = Problem::FullyActuatedCollocated;
     } else if (in.keyword_is("underdetermined fully actuated")) {
       id.problem = Problem::UnderdeterminedFullyActuated;
-      if (in.keyword_is("weights"))
+      if (in.keyword_is("weights")) {
         for (int k = 0; k < 3; ++k) {
           id.w1[k] = in.real();
           id.w2[k] = in.real();
         }
+        for (double w2 : id.w2)
+          if (w2 != 0.0) return in.not_implemented("inverse dynamics weights w2 (the ergonomy bodies' mass)", at);
+      }
     } else if (in.keyword_is("fully actuated non collocated")) {
       return in.not_implemented("inverse dynamics problem type \"fully actuated non collocated\"", at);
     } else if (in.keyword_is("underdetermined underactuated collocated")) {
