@@ -253,7 +253,9 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
            if (in.keyword_is("iterations")) s.output_iterations = true;
            else if (in.keyword_is("residual")) s.output_residual = true;
            else if (in.keyword_is("solution")) s.output_solution = true;
-           else if (in.keyword_is("none")) s.output_iterations = s.output_residual = s.output_solution = false;
+           else if (in.keyword_is("messages")) s.output_messages = true;
+           else if (in.keyword_is("none"))
+             s.output_iterations = s.output_residual = s.output_solution = s.output_messages = false;
            else in.keyword();  // jacobian, messages, counter, bailout, matrix condition number, cpu time
          }
        }},

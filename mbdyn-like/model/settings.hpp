@@ -112,6 +112,7 @@ struct RunSettings {
   /// `abort after: input | assembly | derivatives | dummy steps`
   std::string abort_after;
   bool output_iterations = false, output_residual = false, output_solution = false;
+  bool output_messages = true;  ///< the .out "Step" lines (`output: none` clears them)
   EigenSettings eigen;
 
   // ---- control data (input manual ch. 5) ----------------------------------------------------------
