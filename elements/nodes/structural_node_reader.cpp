@@ -13,7 +13,10 @@ using parser::CardReader;
 
 void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
   n.orientation_output = ctx.output_defaults().orientation;
-  n.compute_accelerations = ctx.output_defaults().accelerations && n.has_inertia_block();
+  // Static nodes have accelerations only in inverse dynamics, where they are unknowns
+  // (MBDyn's DataManager::IDDofInit).
+  n.compute_accelerations =
+      ctx.output_defaults().accelerations && (n.has_inertia_block() || ctx.inverse_dynamics());
   n.set_output_enabled(ctx.output_defaults().enabled("structural nodes"));
   n.autostruct_output = ctx.output_defaults().enabled("automatic structural");
   while (!in.at_end()) {

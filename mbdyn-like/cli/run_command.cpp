@@ -87,6 +87,8 @@ int run_command(const RunOptions& opt) {
   oc.netcdf = s.netcdf;
   oc.netcdf_sync = s.netcdf_sync;
   oc.text = s.text;
+  oc.step_lines = s.output_messages;
+  oc.step_key = !s.inverse_dynamics.enabled;
   // The output folder is created if missing (e.g. -o build/examples/pendulum).
   {
     std::error_code ec;

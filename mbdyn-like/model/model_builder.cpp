@@ -253,7 +253,9 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
            if (in.keyword_is("iterations")) s.output_iterations = true;
            else if (in.keyword_is("residual")) s.output_residual = true;
            else if (in.keyword_is("solution")) s.output_solution = true;
-           else if (in.keyword_is("none")) s.output_iterations = s.output_residual = s.output_solution = false;
+           else if (in.keyword_is("messages")) s.output_messages = true;
+           else if (in.keyword_is("none"))
+             s.output_iterations = s.output_residual = s.output_solution = s.output_messages = false;
            else in.keyword();  // jacobian, messages, counter, bailout, matrix condition number, cpu time
          }
        }},
@@ -510,9 +512,10 @@ class Builder {
     // (MBDyn 2024's mbdyn.cc still reads both).
     if (in.card_is("problem") || in.card_is("integrator")) {
       if (in.keyword_is("initial value") || in.keyword_is("multistep")) return in.expect_end();
-      if (in.peek_keyword_is("inverse dynamics")) {
+      if (in.keyword_is("inverse dynamics")) {
         ctx_->inverse_dynamics() = true;
-        return in.not_implemented("problem \"inverse dynamics\"");
+        result_.settings.inverse_dynamics.enabled = true;
+        return in.expect_end();
       }
       in.fail_expected("a problem (initial value)");
     }
@@ -656,21 +659,33 @@ class Builder {
 
   /// `problem type: {fully actuated collocated | fully actuated non collocated |
   /// underdetermined underactuated collocated [, weights, <4 reals>] | underdetermined fully
-  /// actuated [, weights, <6 reals>]}` (inverse dynamics block, MBDyn's invsolver.cc): read and
-  /// checked; inverse dynamics itself is not implemented (its problem card says so).
-  static void read_problem_type(CardReader& in) {
-    int weights = 0;
-    if (in.keyword_is("fully actuated collocated") || in.keyword_is("fully actuated non collocated")) {
-    } else if (in.keyword_is("underdetermined underactuated collocated")) {
-      weights = 4;  // position and velocity, w1 and w2 each
+  /// actuated [, weights, <6 reals>]}` (inverse dynamics block, MBDyn's invsolver.cc). The
+  /// weights come in (w1, w2) pairs for position, velocity and acceleration; without them w1 = 1,
+  /// w2 = 0. MBDyn itself stops on the two problems it has not implemented.
+  void read_problem_type(CardReader& in) {
+    using Problem = InverseDynamicsSettings::Problem;
+    InverseDynamicsSettings& id = result_.settings.inverse_dynamics;
+    const parser::SourceLocation at = in.location();
+    if (in.keyword_is("fully actuated collocated")) {
+      id.problem = Problem::FullyActuatedCollocated;
     } else if (in.keyword_is("underdetermined fully actuated")) {
-      weights = 6;  // position, velocity and acceleration
+      id.problem = Problem::UnderdeterminedFullyActuated;
+      if (in.keyword_is("weights")) {
+        for (int k = 0; k < 3; ++k) {
+          id.w1[k] = in.real();
+          id.w2[k] = in.real();
+        }
+        for (double w2 : id.w2)
+          if (w2 != 0.0) return in.not_implemented("inverse dynamics weights w2 (the ergonomy bodies' mass)", at);
+      }
+    } else if (in.keyword_is("fully actuated non collocated")) {
+      return in.not_implemented("inverse dynamics problem type \"fully actuated non collocated\"", at);
+    } else if (in.keyword_is("underdetermined underactuated collocated")) {
+      return in.not_implemented("inverse dynamics problem type \"underdetermined underactuated collocated\"", at);
     } else {
       in.fail_expected("a problem type (fully actuated collocated, fully actuated non collocated, "
                        "underdetermined underactuated collocated, underdetermined fully actuated)");
     }
-    if (weights && in.keyword_is("weights"))
-      for (int i = 0; i < weights; ++i) in.real();
     in.expect_end();
   }
 
@@ -847,7 +862,8 @@ class Builder {
       return;
     }
     if (result_.read_context->count("not implemented") == before) {
-      if (family == "element" && ctx_->inverse_dynamics()) read_inverse_dynamics_flags(in);
+      if (family == "element" && ctx_->inverse_dynamics())
+        read_inverse_dynamics_flags(in, elements.size() > elements_before ? elements.back().get() : nullptr);
       in.expect_end();
     } else if (family != "driver") {
       ctx_->skip(d, label);
@@ -870,11 +886,15 @@ class Builder {
 
   /// `inverse dynamics [, torque, <b>] [, prescribed motion, <b>] [, right hand side, <b>]
   /// [, ergonomy, <b>]` after an element card under `problem: inverse dynamics` (MBDyn's joint,
-  /// body and beam readers); read and not used, as that problem is not implemented.
-  void read_inverse_dynamics_flags(CardReader& in) {
+  /// body and beam readers): the element's role in the inverse dynamics phase.
+  void read_inverse_dynamics_flags(CardReader& in, const Element* e) {
     if (!in.keyword_is("inverse dynamics")) return;
-    for (const char* flag : {"torque", "prescribed motion", "right hand side", "ergonomy"})
-      if (in.keyword_is(flag)) in.boolean();
+    const bool joint = e && e->kind() == "joint";
+    InverseDynamicsSettings::Flags f = InverseDynamicsSettings::default_flags(joint, true);
+    for (auto [flag, value] : {std::pair{"torque", &f.torque}, std::pair{"prescribed motion", &f.prescribed_motion},
+                               std::pair{"right hand side", &f.right_hand_side}, std::pair{"ergonomy", &f.ergonomy}})
+      if (in.keyword_is(flag)) *value = in.boolean();
+    if (e) result_.settings.inverse_dynamics.flags[e] = f;
   }
 
   std::string counted_name(const std::string& d) {

@@ -1,7 +1,9 @@
 #pragma once
 // Everything the `data`, `initial value` and `control data` blocks say about how to run:
 // plain data filled by the model builder and used by the solution phases.
+#include <array>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,43 @@
 #include "mbdyn-like/core/drive_caller.hpp"
 
 namespace mbl {
+
+class Element;
+
+/// `problem: inverse dynamics` and its block (input manual §5.1.1; technical manual §6.3;
+/// MBDyn's invsolver.cc): which problem, the weights of the underdetermined kinematic
+/// subproblems, and each element's role.
+struct InverseDynamicsSettings {
+  enum class Problem { FullyActuatedCollocated, UnderdeterminedFullyActuated };
+  /// An element's role (the trailing `inverse dynamics, torque, ..., ergonomy, <b>`): a joint
+  /// whose multipliers are torques, whose constraint prescribes the motion, whose force is a
+  /// known load of the dynamics subproblem, or whose elastic energy is minimised in the position
+  /// subproblem.
+  struct Flags {
+    bool torque = false, prescribed_motion = false, right_hand_side = false, ergonomy = false;
+  };
+  bool enabled = false;
+  Problem problem = Problem::FullyActuatedCollocated;
+  /// w1 (on the nodes' change from the previous step) and w2 (on the ergonomy bodies' mass) of
+  /// the position, velocity and acceleration subproblems (`problem type: ..., weights`).
+  std::array<double, 3> w1{1.0, 1.0, 1.0}, w2{0.0, 0.0, 0.0};
+  /// Elements read with an explicit `inverse dynamics, ...`; the others have their kind's
+  /// default (default_flags).
+  std::map<const Element*, Flags> flags;
+  /// MBDyn's defaults: a joint is torque and prescribed motion (a passive constraint); any other
+  /// element is a right-hand side. `explicit_card`: after `inverse dynamics,` a joint is neither
+  /// unless said.
+  static Flags default_flags(bool joint, bool explicit_card) {
+    Flags f;
+    f.torque = f.prescribed_motion = joint && !explicit_card;
+    f.right_hand_side = !joint;
+    return f;
+  }
+  Flags flags_of(const Element& e, bool joint) const {
+    const auto it = flags.find(&e);
+    return it != flags.end() ? it->second : default_flags(joint, false);
+  }
+};
 
 /// `eigenanalysis:` card of the initial value block (input manual §4.1.1).
 struct EigenSettings {
@@ -73,6 +112,7 @@ struct RunSettings {
   /// `abort after: input | assembly | derivatives | dummy steps`
   std::string abort_after;
   bool output_iterations = false, output_residual = false, output_solution = false;
+  bool output_messages = true;  ///< the .out "Step" lines (`output: none` clears them)
   EigenSettings eigen;
 
   // ---- control data (input manual ch. 5) ----------------------------------------------------------
@@ -92,6 +132,8 @@ struct RunSettings {
   bool output_precision_given = false;
   bool netcdf = false, netcdf_sync = false, text = true;
   std::string title;
+
+  InverseDynamicsSettings inverse_dynamics;
 };
 
 }  // namespace mbl

@@ -107,8 +107,8 @@ void OutputManager::write_step_key_once() {
 void OutputManager::end_step(const StepLine& line, bool step_line) {
   StepLine l = line;
   l.output = in_output_step_;
-  if (step_line) {
-    write_step_key_once();
+  if (step_line && config_.step_lines) {
+    if (config_.step_key) write_step_key_once();
     auto& out = open(OutputFile::Out);
     // The .out lines go to disk at least every kOutFlushInterval: after a crash they tell how far
     // the run got, without a write per step (a few percent of a small model's run).

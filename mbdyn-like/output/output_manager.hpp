@@ -48,6 +48,9 @@ struct OutputConfig {
   NcFormat netcdf_format = NcFormat::Classic;
   bool netcdf_sync = false;           ///< `, sync`
   bool text = true;                   ///< `, no text` clears it (.out and .log are still written)
+  /// The .out "Step" lines (`output: none` clears MBDyn's messages flag) and their key lines
+  /// (MBDyn's inverse dynamics solver writes none).
+  bool step_lines = true, step_key = true;
   /// node.struct.<L>.B/G/BP/GP of the automatic structural elements in the NetCDF file (MBDyn
   /// writes them by default; `default output: none` turns them off).
   bool autostruct_netcdf = true;

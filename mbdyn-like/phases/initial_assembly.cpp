@@ -9,6 +9,7 @@
 
 #include "integrators/linear_solver.hpp"
 #include "mbdyn-like/core/rotations.hpp"
+#include "mbdyn-like/phases/participants.hpp"
 
 namespace mbl {
 namespace {
@@ -23,30 +24,6 @@ StructNode* struct_node_with_dofs(Node& n) {
 /// The context of every element evaluation of this phase.
 StepContext assembly_step(double t, double dCoef, const Vector& y, const Vector& yp) {
   return {.t = t, .dCoef = dCoef, .y = &y, .yp = &yp, .initial_assembly = true};
-}
-
-/// The participants' residual alone, over the model's numbering, at the state of the last update.
-void participants_residual(const std::vector<Element*>& parts, const StepContext& c, int n, Vector& r,
-                           Vector* abs_r = nullptr) {
-  r.setZero(n);
-  if (abs_r) abs_r->setZero(n);
-  ResidualSink sink(r, abs_r);
-  for (Element* e : parts) e->residual(sink, c);
-}
-
-void participants_jacobian(const std::vector<Element*>& parts, const StepContext& c, SparseMatrix& J) {
-  J.zero();
-  JacobianSink sink(J);
-  for (Element* e : parts) e->jacobian(sink, c);
-}
-
-template <class F>
-void for_each_entry(SparseMatrix& J, F&& f) {
-  const std::vector<int>& cp = J.col_ptr();
-  const std::vector<int>& ri = J.row_idx();
-  const std::vector<double>& v = J.values();
-  for (int col = 0; col + 1 < static_cast<int>(cp.size()); ++col)
-    for (int k = cp[col]; k < cp[col + 1]; ++k) f(ri[k], col, v[k]);
 }
 
 /// Participants' own equations whose residual depends on the velocities: the non-holonomic

@@ -2,6 +2,7 @@
 
 #include "integrators/step_controller.hpp"
 #include "mbdyn-like/phases/initial_assembly.hpp"
+#include "mbdyn-like/phases/inverse_dynamics.hpp"
 #include "parser/errors.hpp"
 
 #include <fmt/format.h>
@@ -319,6 +320,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
 
 RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
   try {
+    if (s.inverse_dynamics.enabled) return run_inverse_dynamics(model, s, output, log);
     return run_phases(model, s, output, log);
   } catch (const EvaluationError& e) {
     // A user function failed before the regular steps (they catch their own): no step is complete.

@@ -113,14 +113,19 @@ TEST(ParserLegacyForms, RodLawSeesItsLengths) {
 
 TEST(ParserLegacyForms, InverseDynamicsFormsRead) {
   // Under `problem: inverse dynamics` a total joint reads three drives per constraint and
-  // elements take a trailing `inverse dynamics, ...`; the problem itself is not implemented.
+  // elements take a trailing `inverse dynamics, ...`: the element's role in that problem.
   const BuildResult b = read_deck_text("invdyn", deck("joints: 1;", R"(
     joint: 1, total joint, 1, 2,
       position constraint, active, active, active, null, null, null,
       orientation constraint, 1, 1, 1, null, null, null,
       inverse dynamics, torque, yes, prescribed motion, no, right hand side, no, ergonomy, no;)",
                                                     "", "inverse dynamics"));
-  EXPECT_EQ(b.not_implemented, 1u);
+  EXPECT_EQ(b.not_implemented, 0u);
+  const Element* joint = b.model->find_element("joint", 1);
+  ASSERT_NE(joint, nullptr);
+  const InverseDynamicsSettings::Flags f = b.settings.inverse_dynamics.flags_of(*joint, true);
+  EXPECT_TRUE(f.torque);
+  EXPECT_FALSE(f.prescribed_motion || f.right_hand_side || f.ergonomy);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // error at its location.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <string>
 
 #include "mbdyn-like/model/model_builder.hpp"
@@ -64,11 +66,23 @@ TEST(OlderCards, ProblemTypeOfInverseDynamicsIsReadAndChecked) {
            "begin: inverse dynamics; initial time: 0.; final time: 1.; time step: 1.e-2;\n  " +
            card + ";\nend: inverse dynamics;\n" + kNodes;
   };
-  // Only the problem is reported not implemented, not its problem type.
-  EXPECT_EQ(read_deck_text("p.mbd", deck("problem type: underdetermined fully actuated, weights, 0., 0., 1., 0., 1., 0."))
+  const BuildResult udfa =
+      read_deck_text("p.mbd", deck("problem type: underdetermined fully actuated, weights, 0., 0., 1., 0., 1., 0."));
+  EXPECT_EQ(udfa.not_implemented, 0u);
+  const InverseDynamicsSettings& id = udfa.settings.inverse_dynamics;
+  EXPECT_TRUE(id.enabled);
+  EXPECT_EQ(id.problem, InverseDynamicsSettings::Problem::UnderdeterminedFullyActuated);
+  EXPECT_EQ(id.w1, (std::array<double, 3>{0.0, 1.0, 1.0}));
+  EXPECT_EQ(id.w2, (std::array<double, 3>{0.0, 0.0, 0.0}));
+  // Without weights: w1 = 1, w2 = 0 (MBDyn's invsolver.cc).
+  EXPECT_EQ(read_deck_text("p.mbd", deck("problem type: underdetermined fully actuated")).settings.inverse_dynamics.w1,
+            (std::array<double, 3>{1.0, 1.0, 1.0}));
+  EXPECT_EQ(read_deck_text("p.mbd", deck("problem type: fully actuated collocated")).not_implemented, 0u);
+  // What MBDyn itself has not implemented, and the weights on the ergonomy bodies' mass.
+  EXPECT_EQ(read_deck_text("p.mbd", deck("problem type: fully actuated non collocated")).not_implemented, 1u);
+  EXPECT_EQ(read_deck_text("p.mbd", deck("problem type: underdetermined fully actuated, weights, 0., 1., 1., 0., 1., 0."))
                 .not_implemented,
             1u);
-  EXPECT_EQ(read_deck_text("p.mbd", deck("problem type: fully actuated collocated")).not_implemented, 1u);
   // Six weights: a seventh argument is an error.
   EXPECT_THROW(read_deck_text("p.mbd", deck("problem type: underdetermined fully actuated, weights, 0., 0., 1., 0., 1., 0., 1.")),
                parser::InputError);

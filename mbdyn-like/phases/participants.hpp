@@ -1,0 +1,37 @@
+#pragma once
+// Phases that solve a problem of their own over the model's numbering (initial assembly, inverse
+// dynamics) evaluate the regular residual and Jacobian of a chosen set of elements.
+#include <vector>
+
+#include "integrators/sparse_matrix.hpp"
+#include "mbdyn-like/core/element.hpp"
+
+namespace mbl {
+
+/// The participants' residual alone, over the model's numbering, at the state of the last update.
+inline void participants_residual(const std::vector<Element*>& parts, const StepContext& c, int n, Vector& r,
+                                  Vector* abs_r = nullptr) {
+  r.setZero(n);
+  if (abs_r) abs_r->setZero(n);
+  ResidualSink sink(r, abs_r);
+  for (Element* e : parts) e->residual(sink, c);
+}
+
+inline void participants_jacobian(const std::vector<Element*>& parts, const StepContext& c,
+                                  integrators::SparseMatrix& J) {
+  J.zero();
+  JacobianSink sink(J);
+  for (Element* e : parts) e->jacobian(sink, c);
+}
+
+/// Calls f(row, col, value) for every stored entry of J.
+template <class F>
+void for_each_entry(integrators::SparseMatrix& J, F&& f) {
+  const std::vector<int>& cp = J.col_ptr();
+  const std::vector<int>& ri = J.row_idx();
+  const std::vector<double>& v = J.values();
+  for (int col = 0; col + 1 < static_cast<int>(cp.size()); ++col)
+    for (int k = cp[col]; k < cp[col + 1]; ++k) f(ri[k], col, v[k]);
+}
+
+}  // namespace mbl
