@@ -3,10 +3,9 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
-
 
 #include "elements/drives/template_drive.hpp"
+#include "elements/input/bare_word.hpp"
 #include "elements/input/drive_input.hpp"
 #include "elements/laws/elastic_laws.hpp"
 #include "elements/laws/invariant_angular_law.hpp"
@@ -281,17 +280,6 @@ void register_1d_3d() {
   r.add("double linear viscoelastic", [=](CardReader& in, BuildContext&) { return double_linear(in, true); });
 }
 
-/// MBDyn's "is there another argument" for optional trailing reals: an argument follows that is
-/// not a bare word naming no variable (`prestress`, `output`, the next law's name, ...).
-bool real_follows(CardReader& in) {
-  if (in.at_end()) return false;
-  const std::string_view text = in.peek_text();
-  if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text.front())) || text.front() == '_')) return true;
-  for (char c : text)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ' ')) return true;
-  return in.context().math().find_variable(text) != nullptr;
-}
-
 /// Isotropic hardening (1D, 3D, 6D) and contact (1D, 3D) elastic laws.
 template <int N>
 void register_hardening_and_contact() {
@@ -323,8 +311,8 @@ void register_1d_only() {
   });
   r.add("turbulent viscoelastic", [](CardReader& in, BuildContext&) -> LawPtr<1> {
     const double k = in.real(), c_parabolic = in.real();
-    const double threshold = real_follows(in) ? in.real() : 0.0;
-    const double c_linear = real_follows(in) ? in.real() : threshold * c_parabolic;
+    const double threshold = elements::real_follows(in) ? in.real() : 0.0;
+    const double c_linear = elements::real_follows(in) ? in.real() : threshold * c_parabolic;
     return std::make_unique<TurbulentViscoElasticLaw>(k, c_parabolic, threshold, c_linear);
   });
   r.add("shock absorber", [](CardReader& in, BuildContext& ctx) -> LawPtr<1> {
