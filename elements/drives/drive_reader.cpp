@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "elements/drives/drive_callers.hpp"
+#include "elements/input/bare_word.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "elements/drives/drive_registry.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
@@ -31,16 +31,6 @@ DriveCallerRegistry& registry() {
 }
 
 std::string key_of(unsigned label) { return std::to_string(label); }
-
-/// A bare identifier that names no variable cannot be a number: report it as an unknown drive.
-bool looks_like_unknown_word(parser::CardReader& in) {
-  const std::string_view text = in.peek_text();
-  if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text.front())) || text.front() == '_'))
-    return false;
-  for (char c : text)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ' ')) return false;
-  return in.context().math().find_variable(text) == nullptr;
-}
 
 }  // namespace
 
@@ -74,7 +64,7 @@ DriveCallerPtr read_drive_caller(parser::CardReader& in, DriveEnvironment& env) 
     if (d->is_stateful()) drive_tables(in.context()).stateful.push_back(d);
     return d;
   }
-  if (looks_like_unknown_word(in))
+  if (elements::next_is_unknown_word(in))
     throw parser::InputError(where, kinds::unknown_message("drive caller", "drive caller", in.peek_text()) +
                                         " (expected a drive caller or a number)");
   return std::make_shared<ConstDrive>(in.real());  // §2.6: a bare number is a const drive

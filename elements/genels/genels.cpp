@@ -72,6 +72,12 @@ void SpringSupport::jacobian(JacobianSink& J, const StepContext& c) {
   J.add(row_.equation(), col_.unknown(), v);
 }
 
+void add_genel(parser::CardReader& in, BuildContext& ctx, std::unique_ptr<Element> e) {
+  e->where = in.card_location();
+  ctx.read_output_flag(in, *e, "genels");
+  ctx.model().add_element(std::move(e));
+}
+
 namespace {
 
 using parser::CardReader;
@@ -79,12 +85,6 @@ using parser::CardReader;
 void read_genel(CardReader& in, BuildContext& ctx, unsigned label) {
   if (const CardReaderFn* reader = CardRegistry::family("genel").match_keyword(in)) return (*reader)(in, ctx, label);
   kinds::reject(in, "genel", "genel type");
-}
-
-void add_genel(CardReader& in, BuildContext& ctx, std::unique_ptr<Element> e) {
-  e->where = in.card_location();
-  ctx.read_output_flag(in, *e, "genels");
-  ctx.model().add_element(std::move(e));
 }
 
 void read_clamp(CardReader& in, BuildContext& ctx, unsigned label) {

@@ -12,6 +12,9 @@
 
 namespace mbl::elements {
 
+/// Adds a genel read from `in` (its output flag, its card location) to the model.
+void add_genel(parser::CardReader& in, BuildContext& ctx, std::unique_ptr<Element> e);
+
 class GenelClamp final : public Element {
  public:
   /// `imposed` null: the value at the initial state (`from node`).
@@ -62,6 +65,11 @@ class SpringSupport final : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext&) override { law_->after_convergence(); }
+
+  // Private data (MBDyn's GenelSpringSupport): "F", the law's force.
+  unsigned private_data_index(std::string_view name) const override { return name == "F" ? 1 : 0; }
+  unsigned private_data_count() const override { return 1; }
+  double private_data(unsigned) const override { return law_->force()[0]; }
 
  private:
   void evaluate(const StepContext& c);

@@ -9,6 +9,7 @@
 #include "elements/hydraulics/actuator.hpp"
 #include "elements/hydraulics/minor_losses.hpp"
 #include "elements/hydraulics/pipes.hpp"
+#include "elements/hydraulics/tank.hpp"
 #include "elements/hydraulics/valves.hpp"
 #include "elements/input/drive_input.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
@@ -151,11 +152,14 @@ void read_flow_valve(CardReader& in, BuildContext& ctx, unsigned label) {
   add(in, ctx, std::make_unique<FlowValve>(label, std::move(p)));
 }
 
-void read_dynamic_control_valve(CardReader& in, BuildContext& ctx, unsigned label) {
+// §8.11.4 and, with the two nodes of the valve body, §8.11.12 (pressure flow control valve).
+void read_dynamic_control_valve(CardReader& in, BuildContext& ctx, unsigned label, bool body_nodes) {
   DynamicControlValveParams p;
   for (auto& n : p.nodes) n = &pressure_node(in, ctx);
+  if (body_nodes)
+    for (auto& n : p.body_nodes) n = &pressure_node(in, ctx);
   p.force = read_drive(in, ctx);
-  p.start = in.real();
+  p.start = body_nodes ? non_negative(in, "initial displacement") : in.real();
   p.stroke_max = non_negative(in, "maximum displacement");
   p.width = positive(in, "duct width");
   if (in.keyword_is("loss")) p.loss = non_negative(in, "loss factor");
@@ -166,6 +170,23 @@ void read_dynamic_control_valve(CardReader& in, BuildContext& ctx, unsigned labe
   p.c_acceleration = in.real();
   p.fluid = read_element_fluid(in, ctx);
   add(in, ctx, std::make_unique<DynamicControlValve>(label, std::move(p)));
+}
+
+// MBDyn's tank (§8.11.14 undocumented): node_1, node_2, pressure, pipe area, tank area, maximum
+// level [, startlevel, l] [, alarmlevel, l], <c> (MBDyn reads and ignores the alarm level and c).
+void read_tank(CardReader& in, BuildContext& ctx, unsigned label) {
+  TankParams p;
+  for (auto& n : p.nodes) n = &pressure_node(in, ctx);
+  p.pressure = positive(in, "tank pressure");
+  p.area_pipe = positive(in, "pipe area");
+  p.area_tank = positive(in, "tank area");
+  p.level_max = non_negative(in, "maximum level");
+  p.level_start = 0.5 * p.level_max;
+  if (in.keyword_is("start level")) p.level_start = non_negative(in, "initial level");
+  if (in.keyword_is("alarm level")) non_negative(in, "alarm level");
+  in.real();
+  p.fluid = read_element_fluid(in, ctx);
+  add(in, ctx, std::make_unique<Tank>(label, std::move(p)));
 }
 
 void read_pressure_valve(CardReader& in, BuildContext& ctx, unsigned label) {
@@ -235,8 +256,20 @@ const bool registered =
         "control valve 2", [](CardReader& in, BuildContext& c, unsigned l) { read_control_valve(in, c, l, true); }) &&
     CardRegistry::family("hydraulic").add("flow valve", read_flow_valve) &&
     CardRegistry::family("hydraulic").add("accumulator", read_accumulator) &&
-    CardRegistry::family("hydraulic").add("dynamic control valve", read_dynamic_control_valve) &&
-    CardRegistry::family("hydraulic").add("pressure valve", read_pressure_valve);
+    CardRegistry::family("hydraulic").add("dynamic control valve",
+                                          [](CardReader& in, BuildContext& c, unsigned l) {
+                                            read_dynamic_control_valve(in, c, l, false);
+                                          }) &&
+    // MBDyn's keyword; the manual writes "pressure flow control valve".
+    CardRegistry::family("hydraulic").add("pressure flow control", [](CardReader& in, BuildContext& c, unsigned l) {
+      read_dynamic_control_valve(in, c, l, true);
+    }) &&
+    CardRegistry::family("hydraulic").add("pressure flow control valve",
+                                          [](CardReader& in, BuildContext& c, unsigned l) {
+                                            read_dynamic_control_valve(in, c, l, true);
+                                          }) &&
+    CardRegistry::family("hydraulic").add("pressure valve", read_pressure_valve) &&
+    CardRegistry::family("hydraulic").add("tank", read_tank);
 
 }  // namespace
 }  // namespace mbl::elements::hydraulics

@@ -143,7 +143,7 @@ void DynamicControlValve::initial_state(Vector& y, Vector& yp) const {
 }
 
 void DynamicControlValve::assemble(LocalAssembly& a, const StepContext& c, bool record) {
-  a.reserve(6);
+  a.reserve(6);  // the four pressures and the two unknowns (nodes 5 and 6 only receive flows)
   std::array<AD, 4> p;
   for (int i = 0; i < 4; ++i) p[i] = a.pressure(*p_.nodes[i]);
   const auto [s, sp] = a.scalar(first_index(), true);
@@ -174,8 +174,14 @@ void DynamicControlValve::assemble(LocalAssembly& a, const StepContext& c, bool 
   a.add(first_index(), AD(-force + mass_ * vp + C * sp + K * s + c1 * (s + p_.stroke_max) + c2 * sp + c3 * vp +
                           cf1 * (s - p_.stroke_max) + cf2 * sp + cf3 * vp));
   a.add(first_index() + 1, AD(sp - v));
+  const AD displaced = .25 * p_.valve_diameter * p_.valve_diameter * 3.14159265358979323846 * sp;
+  if (pressure_flow_control()) {
+    a.add(p_.body_nodes[0]->first_index(), displaced);
+    a.add(p_.body_nodes[1]->first_index(), AD(-displaced));
+  }
   if (record) {
     s_ = s.value(), sp_ = sp.value(), vp_ = vp.value();
+    body_flow_ = -displaced.value();
     for (int i = 0; i < 4; ++i) flow_[i] = -r[i].value();
     area_ = {A12.value(), A13.value(), A34.value(), A24.value()};
   }

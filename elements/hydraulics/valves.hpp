@@ -124,8 +124,14 @@ class PressureValve final : public HydraulicElement {
 /// driven by a force opens the ways of the control valve with area width * |s|; its mass is
 /// 1.175 pi d^3 rho_valve, flow-force damping 0.4 d Cd w sqrt(rho p1) and stiffness 0.43 w p1
 /// (MBDyn 2024's coefficients); penalties at s = -s_max and s = s_max.
+/// The pressure flow control valve (§8.11.12) is the same valve with two more nodes at the ends of
+/// the valve body: as MBDyn 2024 writes it (the manual says their pressures act on the spool; the
+/// code leaves them out of the force balance), the spool of area pi d^2 / 4 moving at s' takes the
+/// flow A s' from node 5 and gives it to node 6. (MBDyn's never sets its end-of-stroke penalties;
+/// here they act as in the dynamic control valve.)
 struct DynamicControlValveParams {
   std::array<const PressureNode*, 4> nodes{};
+  std::array<const PressureNode*, 2> body_nodes{};  ///< the pressure flow control valve's nodes 5, 6
   DriveCallerPtr force;
   double start = 0, stroke_max = 0, width = 0, loss = 0, valve_diameter = 0, valve_density = 0;
   double c_displacement = 0, c_velocity = 0, c_acceleration = 0;
@@ -135,12 +141,19 @@ struct DynamicControlValveParams {
 class DynamicControlValve final : public HydraulicElement {
  public:
   DynamicControlValve(unsigned label, DynamicControlValveParams p);
-  std::string_view type_name() const override { return "DynamicControlValve"; }
+  std::string_view type_name() const override {
+    return pressure_flow_control() ? "PressureFlowControlValve" : "DynamicControlValve";
+  }
   int dof_count() const override { return 2; }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
   void initial_state(Vector& y, Vector& yp) const override;
+  /// s, s', v', the flows entering nodes 1-4 (5-6), the areas of the ways 1-2, 1-3, 3-4, 2-4.
   void output(OutputSink& out) const override {
-    write_hyd(out, {s_, sp_, vp_, flow_[0], flow_[1], flow_[2], flow_[3], area_[0], area_[1], area_[2], area_[3]});
+    if (pressure_flow_control())
+      write_hyd(out, {s_, sp_, vp_, flow_[0], flow_[1], flow_[2], flow_[3], body_flow_, -body_flow_, area_[0],
+                      area_[1], area_[2], area_[3]});
+    else
+      write_hyd(out, {s_, sp_, vp_, flow_[0], flow_[1], flow_[2], flow_[3], area_[0], area_[1], area_[2], area_[3]});
   }
 
   static constexpr double kCd = 0.611;
@@ -149,9 +162,10 @@ class DynamicControlValve final : public HydraulicElement {
   void assemble(LocalAssembly& a, const StepContext& c, bool record) override;
 
  private:
+  bool pressure_flow_control() const { return p_.body_nodes[0] != nullptr; }
   DynamicControlValveParams p_;
   double mass_;
-  double s_ = 0, sp_ = 0, vp_ = 0;
+  double s_ = 0, sp_ = 0, vp_ = 0, body_flow_ = 0;
   std::array<double, 4> flow_{}, area_{};  ///< areas of the ways 1-2, 1-3, 3-4, 2-4
 };
 

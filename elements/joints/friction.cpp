@@ -137,12 +137,37 @@ void DiscreteCoulombFriction::after_convergence(double, double v) {
 
 // §2.8.2: `simple` sh = f; `simple plane hinge` sh = f / sqrt(1 + f^2) (the friction angle of a
 // pin in a loose hole).
+// `screw joint`: see set_screw_pitch.
 double JointFriction::shape(double f) const {
-  return shape_ == FrictionShape::Simple ? f : f / std::sqrt(1.0 + f * f);
+  switch (shape_) {
+    case FrictionShape::Simple: return f;
+    case FrictionShape::SimplePlaneHinge: return f / std::sqrt(1.0 + f * f);
+    case FrictionShape::ScrewJoint: {
+      const double k = thread_.radius / radius_, s = sec_half_thread_angle_, t = tan_pitch_;
+      return k * f * s * (1.0 + t * t) / (f * s * t - 1.0);
+    }
+  }
+  return f;
 }
 
 double JointFriction::shape_derivative(double f) const {
-  return shape_ == FrictionShape::Simple ? 1.0 : std::pow(1.0 + f * f, -1.5);
+  switch (shape_) {
+    case FrictionShape::Simple: return 1.0;
+    case FrictionShape::SimplePlaneHinge: return std::pow(1.0 + f * f, -1.5);
+    case FrictionShape::ScrewJoint: {
+      const double k = thread_.radius / radius_, s = sec_half_thread_angle_, t = tan_pitch_;
+      const double d = f * s * t - 1.0;
+      return -k * s * (1.0 + t * t) / (d * d);
+    }
+  }
+  return 1.0;
+}
+
+// As MBDyn, the secant of the half thread angle is the one given (the angle projected on the
+// pitch plane is not used by the shape).
+void JointFriction::set_screw_pitch(double pitch) {
+  tan_pitch_ = pitch / (2.0 * M_PI * thread_.radius);
+  radius_ = thread_.radius / std::cos(std::atan(tan_pitch_));
 }
 
 double JointFriction::residual(ResidualSink& r, const StepContext& c, int row, double rate, double F_norm) {

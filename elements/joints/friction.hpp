@@ -12,6 +12,7 @@
 // - `discrete coulomb, fs [, sigma2, s2] [, velocity ratio, r]`: the state is f itself
 //   (algebraic), with the sticking/sliding switching of MBDyn's DiscreteCoulombFriction:
 //   sticking imposes v = 0, sliding f = sign fs(v) + s2 v.
+#include <cmath>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -95,13 +96,25 @@ class DiscreteCoulombFriction final : public FrictionModel {
   double sliding_sign_ = 1.0;  ///< sliding: f = sliding_sign_ fs(v) + sigma2 v
 };
 
-enum class FrictionShape { Simple, SimplePlaneHinge };
+enum class FrictionShape { Simple, SimplePlaneHinge, ScrewJoint };
+
+/// The thread of the `screw joint` shape function (§2.8.2): mean radius and half thread angle.
+struct ScrewThread {
+  double radius = 0.0, half_thread_angle = 0.0;
+};
 
 /// The friction of one joint: model, shape function, preload and radius.
 class JointFriction {
  public:
-  JointFriction(std::unique_ptr<FrictionModel> model, FrictionShape shape, double preload, double radius)
-      : model_(std::move(model)), shape_(shape), preload_(preload), radius_(radius) {}
+  JointFriction(std::unique_ptr<FrictionModel> model, FrictionShape shape, double preload, double radius,
+                ScrewThread thread = {})
+      : model_(std::move(model)), shape_(shape), preload_(preload), radius_(radius),
+        sec_half_thread_angle_(1.0 / std::cos(thread.half_thread_angle)), thread_(thread) {}
+  /// The screw joint with pitch p (advance per turn) sets the thread's lead: tan(pitch angle) =
+  /// p / (2 pi r); the contact point slides at r / cos(pitch angle) times the relative spin
+  /// (MBDyn's ComputePitchAngle), and Q = sh(f) |F| r / cos(pitch angle) is then the thread's
+  /// friction moment r f sec(hta) (1 + tan^2) / (f sec(hta) tan - 1) |F|.
+  void set_screw_pitch(double pitch);
   DofOrder dof_order() const { return model_->dof_order(); }
   double radius() const { return radius_; }
   /// Adds the state equation at `row` and returns Q = sh(f) max(|F|, preload) r, for the
@@ -121,6 +134,10 @@ class JointFriction {
   std::unique_ptr<FrictionModel> model_;
   FrictionShape shape_;
   double preload_, radius_;
+  // The screw joint shape: sh(f) = k f sec (1 + t^2) / (f sec t - 1), t the tangent of the pitch
+  // angle (0 until set_screw_pitch), k the thread radius over radius_.
+  double sec_half_thread_angle_, tan_pitch_ = 0.0;
+  ScrewThread thread_;
   double Q_ = 0.0, f_ = 0.0;
 };
 

@@ -1,8 +1,7 @@
 #include "elements/joints/friction_input.hpp"
 
-#include <optional>
-
 #include "elements/drives/scalar_function.hpp"
+#include "parser/errors.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -25,17 +24,16 @@ std::unique_ptr<FrictionModel> read_friction_model(CardReader& in) {
   return std::make_unique<DiscreteCoulombFriction>(std::move(fs), sigma2, ratio);
 }
 
-/// §2.8.2: `simple`, `simple plane hinge`, or `screw joint, radius, r, half thread angle, g`
-/// (empty: the screw joint's shape, not implemented).
-std::optional<FrictionShape> read_shape_function(CardReader& in) {
+/// §2.8.2: `simple`, `simple plane hinge`, or `screw joint, radius, r, half thread angle, g`.
+FrictionShape read_shape_function(CardReader& in, ScrewThread& thread) {
   if (in.keyword_is("simple plane hinge")) return FrictionShape::SimplePlaneHinge;
   if (in.keyword_is("simple")) return FrictionShape::Simple;
   if (!in.keyword_is("screw joint")) in.fail_expected("a friction shape function (simple, simple plane hinge, screw joint)");
   if (!in.keyword_is("radius")) in.fail_expected("\"radius\"");
-  in.real();
+  thread.radius = parser::checked_real(in, [](double v) { return v > 0.0; }, "a positive thread radius");
   if (!in.keyword_is("half thread angle")) in.fail_expected("\"half thread angle\"");
-  in.real();
-  return std::nullopt;
+  thread.half_thread_angle = in.real();
+  return FrictionShape::ScrewJoint;
 }
 
 }  // namespace
@@ -49,21 +47,17 @@ bool read_friction(CardReader& in, BuildContext& ctx, std::string_view joint, Fr
   double preload = 0.0;
   if (in.keyword_is("preload")) preload = in.real();
   std::unique_ptr<FrictionModel> model = read_friction_model(in);
-  const std::optional<FrictionShape> shape = read_shape_function(in);
-  if (!shape) {
+  const parser::SourceLocation shape_at = in.location();
+  ScrewThread thread;
+  const FrictionShape shape = read_shape_function(in, thread);
+  const bool screw = radius == FrictionRadius::Screw;
+  if (screw && shape != FrictionShape::ScrewJoint)
+    throw parser::InputError(shape_at, "expected the \"screw joint\" shape function (the only one of a screw joint's friction)");
+  if (!screw && shape == FrictionShape::ScrewJoint) {
     ctx.read().report(parser::Diagnostic{where, "not implemented", "friction in " + std::string(joint)});
     return false;
   }
-  out = std::make_unique<JointFriction>(std::move(model), *shape, preload, r);
-  return true;
-}
-
-bool read_unimplemented_friction(CardReader& in, BuildContext& ctx, std::string_view joint, FrictionRadius radius) {
-  const parser::SourceLocation where = in.location();
-  std::unique_ptr<JointFriction> friction;
-  if (!read_friction(in, ctx, joint, radius, friction)) return true;
-  if (!friction) return false;
-  ctx.read().report(parser::Diagnostic{where, "not implemented", "friction in " + std::string(joint)});
+  out = std::make_unique<JointFriction>(std::move(model), shape, preload, r, thread);
   return true;
 }
 

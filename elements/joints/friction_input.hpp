@@ -10,19 +10,15 @@
 
 namespace mbl::elements {
 
-/// Where the joint card has the average radius of the friction surface (revolute joints).
-enum class FrictionRadius { None, Required };
+/// Where the joint card has the average radius of the friction surface (revolute joints); the
+/// screw joint has none and takes only the `screw joint` shape function (its thread).
+enum class FrictionRadius { None, Required, Screw };
 
 /// If the next argument is `friction`, reads the sub-card into `out`; returns false (the caller
 /// must not build the joint) when it uses a form that is not implemented (the `screw joint`
-/// shape function), reported at the `friction` keyword as "friction in <joint>". Without
-/// `friction`, reads nothing, leaves `out` empty and returns true.
+/// shape function outside the screw joint), reported at the `friction` keyword as "friction in
+/// <joint>". Without `friction`, reads nothing, leaves `out` empty and returns true.
 bool read_friction(parser::CardReader& in, BuildContext& ctx, std::string_view joint, FrictionRadius radius,
                    std::unique_ptr<JointFriction>& out);
-
-/// For the joints whose friction is not implemented yet: reads the sub-card if present, reports
-/// it and returns true (the caller must not build the joint); false, reading nothing, otherwise.
-bool read_unimplemented_friction(parser::CardReader& in, BuildContext& ctx, std::string_view joint,
-                                 FrictionRadius radius);
 
 }  // namespace mbl::elements

@@ -63,8 +63,9 @@ void read_screw(CardReader& in, BuildContext& ctx, unsigned label) {
   const Attachment b = read_offset_side(in, ctx);
   if (!in.keyword_is("pitch")) in.fail_expected("\"pitch\"");
   const double pitch = in.real();
-  if (read_unimplemented_friction(in, ctx, "screw", FrictionRadius::None)) return;
-  add_joint(in, ctx, std::make_unique<ScrewJoint>(label, a, b, pitch));
+  std::unique_ptr<JointFriction> friction;
+  if (!read_friction(in, ctx, "screw", FrictionRadius::Screw, friction)) return;
+  add_joint(in, ctx, std::make_unique<ScrewJoint>(label, a, b, pitch, std::move(friction)));
 }
 
 // §8.12.26: node_1, [position,] p, n, node_2 [, offset, q]

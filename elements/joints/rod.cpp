@@ -99,6 +99,8 @@ void Rod::output_extra(OutputSink& out, std::ostream& os) const {
   out.write(os, l_);
   out.write(os, u_);
   out.write(os, l_dot_);
+  // The law's items (e.g. the shock absorber's p, A, Fe, Fv), as MBDyn's OutputAppend.
+  for (int i = 0; i < law_->output_count(); ++i) out.write(os, law_->output_value(i));
 }
 
 // Appendix C "Rod": l, lP, v (the .jnt extra columns).
@@ -106,18 +108,34 @@ void Rod::output_setup_extra(OutputSink& out, const std::string& base) {
   nc_l_ = output::nc_declare(out, base, output::nc::joint_l);
   nc_lP_ = output::nc_declare(out, base, output::nc::joint_lP);
   nc_v_ = output::nc_declare(out, base, output::nc::joint_v);
+  // MBDyn's OutputAppendPrepare(name + "CL"): "<base>.CL.<item>".
+  nc_law_.clear();
+  for (int i = 0; i < law_->output_count(); ++i) {
+    const LawOutputItem item = law_->output_item(i);
+    nc_law_.push_back(out.declare(base + ".CL." + std::string(item.name), NcShape::Scalar, std::string(item.units),
+                                  std::string(item.description)));
+  }
 }
 
 void Rod::output_netcdf_extra(OutputSink& out) const {
   out.put(nc_l_, l_);
   out.put(nc_lP_, l_dot_);
   out.put(nc_v_, u_);
+  for (int i = 0; i < static_cast<int>(nc_law_.size()); ++i) out.put(nc_law_[i], law_->output_value(i));
+}
+
+namespace {
+constexpr std::string_view kLawPrefix = "constitutiveLaw.";
 }
 
 unsigned Rod::private_data_index(std::string_view name) const {
   if (name == "F") return 1;
   if (name == "l" || name == "L") return 2;  // "L": spelling used by real decks
   if (name == "lP") return 3;
+  if (name.starts_with(kLawPrefix)) {
+    for (int i = 0; i < law_->output_count(); ++i)
+      if (law_->output_item(i).name == name.substr(kLawPrefix.size())) return 4 + static_cast<unsigned>(i);
+  }
   return 0;
 }
 
@@ -128,7 +146,7 @@ double Rod::private_data(unsigned i) const {
     case 2: return state().l;
     case 3: return state().l_dot;
   }
-  return 0.0;
+  return law_->output_value(static_cast<int>(i) - 4);
 }
 
 }  // namespace mbl::elements

@@ -4,6 +4,7 @@
 // eps' = l'/l0, l = |x2 + f2 - x1 - f1|. With u = (x2 + f2 - x1 - f1)/l and F = f u, node 1
 // receives F at its point (tension pulls the points together), node 2 -F.
 #include <memory>
+#include <vector>
 
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/constitutive_law.hpp"
@@ -24,9 +25,9 @@ class Rod final : public Joint {
   double length() const { return l_; }
   double force() const { return f_; }
 
-  // Private data (§8.12.42): "F", "l", "lP".
+  // Private data (§8.12.42): "F", "l", "lP", then the law's "constitutiveLaw.<item>".
   unsigned private_data_index(std::string_view name) const override;
-  unsigned private_data_count() const override { return 3; }
+  unsigned private_data_count() const override { return 3 + law_->output_count(); }
   double private_data(unsigned i) const override;
 
  protected:
@@ -48,6 +49,7 @@ class Rod final : public Joint {
   double l_ = 0.0, l_dot_ = 0.0, f_ = 0.0;
   Vec3 u_ = Vec3::UnitX();
   OutputSink::VarId nc_l_ = -1, nc_lP_ = -1, nc_v_ = -1;
+  std::vector<OutputSink::VarId> nc_law_;
 };
 
 }  // namespace mbl::elements

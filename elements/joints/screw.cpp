@@ -33,8 +33,10 @@ Mat3 gamma_inverse_T_derivative(const Vec3& th, const Vec3& v) {
 
 }  // namespace
 
-ScrewJoint::ScrewJoint(unsigned label, const Attachment& a, const Attachment& b, double pitch)
-    : Joint(label), a_(a), b_(b), pitch_(pitch) {
+ScrewJoint::ScrewJoint(unsigned label, const Attachment& a, const Attachment& b, double pitch,
+                       std::unique_ptr<JointFriction> friction)
+    : Joint(label), a_(a), b_(b), pitch_(pitch), friction_(std::move(friction)) {
+  if (friction_) friction_->set_screw_pitch(pitch_);
   // The reference values: the configuration the joint is built in (before initial assembly).
   const Vec3 e_h = a_.R_NH.col(2);
   const Vec3 Theta = rot::R_to_rotvec(a_.node->R_WN().transpose() * b_.node->R_WN());
@@ -70,6 +72,8 @@ Vec3 ScrewJoint::dphi_dth1(const State& s) const {
 }
 Vec3 ScrewJoint::dphi_dth2(const State& s) const { return pitch_ / kTwoPi * s.a - s.f2.cross(s.e); }
 
+double ScrewJoint::spin(const State& s) const { return s.e.dot(b_.node->w_W() - a_.node->w_W()); }
+
 void ScrewJoint::residual(ResidualSink& r, const StepContext& c) {
   const State s = state();
   const double l = lambda(c, 0);
@@ -79,6 +83,11 @@ void ScrewJoint::residual(ResidualSink& r, const StepContext& c) {
   r.add(x2, Vec3(s.e * l));
   r.add(x2 + 3, Vec3(-dphi_dth2(s) * l));
   r.add(first_index(), phi(s) / c.dCoef);
+  if (friction_) {
+    const double sgn = load_sign(l);
+    const double Q = friction_->residual(r, c, first_index() + 1, sgn * spin(s), std::abs(l));
+    if (!c.initial_assembly) add_friction_load(r, x1 + 3, x2 + 3, s.e, sgn * Q);
+  }
 }
 
 void ScrewJoint::jacobian(JacobianSink& J, const StepContext& c) {
@@ -110,6 +119,17 @@ void ScrewJoint::jacobian(JacobianSink& J, const StepContext& c) {
   J.add(fm1, ct2, Mat3(h * (-k * M + ex * f2x)));
   J.add(fm2, ct1, Mat3(h * (-k * (ax + M) + f2x * ex)));
   J.add(fm2, ct2, Mat3(h * (k * M - ex * f2x)));
+  if (friction_) {
+    const double sgn = load_sign(l);
+    LinearForm drate, dF;
+    drate.add(spin_rate_form(*a_.node, *b_.node, s.e, c.dCoef), -sgn);  // d(e . (w_2 - w_1)) sign
+    dF.add(row, sgn);                                                    // d|lambda|
+    double Q = 0.0;
+    const LinearForm dQ = friction_->jacobian(J, c, row + 1, sgn * spin(s), drate, std::abs(l), dF, Q);
+    LinearForm dM;
+    dM.add(dQ, sgn);
+    add_friction_load_jacobian(J, fm1, fm2, s.e, sgn * Q, dM, ct1, c.dCoef);
+  }
 }
 
 void ScrewJoint::after_convergence(const StepContext& c) {
@@ -123,6 +143,12 @@ void ScrewJoint::after_convergence(const StepContext& c) {
   F_W_ = s.e * l;
   M_W_ = dphi_dth1(s) * l;
   R_WJ_ = a_.R_WH();
+  if (friction_) {
+    friction_->after_convergence(c, first_index() + 1, load_sign(l) * spin(s));
+    friction_moment_ = load_sign(l) * friction_->Q();
+    vrel_ = spin(s) * friction_->radius();
+    M_W_ += s.e * friction_moment_;  // MBDyn's reaction moment includes the friction moment
+  }
 }
 
 // .jnt columns 14-21: theta (degrees, unwrapped), e . d, the relative rotation vector (node 1
@@ -132,6 +158,11 @@ void ScrewJoint::output_extra(OutputSink& out, std::ostream& os) const {
   out.write(os, s_);
   out.write(os, Theta_);
   out.write(os, D_);
+  if (friction_) {
+    out.write(os, vrel_);
+    out.write(os, friction_->coefficient());
+    out.write(os, Vec3(a_.R_WH().col(2) * friction_moment_));
+  }
 }
 
 unsigned ScrewJoint::private_data_index(std::string_view name) const {

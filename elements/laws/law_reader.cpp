@@ -5,9 +5,13 @@
 
 
 #include "elements/drives/template_drive.hpp"
+#include "elements/input/bare_word.hpp"
 #include "elements/input/drive_input.hpp"
 #include "elements/laws/elastic_laws.hpp"
+#include "elements/laws/invariant_angular_law.hpp"
+#include "elements/laws/nonlinear_laws.hpp"
 #include "elements/laws/scalar_function_laws.hpp"
+#include "elements/laws/shock_absorber_law.hpp"
 #include "elements/laws/wrapper_laws.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
@@ -276,7 +280,98 @@ void register_1d_3d() {
   r.add("double linear viscoelastic", [=](CardReader& in, BuildContext&) { return double_linear(in, true); });
 }
 
-/// Laws of MBDyn that are not implemented yet: reported, not rejected as unknown.
+/// Isotropic hardening (1D, 3D, 6D) and contact (1D, 3D) elastic laws.
+template <int N>
+void register_hardening_and_contact() {
+  auto& r = LawRegistry<N>::instance();
+  r.add("isotropic hardening elastic", [](CardReader& in, BuildContext&) -> LawPtr<N> {
+    const double k = in.real();
+    const double eps_ref = parser::checked_real(in, [](double v) { return v > 0.0; }, "a positive reference strain");
+    const double k_linear = in.keyword_is("linear stiffness") ? in.real() : 0.0;
+    return std::make_unique<IsotropicHardeningLaw<N>>(k, eps_ref, k_linear);
+  });
+  if constexpr (N != 6) {
+    r.add("contact elastic", [](CardReader& in, BuildContext&) -> LawPtr<N> {
+      const double k = in.real();
+      const double gamma = parser::checked_real(in, [](double v) { return v >= 1.0; }, "an exponent not less than 1");
+      return std::make_unique<ContactElasticLaw<N>>(k, gamma);
+    });
+  }
+}
+
+/// The 1D-only laws: log, inverse square, turbulent viscoelastic, shock absorber.
+void register_1d_only() {
+  auto& r = LawRegistry<1>::instance();
+  r.add("log elastic", [](CardReader& in, BuildContext&) -> LawPtr<1> {
+    return std::make_unique<LogElasticLaw>(in.real());
+  });
+  r.add("inverse square elastic", [](CardReader& in, BuildContext&) -> LawPtr<1> {
+    const double k = in.real();
+    return std::make_unique<InverseSquareElasticLaw>(k, in.real());
+  });
+  r.add("turbulent viscoelastic", [](CardReader& in, BuildContext&) -> LawPtr<1> {
+    const double k = in.real(), c_parabolic = in.real();
+    const double threshold = elements::real_follows(in) ? in.real() : 0.0;
+    const double c_linear = elements::real_follows(in) ? in.real() : threshold * c_parabolic;
+    return std::make_unique<TurbulentViscoElasticLaw>(k, c_parabolic, threshold, c_linear);
+  });
+  r.add("shock absorber", [](CardReader& in, BuildContext& ctx) -> LawPtr<1> {
+    drives::TplDriveCallerPtr<double> prestrain;
+    if (in.keyword_is("prestrain")) prestrain = drives::read_tpl_drive_caller<double>(in, ctx.model().drive_env());
+    ShockAbsorberLaw::Params p;
+    p.p0 = in.real();
+    p.A0 = in.real();
+    p.c_int = in.real();
+    p.gamma = in.real();
+    if (in.keyword_is("epsilon max")) p.eps_max = in.real();
+    if (in.keyword_is("epsilon min")) {
+      const parser::SourceLocation at = in.location();
+      p.eps_min = in.real();
+      if (p.eps_min >= p.eps_max)
+        throw parser::InputError(at, fmt::format("expected epsilon min less than epsilon max ({}), found {}", p.eps_max, p.eps_min));
+    }
+    if (in.keyword_is("penalty")) {
+      p.penalty = in.real();
+      p.penalty_rate = in.real();
+    }
+    if (in.keyword_is("metering")) {
+      p.metering = elements::read_drive(in, ctx);
+      p.metering_negative = in.keyword_is("negative") ? elements::read_drive(in, ctx) : p.metering;
+    }
+    if (in.keyword_is("orifice")) p.orifice = elements::read_drive(in, ctx);
+    if (!p.metering && !p.orifice) in.fail_expected("\"metering\" or \"orifice\" (at least one area)");
+    p.fluid_area = in.real();
+    p.fluid_density = in.real();
+    p.drag = in.real();
+    if (in.keyword_is("friction")) {
+      p.eps_dot_ref = parser::checked_real(in, [](double v) { return v > 0.0; }, "a positive reference strain rate");
+      p.friction = parser::checked_real(in, [](double v) { return v >= 0.0 && v <= 1.0; }, "a friction amplitude in [0, 1]");
+    }
+    LawPtr<1> law = std::make_unique<ShockAbsorberLaw>(std::move(p));
+    if (!prestrain) return law;
+    return std::make_unique<PrestressedLaw<1>>(std::move(law), VecN<1>::Zero(), std::move(prestrain));
+  });
+}
+
+/// Axial-torsion coupling (6D, beams) and the invariant angular wrapper (3D).
+void register_6d_and_3d_only() {
+  auto& r6 = LawRegistry<6>::instance();
+  r6.add("linear elastic generic axial torsion coupling", [](CardReader& in, BuildContext&) -> LawPtr<6> {
+    const MatN<6> K = read_derivative<6>(in);
+    return std::make_unique<AxialTorsionCouplingLaw>(K, MatN<6>::Zero(), in.real());
+  });
+  r6.add("linear viscoelastic generic axial torsion coupling", [](CardReader& in, BuildContext&) -> LawPtr<6> {
+    const MatN<6> K = read_derivative<6>(in);
+    const MatN<6> C = read_viscosity<6>(in, K, true);
+    return std::make_unique<AxialTorsionCouplingLaw>(K, C, in.real());
+  });
+  LawRegistry<3>::instance().add("invariant angular", [](CardReader& in, BuildContext& ctx) -> LawPtr<3> {
+    const double xi = in.real();
+    LawPtr<3> law = read_constitutive_law<3>(in, ctx);
+    if (!law) return nullptr;
+    return std::make_unique<InvariantAngularLaw>(xi, std::move(law));
+  });
+}
 
 template <int N>
 bool register_all() {
@@ -285,6 +380,9 @@ bool register_all() {
   register_wrappers<N>();
   register_scalar_function_laws<N>();
   if constexpr (N != 6) register_1d_3d<N>();
+  register_hardening_and_contact<N>();
+  if constexpr (N == 1) register_1d_only();
+  if constexpr (N == 6) register_6d_and_3d_only();
   if constexpr (N == 3) {
     LawRegistry<3>::instance().add("axial wrapper", [](CardReader& in, BuildContext& ctx) -> LawPtr<3> {
       const Vec3 dir = in.vec3();
@@ -342,7 +440,8 @@ std::unique_ptr<ConstitutiveLaw<N>> read_constitutive_law(CardReader& in, BuildC
   // Known in another dimension: say so.
   const bool in_1 = N != 1 && LawRegistry<1>::instance().find(name);
   const bool in_3 = N != 3 && LawRegistry<3>::instance().find(name);
-  if (in_1 || in_3)
+  const bool in_6 = N != 6 && LawRegistry<6>::instance().find(name);
+  if (in_1 || in_3 || in_6)
     throw parser::InputError(at, fmt::format("expected a {}D constitutive law, found \"{}\" (not defined in {}D)", N, raw, N));
   kinds::reject(in, "constitutive law", "constitutive law", at, raw);  // not implemented, or unknown
   return nullptr;

@@ -3,6 +3,7 @@
 // prestress/prestrain, array, drive caller wrapper, bistop (also the linear elastic/viscoelastic
 // bistop laws), axial wrapper.
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "elements/drives/template_drive.hpp"
@@ -29,29 +30,43 @@ class OwnedLaw {
   std::unique_ptr<ConstitutiveLaw<N>> l_;
 };
 
+/// A law that wraps one other law: memory, viscosity and output items are the wrapped law's.
+template <class Derived, int N>
+class SingleWrapperLaw : public ClonableLaw<Derived, N> {
+ public:
+  explicit SingleWrapperLaw(std::unique_ptr<ConstitutiveLaw<N>> law) : law_(std::move(law)) {}
+  void after_convergence() override { law_->after_convergence(); }
+  bool is_viscous() const override { return law_->is_viscous(); }
+  int output_count() const override { return law_->output_count(); }
+  LawOutputItem output_item(int i) const override { return law_->output_item(i); }
+  double output_value(int i) const override { return law_->output_value(i); }
+
+ protected:
+  OwnedLaw<N> law_;
+};
+
 /// F = F_p + law(eps - eps_p(t), eps') (§2.10: `prestress`, `prestrain`): the prestrain is an
 /// imposed strain subtracted from the geometric one, the prestress a force added to the law's.
 template <int N>
-class PrestressedLaw final : public ClonableLaw<PrestressedLaw<N>, N> {
+class PrestressedLaw final : public SingleWrapperLaw<PrestressedLaw<N>, N> {
  public:
   using VecN = typename ConstitutiveLaw<N>::VecN;
   using Entity = typename LawTraits<N>::Entity;
   PrestressedLaw(std::unique_ptr<ConstitutiveLaw<N>> law, const VecN& prestress,
                  drives::TplDriveCallerPtr<Entity> prestrain)
-      : law_(std::move(law)), prestress_(prestress), prestrain_(std::move(prestrain)) {}
+      : SingleWrapperLaw<PrestressedLaw<N>, N>(std::move(law)), prestress_(prestress),
+        prestrain_(std::move(prestrain)) {}
   void update(const VecN& eps, const VecN& eps_dot, double t) override {
     VecN e = eps;
     if (prestrain_) e -= LawTraits<N>::vec(prestrain_->value(t));
-    law_->update(e, eps_dot, t);
-    this->F_ = prestress_ + law_->force();
-    this->F_eps_ = law_->stiffness();
-    this->F_eps_dot_ = law_->damping();
+    auto& law = *this->law_;
+    law.update(e, eps_dot, t);
+    this->F_ = prestress_ + law.force();
+    this->F_eps_ = law.stiffness();
+    this->F_eps_dot_ = law.damping();
   }
-  void after_convergence() override { law_->after_convergence(); }
-  bool is_viscous() const override { return law_->is_viscous(); }
 
  private:
-  OwnedLaw<N> law_;
   VecN prestress_;
   drives::TplDriveCallerPtr<Entity> prestrain_;
 };
@@ -81,31 +96,52 @@ class ArrayLaw final : public ClonableLaw<ArrayLaw<N>, N> {
       if (l->is_viscous()) return true;
     return false;
   }
+  // The items of the laws one after the other (as MBDyn appends their outputs).
+  int output_count() const override {
+    int n = 0;
+    for (auto& l : laws_) n += l->output_count();
+    return n;
+  }
+  LawOutputItem output_item(int i) const override {
+    const auto [law, k] = item(i);
+    return law ? law->output_item(k) : LawOutputItem{};
+  }
+  double output_value(int i) const override {
+    const auto [law, k] = item(i);
+    return law ? law->output_value(k) : 0.0;
+  }
 
  private:
+  /// The law holding item i, and the item's index in it.
+  std::pair<const ConstitutiveLaw<N>*, int> item(int i) const {
+    for (auto& l : laws_) {
+      if (i < l->output_count()) return {&*l, i};
+      i -= l->output_count();
+    }
+    return {nullptr, 0};
+  }
+
   std::vector<OwnedLaw<N>> laws_;
 };
 
 /// w(t) * law (§2.10.41, drive caller wrapper).
 template <int N>
-class DriveScaledLaw final : public ClonableLaw<DriveScaledLaw<N>, N> {
+class DriveScaledLaw final : public SingleWrapperLaw<DriveScaledLaw<N>, N> {
  public:
   using VecN = typename ConstitutiveLaw<N>::VecN;
   DriveScaledLaw(DriveCallerPtr w, std::unique_ptr<ConstitutiveLaw<N>> law)
-      : w_(std::move(w)), law_(std::move(law)) {}
+      : SingleWrapperLaw<DriveScaledLaw<N>, N>(std::move(law)), w_(std::move(w)) {}
   void update(const VecN& eps, const VecN& eps_dot, double t) override {
-    law_->update(eps, eps_dot, t);
+    auto& law = *this->law_;
+    law.update(eps, eps_dot, t);
     const double w = w_->value(t);
-    this->F_ = w * law_->force();
-    this->F_eps_ = w * law_->stiffness();
-    this->F_eps_dot_ = w * law_->damping();
+    this->F_ = w * law.force();
+    this->F_eps_ = w * law.stiffness();
+    this->F_eps_dot_ = w * law.damping();
   }
-  void after_convergence() override { law_->after_convergence(); }
-  bool is_viscous() const override { return law_->is_viscous(); }
 
  private:
   DriveCallerPtr w_;
-  OwnedLaw<N> law_;
 };
 
 /// Bistop logic with memory (§2.10.40, and the linear elastic/viscoelastic bistop laws of
@@ -113,13 +149,13 @@ class DriveScaledLaw final : public ClonableLaw<DriveScaledLaw<N>, N> {
 /// the activating condition is nonzero; active follows the wrapped law until the deactivating
 /// condition is nonzero. With `capture`, activation stores the current strain as reference.
 template <int N>
-class BiStopLaw final : public ClonableLaw<BiStopLaw<N>, N> {
+class BiStopLaw final : public SingleWrapperLaw<BiStopLaw<N>, N> {
  public:
   using VecN = typename ConstitutiveLaw<N>::VecN;
   BiStopLaw(bool active, bool capture, DriveCallerPtr activating, DriveCallerPtr deactivating,
             std::unique_ptr<ConstitutiveLaw<N>> law)
-      : active_(active), capture_(capture), activating_(std::move(activating)),
-        deactivating_(std::move(deactivating)), law_(std::move(law)) {}
+      : SingleWrapperLaw<BiStopLaw<N>, N>(std::move(law)), active_(active), capture_(capture),
+        activating_(std::move(activating)), deactivating_(std::move(deactivating)) {}
   void update(const VecN& eps, const VecN& eps_dot, double t) override {
     if (!active_ && activating_->value(t) != 0.0) {
       active_ = true;
@@ -133,19 +169,17 @@ class BiStopLaw final : public ClonableLaw<BiStopLaw<N>, N> {
       this->F_eps_dot_.setZero();
       return;
     }
-    law_->update(eps - eps_ref_, eps_dot, t);
-    this->F_ = law_->force();
-    this->F_eps_ = law_->stiffness();
-    this->F_eps_dot_ = law_->damping();
+    auto& law = *this->law_;
+    law.update(eps - eps_ref_, eps_dot, t);
+    this->F_ = law.force();
+    this->F_eps_ = law.stiffness();
+    this->F_eps_dot_ = law.damping();
   }
-  void after_convergence() override { law_->after_convergence(); }
-  bool is_viscous() const override { return law_->is_viscous(); }
   bool active() const { return active_; }
 
  private:
   bool active_, capture_;
   DriveCallerPtr activating_, deactivating_;
-  OwnedLaw<N> law_;
   VecN eps_ref_ = VecN::Zero();
 };
 

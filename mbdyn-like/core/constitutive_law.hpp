@@ -5,8 +5,15 @@
 #include <Eigen/Core>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace mbl {
+
+/// An output item of a law: name (private data "constitutiveLaw.<name>"), NetCDF units and
+/// description.
+struct LawOutputItem {
+  std::string_view name, units, description;
+};
 
 template <int N>
 class ConstitutiveLaw {
@@ -26,6 +33,11 @@ class ConstitutiveLaw {
   /// A fresh, unshared copy (a named law used by several elements).
   virtual std::unique_ptr<ConstitutiveLaw> clone() const = 0;
   virtual std::string describe() const { return {}; }
+  /// Values the law appends to its element's output and offers as the element's private data
+  /// "constitutiveLaw.<name>" (MBDyn's OutputAppend, e.g. the shock absorber's gas pressure).
+  virtual int output_count() const { return 0; }
+  virtual LawOutputItem output_item(int) const { return {}; }
+  virtual double output_value(int) const { return 0.0; }
 
  protected:
   VecN F_ = VecN::Zero();

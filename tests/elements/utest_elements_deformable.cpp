@@ -6,6 +6,8 @@
 #include "elements/joints/deformable_kinematics.hpp"
 #include "elements/joints/rod.hpp"
 #include "elements/laws/elastic_laws.hpp"
+#include "elements/laws/invariant_angular_law.hpp"
+#include "elements/laws/shock_absorber_law.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "support/element_fixture.hpp"
@@ -164,5 +166,32 @@ TEST(DeformableJacobians, RodWithOffsetStaticNodes) {
   model.initial_state(y, yp);
   model.after_predict(0.25, y, yp);
   const auto r = test_support::check_jacobian(model, 0.25, 0.37, y, yp);
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+// A rod with a shock absorber law (§2.10.23): its items are the rod's private data
+// "constitutiveLaw.<item>" after F, l, lP; the Jacobian includes the law's exact derivatives.
+TEST(DeformableJacobians, RodShockAbsorber) {
+  laws::ShockAbsorberLaw::Params p;
+  p.p0 = 1e3, p.A0 = 1e-2, p.c_int = 2.0, p.gamma = 1.4, p.eps_max = 1.0, p.eps_min = -0.9;
+  p.metering = std::make_shared<ConstDrive>(1e-2);
+  p.metering_negative = p.metering;
+  p.fluid_area = 2e-2, p.fluid_density = 900.0, p.drag = 0.7;
+  Fixture f;
+  auto& rod = f.model.add_element(std::make_unique<Rod>(1, false, centred(f.n1), centred(f.n2), 0.4,
+                                                         std::make_unique<laws::ShockAbsorberLaw>(p)));
+  const auto r = f.check();
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+  EXPECT_EQ(rod.private_data_count(), 7u);
+  EXPECT_EQ(rod.private_data_index("constitutiveLaw.p"), 4u);
+  EXPECT_EQ(rod.private_data_index("constitutiveLaw.Fv"), 7u);
+  EXPECT_EQ(rod.private_data_index("constitutiveLaw.q"), 0u);
+  EXPECT_GT(rod.private_data(4), 0.0);  // the gas pressure of the current strain
+}
+
+// A hinge whose law is referred to the mid orientation (`invariant angular, 0.5`, §2.10.42).
+TEST(DeformableJacobians, HingeInvariantAngularLaw) {
+  const auto r = check_deformable(DeformableJoint::Kind::Hinge, false,
+                                  {.law3 = std::make_unique<laws::InvariantAngularLaw>(0.5, viscoelastic<3>(20.0, 1.5))});
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }

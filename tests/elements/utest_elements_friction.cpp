@@ -6,6 +6,7 @@
 
 #include "elements/joints/in_line.hpp"
 #include "elements/joints/revolute_hinge.hpp"
+#include "elements/joints/screw.hpp"
 #include "elements/joints/total_joint.hpp"
 #include "support/element_fixture.hpp"
 #include "support/run_program.hpp"
@@ -165,5 +166,28 @@ TEST(FrictionJacobians, AxialRotationModLugre) {
     auto& j = f.model.add_element(std::make_unique<TotalJoint>(1, std::move(p)));
     const auto r = f.check(0.37, set_last_unknown(j, z));
     EXPECT_LT(r.max_error, 1e-6) << z << ": " << r.str();
+  }
+}
+
+// ---- the screw joint's friction (`screw joint` shape, §2.8.2) ------------------------------------
+
+TEST(FrictionJacobians, ScrewJointModLugreBothLoadSigns) {
+  // The thread: radius 0.05, half thread angle 0.5 rad; both signs of the axial load lambda (the
+  // joint's first unknown) and states within and beyond the transition band.
+  for (double lambda : {3.0, -2.0}) {
+    for (double z : {1.2e-2, -3e-2}) {
+      ElementFixture f;
+      auto mu = std::make_shared<drives::ConstScalarFunction>(0.3);
+      auto friction = std::make_unique<JointFriction>(std::make_unique<ModLugreFriction>(20.0, 2.8, 0.1, 0.71, mu),
+                                                      FrictionShape::ScrewJoint, 0.0, 1.0, ScrewThread{0.05, 0.5});
+      auto& j = f.model.add_element(
+          std::make_unique<ScrewJoint>(1, f.att(f.n1, 1), f.att(f.n2, 2), 0.3, std::move(friction)));
+      EXPECT_EQ(j.dof_count(), 2);
+      const auto r = f.check(0.37, [&j, lambda, z](Vector& y) {
+        y[j.first_index()] = lambda;
+        y[j.first_index() + 1] = z;
+      });
+      EXPECT_LT(r.max_error, 1e-6) << lambda << " " << z << ": " << r.str();
+    }
   }
 }

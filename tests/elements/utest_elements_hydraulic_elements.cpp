@@ -9,6 +9,7 @@
 #include "elements/hydraulics/actuator.hpp"
 #include "elements/hydraulics/minor_losses.hpp"
 #include "elements/hydraulics/pipes.hpp"
+#include "elements/hydraulics/tank.hpp"
 #include "elements/hydraulics/valves.hpp"
 #include "elements/drives/drive_callers.hpp"
 #include "support/element_fixture.hpp"
@@ -33,6 +34,8 @@ struct HydraulicFixture : test_support::ElementFixture {
   PressureNode& node(unsigned label, double p0) {
     return static_cast<PressureNode&>(model.add_node(std::make_unique<PressureNode>(label, p0)));
   }
+  /// Nodes 3, 4, 6, 7 (the four ways of the valves).
+  std::array<PressureNode*, 4> four_nodes() { return {&node(3, 1.0), &node(4, 0.8), &node(6, 0.9), &node(7, 0.2)}; }
   /// Jacobian check with the given pressures (in node order) and own unknowns left as set.
   test_support::JacobianCheck check_at(std::vector<std::pair<PressureNode*, double>> pressures,
                                        std::function<void(Vector&)> more = {}) {
@@ -52,6 +55,17 @@ PipeParams pipe_params(PressureNode& a, PressureNode& b, double diameter, Hydrau
   p.length = length;
   p.fluid = std::move(fluid);
   return p;
+}
+
+/// A dynamic control valve's spool between `nodes` (force 0.3, stroke 0.01).
+DynamicControlValveParams spool_valve(std::array<const PressureNode*, 4> nodes) {
+  DynamicControlValveParams q;
+  q.nodes = nodes;
+  q.force = std::make_shared<mbl::ConstDrive>(0.3);
+  q.stroke_max = 0.01, q.width = 0.02, q.loss = 0.01, q.valve_diameter = 0.01, q.valve_density = 7900.;
+  q.c_displacement = 1e3;
+  q.fluid = oil();
+  return q;
 }
 
 }  // namespace
@@ -131,33 +145,25 @@ TEST(HydraulicJacobians, ActuatorBetweenMovingNodes) {
 TEST(HydraulicJacobians, Valves) {
   for (double state : {0.6, -0.4}) {
     HydraulicFixture f;
-    auto& a = f.node(3, 1.0);
-    auto& b = f.node(4, 0.8);
-    auto& c = f.node(6, 0.9);
-    auto& d = f.node(7, 0.2);
-    f.model.add_element(std::make_unique<ControlValve>(8, std::array<const PressureNode*, 4>{&a, &b, &c, &d}, 1e-4, 0.01,
+    auto [a, b, c, d] = f.four_nodes();
+    f.model.add_element(std::make_unique<ControlValve>(8, std::array<const PressureNode*, 4>{a, b, c, d}, 1e-4, 0.01,
                                                        std::make_shared<mbl::ConstDrive>(state), oil()));
     FlowValveParams p;
-    p.nodes = {&a, &b, &c};
+    p.nodes = {a, b, c};
     p.area_diaphragm = 1e-4, p.mass = 0.1, p.area_pipe = 2e-4, p.area_max = 3e-4, p.stiffness = 50., p.preload = 0.1;
     p.width = 0.01, p.stroke_max = 0.01, p.c_displacement = 1e3;
     // (the velocity and acceleration penalties switch on the sign of s' and v', zero here)
     p.fluid = oil();
     auto* fv = static_cast<FlowValve*>(&f.model.add_element(std::make_unique<FlowValve>(9, std::move(p))));
-    DynamicControlValveParams q;
-    q.nodes = {&a, &b, &c, &d};
-    q.force = std::make_shared<mbl::ConstDrive>(0.3);
-    q.stroke_max = 0.01, q.width = 0.02, q.loss = 0.01, q.valve_diameter = 0.01, q.valve_density = 7900.;
-    q.c_displacement = 1e3;
-    q.fluid = oil();
+    DynamicControlValveParams q = spool_valve({a, b, c, d});
     PressureValveParams pv;
-    pv.nodes = {&b, &d};
+    pv.nodes = {b, d};
     pv.area_diaphragm = 1e-4, pv.mass = 0.1, pv.area_max = 3e-4, pv.stroke_max = 0.01, pv.stiffness = 50., pv.width = 0.01;
     pv.c_displacement = 1e3;
     pv.fluid = oil();
     auto* pvv = static_cast<PressureValve*>(&f.model.add_element(std::make_unique<PressureValve>(11, std::move(pv))));
     auto* dcv = static_cast<DynamicControlValve*>(&f.model.add_element(std::make_unique<DynamicControlValve>(10, std::move(q))));
-    const auto r = f.check_at({{&a, 1.3}, {&b, 0.7}, {&c, 1.1}, {&d, 0.2}}, [&](Vector& y) {
+    const auto r = f.check_at({{a, 1.3}, {b, 0.7}, {c, 1.1}, {d, 0.2}}, [&](Vector& y) {
       y[fv->first_index()] = state > 0 ? 0.004 : -0.001;  // inside the stroke, then past its start
       y[fv->first_index() + 1] = 0.3;
       y[dcv->first_index()] = state > 0 ? 0.004 : -0.012;  // open 1-2/3-4, then 1-3/2-4 past -s_max
@@ -233,22 +239,28 @@ end: elements;
 }
 
 /// Nodes 1-4 clamped at 2, 1, 1.5 and 0.1 MPa around the valve `card` (after its label), with an
-/// incompressible fluid; returns the valve's last .hyd record.
-std::vector<double> four_way_valve(const std::string& name, const std::string& card) {
+/// incompressible fluid (and nodes 5, 6 at 0.5 MPa when `six_nodes`); returns the valve's .hyd
+/// record at `record` (-1: the last).
+std::vector<double> four_way_valve(const std::string& name, const std::string& card, bool six_nodes = false,
+                                   int record = -1) {
+  const std::string extra_nodes = six_nodes ? "hydraulic: 5, 5.e5; hydraulic: 6, 5.e5;" : "";
+  const std::string extra_clamps = six_nodes ? "genel: 5, clamp, 5, hydraulic, const, 5.e5; genel: 6, clamp, 6, hydraulic, const, 5.e5;" : "";
   const std::string deck = R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-9; end: initial value;
-begin: control data; hydraulic nodes: 4; hydraulic elements: 1; genels: 4; end: control data;
-begin: nodes; hydraulic: 1, 2.e6; hydraulic: 2, 1.e6; hydraulic: 3, 1.5e6; hydraulic: 4, 1.e5; end: nodes;
+begin: control data; hydraulic nodes: )" + std::string(six_nodes ? "6" : "4") + R"(; hydraulic elements: 1; genels: )" +
+                           std::string(six_nodes ? "6" : "4") + R"(; end: control data;
+begin: nodes; hydraulic: 1, 2.e6; hydraulic: 2, 1.e6; hydraulic: 3, 1.5e6; hydraulic: 4, 1.e5; )" + extra_nodes + R"( end: nodes;
 begin: elements;
   genel: 1, clamp, 1, hydraulic, const, 2.e6; genel: 2, clamp, 2, hydraulic, const, 1.e6;
-  genel: 3, clamp, 3, hydraulic, const, 1.5e6; genel: 4, clamp, 4, hydraulic, const, 1.e5;
+  genel: 3, clamp, 3, hydraulic, const, 1.5e6; genel: 4, clamp, 4, hydraulic, const, 1.e5; )" + extra_clamps + R"(
   hydraulic: 1, )" + card + R"(, hydraulic fluid, incompressible, density, 850., viscosity, .05;
 end: elements;
 )";
   const auto run = test::run_deck_text(name, deck);
   EXPECT_EQ(run.rc, 0) << run.log();
-  return test::last_record(run.output("hyd"), 1);
+  if (record < 0) return test::last_record(run.output("hyd"), 1);
+  return test::records(run.output("hyd"), 1).at(static_cast<std::size_t>(record));
 }
 
 }  // namespace
@@ -370,4 +382,60 @@ end: elements;
   const auto hyd = test::last_record(run.output("hyd"), 1);
   ASSERT_EQ(hyd.size(), 10u);
   EXPECT_NEAR(hyd[6], 1.e-3 * .1, 1e-12);  // chamber 1 volume
+}
+
+// ---- tank and pressure flow control valve (§8.11.12, 8.11.14) ------------------------------------
+
+TEST(HydraulicJacobians, TankAndPressureFlowControlValve) {
+  for (double state : {0.004, -0.012}) {
+    HydraulicFixture f;
+    auto [a, b, c, d] = f.four_nodes();
+    auto& e = f.node(12, 0.5);
+    auto& g = f.node(13, 0.4);
+    DynamicControlValveParams q = spool_valve({a, b, c, d});
+    q.body_nodes = {&e, &g};
+    auto* pfcv = static_cast<DynamicControlValve*>(&f.model.add_element(std::make_unique<DynamicControlValve>(10, std::move(q))));
+    TankParams t;
+    t.nodes = {a, d};
+    t.pressure = 0.7, t.area_pipe = 1e-4, t.area_tank = 1e-2, t.level_max = 1.0, t.level_start = 0.5;
+    t.fluid = oil();
+    auto* tank = static_cast<Tank*>(&f.model.add_element(std::make_unique<Tank>(11, std::move(t))));
+    const auto r = f.check_at({{a, 1.3}, {b, 0.7}, {c, 1.1}, {d, 0.2}, {&e, 0.6}, {&g, 0.3}}, [&](Vector& y) {
+      y[pfcv->first_index()] = state;  // open 1-2/3-4, then 1-3/2-4 past -s_max
+      y[pfcv->first_index() + 1] = 0.2;
+      y[tank->first_index()] = state > 0 ? 0.4 : 1.2;  // inside, then full (inflow limited to the outflow)
+    });
+    EXPECT_LT(r.max_error, 1e-6) << r.str();
+  }
+}
+
+TEST(HydraulicLaws, TankLevelFollowsInflowLessOutflow) {
+  // p1 = 2e5 > p_t = 1.5e5 > p2 = 1e5: q_in = rho A sqrt(2 dp / rho), q_out = rho A sqrt(2 dp /
+  // (rho / 2)) = sqrt(2) q_in, s' = (q_in - q_out) / (rho A_t); rho of the fluid at p1 + p2 / 2.
+  const auto hyd = between_imposed_pressures(
+      "tank", 2.e5, 1.e5, "hydraulic: 1, tank, 1, 2, 1.5e5, 1.e-4, 1.e-2, 1., start level, .5, 0., fluid, reference, 10");
+  ASSERT_EQ(hyd.size(), 4u);
+  const double rho = 850. + (2.5e5 - 1.e5) * 850. / 1.5e9;
+  const double q_in = rho * 1.e-4 * std::sqrt(2. * .5e5 / rho), q_out = std::sqrt(2.) * q_in;
+  const double sp = (q_in - q_out) / (rho * 1.e-2);
+  EXPECT_NEAR(hyd[1], sp, 1e-6 * std::abs(sp));
+  EXPECT_NEAR(hyd[0], .5 + sp * .01, 1e-6);
+  EXPECT_NEAR(hyd[2], -q_in, 1e-6 * q_in);  // flows entering the nodes
+  EXPECT_NEAR(hyd[3], q_out, 1e-6 * q_out);
+}
+
+TEST(HydraulicLaws, PressureFlowControlValveIsTheDynamicOneWithTheBodyFlows) {
+  // The same spool and ways as the dynamic control valve; nodes 5 and 6 exchange the volume the
+  // spool sweeps, pi d^2 / 4 s', while it moves (record 3 of 10).
+  const std::string data = "const, 20., 0., 1.e-3, 2.e-2, loss, .01, 1.e-2, 7900., 1.e9, 0., 0.";
+  const auto dcv = four_way_valve("dcv", "dynamic control valve, 1, 2, 3, 4, " + data, false, 3);
+  const auto pfcv = four_way_valve("pfcv", "pressure flow control valve, 1, 2, 3, 4, 5, 6, " + data, true, 3);
+  ASSERT_EQ(dcv.size(), 11u);
+  ASSERT_EQ(pfcv.size(), 13u);
+  for (int i = 0; i < 7; ++i) EXPECT_DOUBLE_EQ(pfcv[i], dcv[i]) << i;
+  for (int i = 0; i < 4; ++i) EXPECT_DOUBLE_EQ(pfcv[9 + i], dcv[7 + i]) << i;
+  const double swept = .25 * std::numbers::pi * 1.e-4 * pfcv[1];
+  EXPECT_NE(pfcv[1], 0.0);
+  EXPECT_NEAR(pfcv[7], -swept, 1e-6 * std::abs(swept));  // 6 significant digits in the .hyd
+  EXPECT_NEAR(pfcv[8], swept, 1e-6 * std::abs(swept));
 }

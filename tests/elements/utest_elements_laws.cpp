@@ -2,6 +2,7 @@
 // hand-computed values; named definitions, prestress/prestrain, wrappers, errors.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 #include "elements/laws/law_reader.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/core/rotations.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "parser/errors.hpp"
 #include "parser/math/math_parser.hpp"
@@ -240,7 +242,7 @@ TEST(Laws, Errors) {
   // A wrong matrix size is an error at the argument.
   EXPECT_THROW(d.law<3>("linear elastic generic, 1., 2."), parser::InputError);
   // Known but not implemented laws are reported, not rejected.
-  EXPECT_EQ(d.law<1>("log elastic, 1."), nullptr);
+  EXPECT_EQ(d.law<1>("ann elastic, \"net.ann\""), nullptr);
   EXPECT_EQ(d.read.count("not implemented"), 1u);
   // GiNaC symbolic laws are out of scope: reported like the others.
   EXPECT_EQ(d.law<1>("symbolic elastic, epsilon, \"eps\", expression, \"eps^2\""), nullptr);
@@ -343,4 +345,135 @@ TEST(Laws, NlpViscoElasticManualExamples) {
                      " diag, 1., 2., 3., null, \"exponential\", null");
   // k'_1 = 5 exp(-2 eps_1) on the strain; C0 = diag(1, 2, 3) and k''_2 = 5 exp(-2 eps_2) on the rate.
   expect_manual_3d(*l3, Vec3(5.0 * std::exp(-0.2) * 0.1 + 0.5, 2.0 + 5.0 * std::exp(0.4), -3.0));
+}
+
+// ---- nonlinear laws (§2.10.3, 2.10.5-2.10.6, 2.10.9, 2.10.17, 2.10.20, 2.10.23, 2.10.42) --------
+
+TEST(Laws, LogAndInverseSquareElastic) {
+  LawDeck d;
+  auto l = d.law<1>("log elastic, 1e3");
+  EXPECT_DOUBLE_EQ(f1(*l, 0.2), 1e3 * std::log(1.2));
+  EXPECT_DOUBLE_EQ(l->stiffness()(0, 0), 1e3 / 1.2);
+  expect_law_derivatives<1>(*l, V1(-0.3), V1(0.0));
+  auto q = d.law<1>("inverse square elastic, 8., 2.");
+  EXPECT_DOUBLE_EQ(f1(*q, 1.0), 8.0 / 16.0);  // k / (l0 (1 + eps))^2
+  expect_law_derivatives<1>(*q, V1(0.4), V1(0.0));
+}
+
+TEST(Laws, IsotropicHardeningElastic) {
+  LawDeck d;
+  auto l = d.law<1>("isotropic hardening elastic, 100., 0.1, linear stiffness, 20.");
+  // Slope: the linear stiffness at eps = 0, the stiffness far beyond the reference strain.
+  f1(*l, 0.0);
+  EXPECT_DOUBLE_EQ(l->stiffness()(0, 0), 20.0);
+  f1(*l, 100.0);
+  EXPECT_NEAR(l->stiffness()(0, 0), 100.0, 1e-3);
+  EXPECT_NEAR(f1(*l, 0.1), 100.0 * (0.2 + 3.0 * 0.01 / 0.01) / 4.0 * 0.1, 1e-12);  // alpha eps^2 = 3
+  expect_law_derivatives<1>(*l, V1(-0.07), V1(0.0));
+  auto l3 = d.law<3>("isotropic hardening elastic, 100., 0.1");
+  expect_law_derivatives<3>(*l3, Vec3(0.03, -0.05, 0.08), Vec3::Zero());
+  auto l6 = d.law<6>("isotropic hardening elastic, 100., 0.1, linear stiffness, 300.");
+  expect_law_derivatives<6>(*l6, Vec6(0.01, 0.02, -0.03, 0.04, 0.0, 0.05), Vec6::Zero());
+  EXPECT_THROW(d.law<1>("isotropic hardening elastic, 100., 0."), parser::InputError);
+}
+
+TEST(Laws, ContactElastic) {
+  LawDeck d;
+  auto l = d.law<1>("contact elastic, 50., 2.");
+  EXPECT_DOUBLE_EQ(f1(*l, 0.3), 0.0);  // no force in extension
+  EXPECT_DOUBLE_EQ(l->stiffness()(0, 0), 0.0);
+  EXPECT_DOUBLE_EQ(f1(*l, -0.5), 50.0 * (1.0 - 4.0));
+  expect_law_derivatives<1>(*l, V1(-0.2), V1(0.0));
+  auto l3 = d.law<3>("contact elastic, 50., 1.5");
+  l3->update(Vec3(-0.5, -0.5, -0.5), Vec3::Zero(), 0.0);  // only component 3 is in contact
+  EXPECT_DOUBLE_EQ(l3->force()[0], 0.0);
+  EXPECT_DOUBLE_EQ(l3->force()[2], 50.0 * (1.0 - std::pow(0.5, -1.5)));
+  expect_law_derivatives<3>(*l3, Vec3(0.1, 0.2, -0.3), Vec3::Zero());
+  EXPECT_THROW(d.law<1>("contact elastic, 50., 0.5"), parser::InputError);
+  EXPECT_THROW(d.law<6>("contact elastic, 50., 2."), parser::InputError);  // 1D and 3D only
+}
+
+TEST(Laws, AxialTorsionCoupling) {
+  LawDeck d;
+  auto l = d.law<6>("linear elastic generic axial torsion coupling, diag, 1e6, 1e5, 1e5, 10., 20., 20., 500.");
+  Vec6 e;
+  e << 0.01, 0.0, 0.0, 0.2, 0.0, 0.0;
+  l->update(e, Vec6::Zero(), 0.0);
+  EXPECT_DOUBLE_EQ(l->force()[3], (10.0 + 500.0 * 0.01) * 0.2);  // GJ + c eps_1 (eq. 2.62)
+  EXPECT_DOUBLE_EQ(l->force()[0], 1e6 * 0.01);
+  expect_law_derivatives<6>(*l, e, Vec6::Zero());
+  auto v = d.law<6>(
+      "linear viscoelastic generic axial torsion coupling, diag, 1e6, 1e5, 1e5, 10., 20., 20., proportional, 0.1, 500.");
+  EXPECT_TRUE(v->is_viscous());
+  expect_law_derivatives<6>(*v, e, Vec6::Constant(0.3));
+  EXPECT_THROW(d.law<3>("linear elastic generic axial torsion coupling, eye, 1."), parser::InputError);
+}
+
+TEST(Laws, TurbulentViscoElastic) {
+  LawDeck d;
+  auto p = d.law<1>("turbulent viscoelastic, 100., 3.");  // no threshold: always parabolic
+  EXPECT_DOUBLE_EQ(f1(*p, 0.1, -2.0), 10.0 - 3.0 * 4.0);
+  EXPECT_DOUBLE_EQ(p->damping()(0, 0), 2.0 * 3.0 * 2.0);
+  expect_law_derivatives<1>(*p, V1(0.1), V1(1.5));
+  // With a threshold the linear viscosity defaults to a continuous force (c_p threshold).
+  auto c = d.law<1>("turbulent viscoelastic, 100., 3., 0.5, prestress, 1.");
+  EXPECT_NEAR(f1(*c, 0.0, 0.5 - 1e-12), f1(*c, 0.0, 0.5 + 1e-12), 1e-9);
+  EXPECT_DOUBLE_EQ(f1(*c, 0.0, 0.2), 1.0 + 1.5 * 0.2);
+  auto j = d.law<1>("turbulent viscoelastic, 100., 3., 0.5, 7.");  // discontinuous
+  EXPECT_DOUBLE_EQ(f1(*j, 0.0, 0.2), 7.0 * 0.2);
+  EXPECT_DOUBLE_EQ(j->damping()(0, 0), 7.0);
+}
+
+TEST(Laws, InvariantAngular) {
+  LawDeck d;
+  const Vec3 th(0.3, -0.2, 0.5), th_dot(0.4, 0.1, -0.7);
+  // xi = 0: the wrapped law as it is.
+  auto w0 = d.law<3>("invariant angular, 0., linear viscoelastic generic, sym, 10., 1., 2., 20., 3., 30., proportional, 0.1");
+  auto plain = d.law<3>("linear viscoelastic generic, sym, 10., 1., 2., 20., 3., 30., proportional, 0.1");
+  w0->update(th, th_dot, 0.0);
+  plain->update(th, th_dot, 0.0);
+  EXPECT_TRUE(w0->force().isApprox(plain->force(), 1e-14));
+  // An isotropic elastic law is invariant: rotating k theta about theta leaves it.
+  auto iso = d.law<3>("invariant angular, 0.5, linear elastic, 10.");
+  iso->update(th, Vec3::Zero(), 0.0);
+  EXPECT_TRUE(iso->force().isApprox(10.0 * th, 1e-14));
+  // F = R(xi theta) f, with complete derivatives (the re-oriented rate included).
+  auto w = d.law<3>("invariant angular, 0.5, linear viscoelastic generic, sym, 10., 1., 2., 20., 3., 30., proportional, 0.1");
+  w->update(th, th_dot, 0.0);
+  const Mat3 R = rot::rotvec_to_R(0.5 * th);
+  plain->update(th, R.transpose() * th_dot, 0.0);
+  EXPECT_TRUE(w->force().isApprox(R * plain->force(), 1e-14));
+  expect_law_derivatives<3>(*w, th, th_dot);
+  EXPECT_THROW(d.law<1>("invariant angular, 0.5, linear elastic, 10."), parser::InputError);
+}
+
+TEST(Laws, ShockAbsorber) {
+  LawDeck d;
+  // p0 = 1e6, A0 = 1e-3, c_int = 2, gamma = 1.4; metering area 1e-4 + 1e-4 eps; fluid area 1e-3,
+  // density 900, c_d 0.7.
+  const std::string data = "1e6, 1e-3, 2., 1.4, epsilon min, -0.4, penalty, 1e8, 1e4, metering, linear, 1e-4, 1e-4, "
+                           "1e-3, 900., 0.7";
+  auto l = d.law<1>("shock absorber, " + data);
+  EXPECT_DOUBLE_EQ(f1(*l, 0.0, 0.0), -1e-3 * 1e6);  // fully extended, at rest: the gas preload
+  const double e = -0.2, ed = -0.3, A = 1e-4 * (1.0 + e);
+  const double p = 1e6 * std::pow(1.0 + 2.0 * e, -1.4);
+  const double Fv = 0.5 * 900.0 * 1e-3 * std::pow(1e-3 / (A * 0.7), 2) * ed * std::abs(ed);
+  EXPECT_NEAR(f1(*l, e, ed), -1e-3 * p + Fv, 1e-9 * p);
+  const std::array<double, 4> items{p, A, -1e-3 * p, Fv};
+  ASSERT_EQ(l->output_count(), 4);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(l->output_value(i), items[i], 1e-12 * std::abs(items[i])) << i;
+  EXPECT_EQ(l->output_item(0).name, "p");
+  EXPECT_EQ(l->output_item(3).name, "Fv");
+  expect_law_derivatives<1>(*l, V1(e), V1(ed));
+  // Beyond the stroke: the penalty (the rate term only while moving further out).
+  const double inside = f1(*l, -0.4, -0.3);
+  EXPECT_NEAR(f1(*l, -0.41, -0.3) - inside, 1e8 * -0.01 - 1e4 * 0.3, 2e3);
+  expect_law_derivatives<1>(*l, V1(-0.45), V1(-0.3));
+  // Friction scales the gas force; a prestrain shifts the strain.
+  auto fr = d.law<1>("shock absorber, prestrain, const, -0.1, " + data + ", friction, 0.5, 0.2");
+  EXPECT_NEAR(f1(*fr, -0.1, 0.5), -1e-3 * 1e6 * (1.0 - 0.2 * std::tanh(1.0)) +
+                                      0.5 * 900.0 * 1e-3 * std::pow(1e-3 / (1e-4 * 0.7), 2) * 0.25,
+              1e-9);
+  expect_law_derivatives<1>(*fr, V1(-0.2), V1(0.1));
+  EXPECT_THROW(d.law<1>("shock absorber, 1e6, 1e-3, 2., 1.4, 1e-3, 900., 0.7"), parser::InputError);
 }

@@ -12,6 +12,8 @@
 #include "elements/drives/drive_callers.hpp"
 #include "elements/forces/displacement_force.hpp"
 #include "elements/genels/genels.hpp"
+#include "elements/genels/spring_mass.hpp"
+#include "elements/genels/swashplate.hpp"
 #include "elements/joints/total_joint.hpp"
 #include "elements/laws/elastic_laws.hpp"
 #include "elements/misc/driven.hpp"
@@ -61,6 +63,22 @@ int run_deck_text(const std::string& name, const std::string& deck, std::string&
   const test::TextDeckRun run = test::run_deck_text("misc_" + name, deck);
   prefix = (run.dir / "run").string();
   return run.rc;
+}
+
+/// Finite-difference check of the whole model's Jacobian at its initial state (algebraic unknowns
+/// moved off zero), at t = 0.25 and two values of dCoef.
+void expect_model_jacobian(Model& model) {
+  model.setup_elements();
+  model.number_dofs();
+  Vector y, yp;
+  model.initial_state(y, yp);
+  for (int i = 0; i < y.size(); ++i)
+    if (model.dof_order(i) == DofOrder::Algebraic) y[i] = 0.5 + 0.3 * std::sin(3.0 * i);
+  model.after_predict(0.25, y, yp);
+  for (double dCoef : {0.37, 1.3}) {
+    const auto chk = test_support::check_jacobian(model, 0.25, dCoef, y, yp);
+    EXPECT_LT(chk.max_error, 1e-6) << chk.str();
+  }
 }
 
 }  // namespace
@@ -370,17 +388,7 @@ TEST(Genels, JacobiansAgainstFiniteDifferences) {
   model.add_element(std::make_unique<SpringSupport>(5, s1, a0, law(1.5, 0.2)));
   model.add_element(std::make_unique<GenelDistance>(6, a0, NodeDof{&s, 0, false}, linear(0.2, 0.1)));
   model.add_element(std::make_unique<GenelDistance>(7, NodeDof{&s, 1, true}, NodeDof{&a, 0, true}, constant(0.3)));
-  model.setup_elements();
-  model.number_dofs();
-  Vector y, yp;
-  model.initial_state(y, yp);
-  for (int i = 0; i < y.size(); ++i)
-    if (model.dof_order(i) == DofOrder::Algebraic) y[i] = 0.5 + 0.3 * std::sin(3.0 * i);
-  model.after_predict(0.25, y, yp);
-  for (double dCoef : {0.37, 1.3}) {
-    const auto chk = test_support::check_jacobian(model, 0.25, dCoef, y, yp);
-    EXPECT_LT(chk.max_error, 1e-6) << chk.str();
-  }
+  expect_model_jacobian(model);
 }
 
 TEST(Genels, DistanceAndCrossSpringSupportClosedForm) {
@@ -443,3 +451,60 @@ end: elements;
 // The decks with driven elements and bound parameters (t.driven.velocitypulse,
 // t.driven.initialassembly, web.privdataoutput, t.joints.total.totalhint) are compared with
 // MBDyn's runs in tests/decks/utest_decks_agreement.cpp.
+
+// ---- spring, mass, swashplate genels (§8.9.1-8.9.2) ---------------------------------------------
+
+TEST(Genels, SpringMassAndSwashplateJacobians) {
+  Model model;
+  std::vector<AbstractNode*> a;
+  for (unsigned i = 1; i <= 8; ++i)
+    a.push_back(&static_cast<AbstractNode&>(
+        model.add_node(std::make_unique<AbstractNode>(i, true, 0.1 * i - 0.35, 0.05 * i))));
+  auto& s = static_cast<StructNode&>(model.add_node(
+      std::make_unique<StructNode>(9, StructNode::Type::Dynamic, test_support::generic_ic(1))));
+  using Law = laws::CubicViscoElasticLaw<1>;
+  const auto cubic = [] { return std::make_unique<Law>(Law::VecN(3.0), Law::VecN(1.0), Law::VecN(2.0), Law::MatN::Zero()); };
+  // A value against a value, and a value against a derivative.
+  model.add_element(std::make_unique<GenelSpring>(1, NodeDof{a[0], 0, false}, NodeDof{&s, 1, false}, cubic()));
+  model.add_element(std::make_unique<GenelSpring>(2, NodeDof{a[1], 0, true}, NodeDof{a[0], 0, false}, cubic()));
+  model.add_element(std::make_unique<GenelMass>(3, NodeDof{&s, 2, false}, linear(2.0, 0.5)));
+  model.add_element(std::make_unique<GenelMass>(4, NodeDof{a[1], 0, false}, constant(0.7)));
+  // Swashplate: the fore/aft input is beyond its limits (clamped: no Jacobian column).
+  SwashPlate::Params p;
+  p.inputs = {{{a[2], true, -1.0, 1.0}, {a[3], true, 0.4, 0.6}, {a[4], false, 0.0, 0.0}}};
+  p.actuators = {a[5], a[6], a[7]};
+  p.dynamic_coef = 0.2, p.cyclic_factor = 1.5, p.collective_factor = 0.8;
+  model.add_element(std::make_unique<SwashPlate>(5, p));
+  expect_model_jacobian(model);
+}
+
+TEST(Genels, MassOscillatorAndStaticSwashplate) {
+  // Genel mass 2 with a spring support 8 on a differential abstract node: x = cos(2 t).
+  // Swashplate: abstract forces set the inputs (each balances the unit spring: theta = force);
+  // with no dynamic coefficient the strokes follow at once (the .abs has 6 significant digits).
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; tolerance: 1e-10;
+  method: ms, .6; end: initial value;
+begin: control data; abstract nodes: 7; genels: 3; forces: 3; default output: all; end: control data;
+begin: nodes;
+  abstract: 1, value, 1.;
+  abstract: 2; abstract: 3; abstract: 4; abstract: 5; abstract: 6; abstract: 7;
+end: nodes;
+begin: elements;
+  genel: 1, mass, 1, abstract, algebraic, const, 2.;
+  genel: 2, spring support, 1, abstract, algebraic, linear elastic, 8.;
+  force: 1, abstract, 2, abstract, const, 0.1;
+  force: 2, abstract, 3, abstract, const, 0.02;
+  force: 3, abstract, 4, abstract, const, -0.03;
+  genel: 3, swash plate, 2, limits, -1., 1., 3, 4, 5, 6, 7, 0., 2., 10.;
+end: elements;
+)";
+  const auto run = test::run_deck_text("genel_mass_swashplate", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  EXPECT_NEAR(test::last_record(run.output("abs"), 1).at(0), std::cos(2.0), 2e-3);
+  const double coll = 0.1, fa = 0.02, lat = -0.03, kc = 10.0, ky = 20.0, s = std::sqrt(3.0) / 2.0;
+  EXPECT_NEAR(test::last_record(run.output("abs"), 5).at(0), kc * coll - ky * fa, 1e-6);
+  EXPECT_NEAR(test::last_record(run.output("abs"), 6).at(0), kc * coll + ky * (0.5 * fa - s * lat), 1e-6);
+  EXPECT_NEAR(test::last_record(run.output("abs"), 7).at(0), kc * coll + ky * (0.5 * fa + s * lat), 1e-6);
+}

@@ -1,9 +1,10 @@
 // The `friction` sub-card (input manual §2.8) of the joints that accept one (§8.12.25 in line,
 // §8.12.38 revolute hinge and its old name plane hinge, §8.12.3 axial rotation): read completely;
 // the joint gets one more unknown (the friction state); the form not implemented (the
-// `screw joint` shape) is reported
+// `screw joint` shape outside the screw joint) is reported
 // "not implemented: friction in <joint>" at the `friction` keyword, and the deck does not run
-// (exit code 2). Syntax errors inside the sub-card are input errors.
+// (exit code 2). Syntax errors inside the sub-card are input errors, and so is a screw joint's
+// friction with another shape (MBDyn accepts only its own).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -118,6 +119,20 @@ TEST(JointFriction, SyntaxErrorsInTheSubCardAreInputErrors) {
       EXPECT_NE(e.message().find(message), std::string::npos) << tail << ": " << e.message();
       EXPECT_EQ(e.where().line, 9);
     }
+  }
+}
+
+TEST(JointFriction, TheScrewJointTakesItsThreadShapeOnly) {
+  const std::string head = "screw, 1, null, eye, 2, pitch, 0.01, friction, modlugre, 1.e3, 10., 0.1, 2., \"mu\", const, 0.3, ";
+  BuildResult b = read_deck_text("screw.mbd", deck_with(head + "screw joint, radius, 0.05, half thread angle, 0.5"));
+  EXPECT_EQ(b.not_implemented, 0u);
+  ASSERT_NE(b.model->find_element("joint", 1), nullptr);
+  EXPECT_EQ(b.model->find_element("joint", 1)->dof_count(), 2);  // the multiplier and the friction state
+  try {
+    read_deck_text("bad.mbd", deck_with(head + "simple"));
+    ADD_FAILURE() << "no error for a simple shape";
+  } catch (const parser::InputError& e) {
+    EXPECT_NE(e.message().find("expected the \"screw joint\" shape function"), std::string::npos) << e.message();
   }
 }
 
