@@ -29,7 +29,7 @@ void Distance::add_forces(ResidualSink& r, double alpha, const Vec3& v) const {
     if (side.att->grounded()) continue;
     const Vec3 F = side.s * alpha * v;
     r.add(side.att->node->eq_index(), F);
-    r.add(side.att->node->eq_index() + 3, Vec3(side.att->b_W().cross(F)));
+    if (!side.att->node->is_displacement()) r.add(side.att->node->eq_index() + 3, Vec3(side.att->b_W().cross(F)));
   }
 }
 
@@ -59,12 +59,13 @@ void Distance::jacobian(JacobianSink& J, const StepContext& c) {
     const Mat3 b_x = skew(side.att->b_W());
     J.add(n.eq_index(), i_alpha, Vec3(-s * v));
     J.add(n.eq_index(), i_v, Mat3(-s * alpha * Mat3::Identity()));
-    J.add(n.eq_index() + 3, i_alpha, Vec3(-s * b_x * v));
-    J.add(n.eq_index() + 3, i_v, Mat3(-s * alpha * b_x));
-    J.add(n.eq_index() + 3, n.dof_index() + 3, Mat3(-c.dCoef * s * alpha * skew(v) * b_x));
     // Direction rows v - d/l: d grows with side b's position (sign -s), dd = dx - b x th.
     const double k = -s * c.dCoef / l;
     J.add(i_v, n.dof_index(), Mat3(k * Mat3::Identity()));
+    if (n.is_displacement()) continue;  // no offset, no rotation (the reader checks)
+    J.add(n.eq_index() + 3, i_alpha, Vec3(-s * b_x * v));
+    J.add(n.eq_index() + 3, i_v, Mat3(-s * alpha * b_x));
+    J.add(n.eq_index() + 3, n.dof_index() + 3, Mat3(-c.dCoef * s * alpha * skew(v) * b_x));
     J.add(i_v, n.dof_index() + 3, Mat3(-k * b_x));
   }
   J.add(i_v, i_v, Mat3(-Mat3::Identity()));
@@ -94,22 +95,26 @@ void Distance::assembly_jacobian(JacobianSink& J, const StepContext& c) const {
     const StructNode& ne = *eq_side.att->node;
     const Mat3 bex = skew(eq_side.att->b_W());
     const double s = eq_side.s;
+    const bool e_rot = !ne.is_displacement();  // displacement nodes: no offset, no rotation
     J.add(ne.eq_index(), row_c, Vec3(-s * u));
-    J.add(ne.eq_index() + 3, row_c, Vec3(-s * bex * u));
-    J.add(ne.eq_index() + 3, ne.dof_index() + 3, Mat3(-c.dCoef * s * alpha * skew(u) * bex));
+    if (e_rot) {
+      J.add(ne.eq_index() + 3, row_c, Vec3(-s * bex * u));
+      J.add(ne.eq_index() + 3, ne.dof_index() + 3, Mat3(-c.dCoef * s * alpha * skew(u) * bex));
+    }
     for (const Side& col_side : sides()) {
       if (col_side.att->grounded()) continue;
       const StructNode& nc = *col_side.att->node;
+      const bool c_rot = !nc.is_displacement();
       const Mat3 bcx = skew(col_side.att->b_W());
       // dF_eq/dq_col = s alpha P dd/dq_col, with dd/dx = -t I, dd/dth = t [b x] on column side t.
       const double k = c.dCoef * s * col_side.s * alpha;
       J.add(ne.eq_index(), nc.dof_index(), Mat3(k * P));
-      J.add(ne.eq_index(), nc.dof_index() + 3, Mat3(-k * P * bcx));
-      J.add(ne.eq_index() + 3, nc.dof_index(), Mat3(k * bex * P));
-      J.add(ne.eq_index() + 3, nc.dof_index() + 3, Mat3(-k * bex * P * bcx));
+      if (c_rot) J.add(ne.eq_index(), nc.dof_index() + 3, Mat3(-k * P * bcx));
+      if (e_rot) J.add(ne.eq_index() + 3, nc.dof_index(), Mat3(k * bex * P));
+      if (e_rot && c_rot) J.add(ne.eq_index() + 3, nc.dof_index() + 3, Mat3(-k * bex * P * bcx));
     }
     J.add(row_c, ne.dof_index(), Eigen::RowVector3d(-s * u.transpose()));
-    J.add(row_c, ne.dof_index() + 3, Eigen::RowVector3d(s * u.transpose() * bex));
+    if (e_rot) J.add(row_c, ne.dof_index() + 3, Eigen::RowVector3d(s * u.transpose() * bex));
   }
   J.add(first_index() + kDirection, first_index() + kDirection, Mat3(Mat3::Identity()));
 }

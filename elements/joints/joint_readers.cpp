@@ -52,9 +52,16 @@ void read_spherical(CardReader& in, BuildContext& ctx, unsigned label, bool pin)
 }
 
 void read_distance(CardReader& in, BuildContext& ctx, unsigned label, bool with_offset) {
+  // MBDyn's distance also joins displacement-only nodes (input manual §6.5.4), without offsets.
   auto side = [&]() {
-    Attachment a{&ctx.struct_node(in)};
-    if (in.keyword_is("position") || with_offset) a.offset_N = in.position(a.node->frame());
+    const parser::SourceLocation at = in.location();
+    Attachment a{&ctx.struct_node(in, !with_offset)};
+    if (in.keyword_is("position") || with_offset) {
+      if (a.node->is_displacement())
+        throw parser::InputError(at, fmt::format("expected a structural node with orientation for a distance with an "
+                                                 "offset, found displacement node {}", a.node->label()));
+      a.offset_N = in.position(a.node->frame());
+    }
     return a;
   };
   const Attachment a = side();
