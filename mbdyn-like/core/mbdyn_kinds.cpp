@@ -158,6 +158,11 @@ const std::vector<Family>& table() {
         {"total pin joint", "8.12.49"},
         {"total reaction", "8.12.50"},
         {"total internal reaction", "8.12.50"},
+        // Kinds MBDyn 2024's joint reader takes that the manual does not list.
+        {"invariant deformable joint", "8.12.15"},
+        {"imposed orientation", "8.12.48"},  // obsolete: MBDyn builds a total joint
+        {"kinematic", "8.12"},               // obsolete
+        {"point contact", "8.12"},
         {"universal hinge", "8.12.51"},
         {"universal pin", "8.12.52"},
         {"universal rotation", "8.12.53"},
