@@ -412,6 +412,8 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
       {"use", read_use_in_assembly},
       {"initialassemblyofdeformableandforceelements",
        [](CardReader&, RunSettings& s, BuildContext&) { s.assembly_deformable_and_forces = true; }},
+      // MBDyn reads it in control data too (as in the initial value block: results do not change).
+      {"useautomaticdifferentiation", [](CardReader&, RunSettings&, BuildContext&) {}},
   };
   return cards;
 }
