@@ -886,6 +886,9 @@ class Builder {
     if (d == "inducedvelocity") return "induced velocity";
     // control data `plates:` counts shells and membranes (input manual §8.15)
     if (d == "shell4eas" || d == "shell4easans" || d == "membrane4eas") return "plate";
+    // control data `surface loads:` counts the pressure loads (input manual §8.17)
+    if (d == "pressureq4" || d == "pressureq8" || d == "pressureq8r" || d == "pressureq9" || d == "pressuret6")
+      return "surface load";
     return d == "couple" ? "force" : d;
   }
   /// Electric and hydraulic nodes and elements share their card names; control data counts them apart.
