@@ -3,8 +3,10 @@
 #include <vector>
 
 #include "elements/beams/beam.hpp"
+#include "elements/beams/hbeam.hpp"
 #include "elements/laws/law_reader.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "parser/errors.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -59,7 +61,35 @@ void read_beam(CardReader& in, BuildContext& ctx, unsigned label, int nodes) {
   ctx.model().add_element(std::move(beam));
 }
 
+/// `hbeam: <label>, <node 1>, [position,] <offset> [, {orientation | rot}, <R>], <node 2>, ...,
+/// <6D elastic law> [, output, ...];` (MBDyn's ReadHBeam). An orientation not given is node 1's
+/// (for both points, as MBDyn reads it).
+void read_hbeam(CardReader& in, BuildContext& ctx, unsigned label) {
+  std::array<HBeamPoint, 2> points;
+  for (HBeamPoint& p : points) {
+    p.node = &ctx.struct_node(in);
+    const parser::RigidFrame frame = p.node->frame();
+    in.keyword_is("position");
+    p.offset_N = in.position(frame);
+    p.R_NP = (in.keyword_is("orientation") || in.keyword_is("rot")) ? in.orientation(frame) : points[0].node->R_WN();
+  }
+  const parser::SourceLocation law_at = in.location();
+  auto law = laws::read_constitutive_law<6>(in, ctx);
+  if (!law) return;  // reported as not implemented
+  if (law->is_viscous())
+    throw parser::InputError(law_at, "expected an elastic constitutive law (MBDyn's hbeam has no viscoelastic form)");
+  if (in.peek_keyword_is("piezoelectric actuator")) {
+    in.not_implemented("piezoelectric hbeam");
+    return;
+  }
+  auto beam = std::make_unique<HBeam>(label, points, std::move(law));
+  beam->where = in.card_location();
+  ctx.read_output_flag(in, *beam, "beams");
+  ctx.model().add_element(std::move(beam));
+}
+
 const bool registered =
+    CardRegistry::family("element").add("hbeam", read_hbeam) &&
     CardRegistry::family("element").add(
         "beam3", [](CardReader& in, BuildContext& c, unsigned l) { read_beam(in, c, l, 3); }) &&
     CardRegistry::family("element").add(

@@ -881,7 +881,7 @@ class Builder {
 
   std::string counted_name(const std::string& d) {
     // Couples are counted with the forces (input manual §5.4 "forces").
-    if (d == "beam2" || d == "beam3") return "beam";  // control data `beams:` counts both
+    if (d == "beam2" || d == "beam3" || d == "hbeam") return "beam";  // control data `beams:` counts them all
     if (d.rfind("aerodynamic", 0) == 0) return "aerodynamic";  // bodies and beams: `aerodynamic elements:`
     if (d == "inducedvelocity") return "induced velocity";
     // control data `plates:` counts shells and membranes (input manual §8.15)
