@@ -2,28 +2,15 @@
 //   <pressure type>: <label>, <node 1>, ..., <node N>,
 //       {from drives, <drive 1>, ..., <drive N> | from nodes, <abstract node 1>, ..., <abstract node N>}
 //       [, output, {yes | no}];
-#include <fmt/format.h>
-
 #include "elements/input/drive_input.hpp"
-#include "elements/nodes/abstract_node.hpp"
+#include "elements/input/abstract_node_input.hpp"
 #include "elements/shells/pressure_load.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
-#include "parser/errors.hpp"
 
 namespace mbl::elements {
 namespace {
 
 using parser::CardReader;
-
-AbstractNode& abstract_node(CardReader& in, BuildContext& ctx) {
-  const parser::SourceLocation at = in.location();
-  const unsigned label = in.label();
-  Node* node = ctx.model().find_node("abstract", label);
-  if (!node) ctx.skip_if_depends_on_skipped(in, "abstract", label);
-  auto* abstract = dynamic_cast<AbstractNode*>(node);
-  if (!abstract) throw parser::InputError(at, fmt::format("expected an abstract node, found no abstract node {}", label));
-  return *abstract;
-}
 
 void read_pressure_load(CardReader& in, BuildContext& ctx, unsigned label, const SurfaceShape& shape) {
   std::vector<StructNode*> nodes;
@@ -31,7 +18,7 @@ void read_pressure_load(CardReader& in, BuildContext& ctx, unsigned label, const
   std::vector<DriveCallerPtr> drives;
   std::vector<AbstractNode*> pressure_nodes;
   if (in.keyword_is("from nodes")) {
-    for (int k = 0; k < shape.nodes; ++k) pressure_nodes.push_back(&abstract_node(in, ctx));
+    for (int k = 0; k < shape.nodes; ++k) pressure_nodes.push_back(&read_abstract_node(in, ctx));
   } else if (in.keyword_is("from drives")) {
     for (int k = 0; k < shape.nodes; ++k) drives.push_back(read_drive(in, ctx));
   } else {

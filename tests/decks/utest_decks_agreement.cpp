@@ -147,6 +147,7 @@ const DeckCase kDecks[] = {
     {"t.plates.membrane.prestress_10x1_eig", "prestress_10x1_eig", 1e-4},
     {"t.solid.pressure.pressureload2", "pressureload2.mbd", 1e-4},
     {"t.beam.h", "h", 1e-4},
+    {"web.cantilever1piezo", "cantilever1piezo", 1e-4},
 };
 
 // gtest prints the deck id instead of the struct's bytes.
