@@ -85,3 +85,33 @@ end: elements;
   // Node 2: -(b2 x f) = -((0,1,0) x (0,5,0)) = 0.
   EXPECT_NEAR(j2[11], 0.0, 1e-9);
 }
+
+// MBDyn reads `couple: ..., total [internal]` into the same total force element: the same loads.
+TEST(TotalForce, TotalCoupleCardsApplyTheSameLoads) {
+  const auto deck = [](const std::string& card) {
+    return R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 2; forces: 2; joints: 2; end: control data;
+begin: nodes;
+  structural: 1, static, null, 3, 0., 0., 1., 1, 0., 1., 0., null, null;
+  structural: 2, static, 2., 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node; joint: 2, clamp, 2, node, node;
+  )" + card + R"(: 1, total, 1, moment, single, 0., 0., 1., const, 3.;
+  )" + card + R"(: 2, total internal, 1, 2, moment, single, 1., 0., 0., const, 2.;
+end: elements;
+)";
+  };
+  const auto forces = test::run_deck_text("total_as_forces", deck("force"));
+  const auto couples = test::run_deck_text("total_as_couples", deck("couple"));
+  ASSERT_EQ(forces.rc, 0) << forces.log();
+  ASSERT_EQ(couples.rc, 0) << couples.log();
+  EXPECT_EQ(test::read_file(couples.output("jnt")), test::read_file(forces.output("jnt")));
+  EXPECT_EQ(test::read_file(couples.output("frc")), test::read_file(forces.output("frc")));
+  // Node 1 (turned 90 deg about z) carries 3 about z and the internal 2 about its x = global y.
+  const auto j1 = test::last_record(couples.output("jnt"), 1);
+  EXPECT_NEAR(j1[11], 3.0, 1e-9);
+  EXPECT_NEAR(j1[10], 2.0, 1e-9);
+}
