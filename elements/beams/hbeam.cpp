@@ -58,9 +58,15 @@ void HBeam::setup(Model&) {
   p_ = k.p;
 }
 
+Vec6 HBeam::strains(const Kinematics& k) const {
+  Vec6 def;
+  def << k.Q.transpose() * k.l - L0_, k.Q.transpose() * k.k - K0_;
+  return def;
+}
+
 HBeam::Vec12 HBeam::nodal_forces(const std::array<Vec3, 2>& x, const std::array<Mat3, 2>& R, double t) {
   const Kinematics k = interpolate(x, R, ds_dxi_);
-  def_ << k.Q.transpose() * k.l - L0_, k.Q.transpose() * k.k - K0_;
+  def_ = strains(k);
   law_->update(def_, Vec6::Zero(), t);
   az_S_ = law_->force();
   p_ = k.p;
@@ -87,8 +93,9 @@ void HBeam::residual(ResidualSink& r, const StepContext& c) {
 void HBeam::jacobian(JacobianSink& J, const StepContext& c) {
   const std::array<Vec3, 2> x{pt_[0].node->x_W(), pt_[1].node->x_W()};
   const std::array<Mat3, 2> R{pt_[0].node->R_WN(), pt_[1].node->R_WN()};
-  // Central differences of the exact nodal forces over positions and spins (R -> exp(d) R).
-  Eigen::Matrix<double, 12, 12> K;
+  // Strain derivatives: central differences of the exact strains over positions and spins
+  // (R -> exp(d) R; spins taken as the rotation unknowns, MBDyn's linearisation at g = 0).
+  Eigen::Matrix<double, 6, 12> B;
   const double h_x = 1e-6 * ds_dxi_, h_r = 1e-6;
   for (int n = 0; n < 2; ++n)
     for (int j = 0; j < 6; ++j) {
@@ -103,23 +110,28 @@ void HBeam::jacobian(JacobianSink& J, const StepContext& c) {
         Rp[n] = rot::rotvec_to_R(d) * R[n];
         Rm[n] = rot::rotvec_to_R(-d) * R[n];
       }
-      K.col(6 * n + j) = (nodal_forces(xp, Rp, c.t) - nodal_forces(xm, Rm, c.t)) / (2.0 * d[j % 3]);
+      B.col(6 * n + j) =
+          (strains(interpolate(xp, Rp, ds_dxi_)) - strains(interpolate(xm, Rm, ds_dxi_))) / (2.0 * d[j % 3]);
     }
-  nodal_forces(x, R, c.t);  // the law and the output quantities at the unperturbed state
-  for (int n = 0; n < 2; ++n) {
-    const StructNode& nd = *pt_[n].node;
-    if (nd.dof_count() == 0 || !c.y) continue;
-    // The unknowns are incremental rotations g: a change dg is the spin G(g) dg.
-    const Mat3 G = rot::cgr_G(c.y->segment<3>(nd.dof_index() + 3));
-    K.middleCols<3>(6 * n + 3) = (K.middleCols<3>(6 * n + 3) * G).eval();
-  }
-  for (int i = 0; i < 2; ++i) {
-    const StructNode& ni = *pt_[i].node;
-    if (ni.dof_count() == 0) continue;
-    for (int j = 0; j < 2; ++j) {
-      const StructNode& nj = *pt_[j].node;
-      if (nj.dof_count() == 0) continue;
-      J.add(ni.eq_index(), nj.dof_index(), Mat6(-c.dCoef * K.block<6, 6>(6 * i, 6 * j)));
+  nodal_forces(x, R, c.t);  // the law's stiffness at the current strains
+  const Kinematics k = interpolate(x, R, ds_dxi_);
+  Mat6 RR = Mat6::Zero();
+  RR.topLeftCorner<3, 3>() = k.Q;
+  RR.bottomRightCorner<3, 3>() = k.Q;
+  // The variation of (F, M) in W with the section frame held (MBDyn's DRef = RR D RR^T acting
+  // on the strain variations RR dDef).
+  const Eigen::Matrix<double, 6, 12> dAz = RR * law_->stiffness() * B;
+  for (int j = 0; j < 2; ++j) {
+    const StructNode& nj = *pt_[j].node;
+    if (nj.dof_count() == 0) continue;
+    const double sg = j == 0 ? 1.0 : -1.0;
+    Eigen::Matrix<double, 6, 12> rows;
+    rows.topRows<3>() = sg * dAz.topRows<3>();
+    rows.bottomRows<3>() = sg * (dAz.bottomRows<3>() + skew(Vec3(k.p - x[j])) * dAz.topRows<3>());
+    for (int i = 0; i < 2; ++i) {
+      const StructNode& ni = *pt_[i].node;
+      if (ni.dof_count() == 0) continue;
+      J.add(nj.eq_index(), ni.dof_index(), Mat6(-c.dCoef * rows.middleCols<6>(6 * i)));
     }
   }
 }

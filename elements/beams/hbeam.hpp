@@ -14,8 +14,12 @@
 // gives (F, M) in the section frame and node 1 receives +(F, M + (p - x_1) x F), node 2 the
 // opposite about x_2 (technical manual §10.1, finite volumes).
 //
-// The residual is exact; the Jacobian is the central difference of it over the nodes' positions
-// and spins (spins mapped to the incremental rotation unknowns by G(g)).
+// The residual is exact. The Jacobian is MBDyn's (hbeam.cc, AssStiffnessMat): the material part
+// only, d(F, M) = R D R^T (strain variations) with the moment arms p - x_j held, because the
+// reference forces that would carry the geometric terms (AzRef) keep their initial, unstressed
+// value in MBDyn. It is exact at unstressed states; under load the missing terms grow with the
+// forces (what makes MBDyn's Newton stop early on large rotations, t.beam.hcurl). The strain
+// variations themselves are central differences of the exact strains.
 #include <array>
 #include <memory>
 
@@ -67,6 +71,7 @@ class HBeam final : public Element {
   };
   Kinematics interpolate(const std::array<Vec3, 2>& x, const std::array<Mat3, 2>& R, double ds_dxi) const;
   /// Nodal forces and moments (node 1, node 2) at the nodes' states x, R; updates the law.
+  Vec6 strains(const Kinematics& k) const;
   Vec12 nodal_forces(const std::array<Vec3, 2>& x, const std::array<Mat3, 2>& R, double t);
   Vec12 current_forces(double t);
 
