@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
@@ -141,8 +142,21 @@ void HBeam::after_convergence(const StepContext& c) {
   law_->after_convergence();
 }
 
+// NetCDF as beam2's (F, M in the section frame), so that the .nc carries what the .act writes.
+void HBeam::output_setup(OutputSink& out) {
+  if (!out.netcdf() || !output_enabled()) return;
+  const std::string base = fmt::format("elem.beam.{}", label());
+  out.declare_entity(base, std::string(type_name()));
+  nc_F_ = output::nc_declare(out, base, output::nc::beam2_F);
+  nc_M_ = output::nc_declare(out, base, output::nc::beam2_M);
+}
+
 void HBeam::output(OutputSink& out) const {
   if (!output_enabled()) return;
+  if (nc_F_ >= 0) {
+    out.put(nc_F_, Vec3(az_S_.head<3>()));
+    out.put(nc_M_, Vec3(az_S_.tail<3>()));
+  }
   // .act: label, F, M in the section frame (as MBDyn's HBeam::Output).
   if (std::ostream* os = out.text(OutputFile::Act)) {
     out.write_label(*os, label());

@@ -43,12 +43,12 @@ class HBeam final : public Element {
 
   std::string_view kind() const override { return "beam"; }
   std::string_view type_name() const override { return "hbeam"; }
-  bool netcdf_listed() const override { return false; }  // MBDyn's hbeam writes text output only
 
   void setup(Model&) override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
 
   // Private data as MBDyn's hbeam: ex, kx, ky, kz (1, 4, 5, 6) and Fx, Mx, My, Mz (7, 10, 11, 12).
@@ -81,6 +81,7 @@ class HBeam final : public Element {
   Vec3 L0_ = Vec3::Zero(), K0_ = Vec3::Zero();
   Vec3 p_ = Vec3::Zero();
   Vec6 def_ = Vec6::Zero(), az_S_ = Vec6::Zero();
+  OutputSink::VarId nc_F_ = -1, nc_M_ = -1;
 };
 
 }  // namespace mbl::elements
