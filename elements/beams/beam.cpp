@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "elements/nodes/abstract_node.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 
@@ -34,11 +35,15 @@ Mat6 blockdiag(const Mat3& R) {
 
 }  // namespace
 
-Beam::Beam(unsigned label, std::vector<BeamPoint> points, std::vector<BeamSection> sections)
+Beam::Beam(unsigned label, std::vector<BeamPoint> points, std::vector<BeamSection> sections,
+           std::vector<const AbstractNode*> electrodes)
     : Element(label), nn_(static_cast<int>(points.size())), ns_(static_cast<int>(sections.size())),
-      sections_(std::move(sections)) {
+      sections_(std::move(sections)), electrodes_(std::move(electrodes)) {
   if (!((nn_ == 3 && ns_ == 2) || (nn_ == 2 && ns_ == 1)))
     throw std::invalid_argument("Beam: 3 points with 2 sections or 2 points with 1 section");
+  for (const auto& s : sections_)
+    if (s.piezo.cols() != static_cast<Eigen::Index>(electrodes_.size()))
+      throw std::invalid_argument("Beam: one piezoelectric matrix column per electrode");
   for (int i = 0; i < nn_; ++i) pt_[i] = points[i];
   for (const auto& s : sections_) viscous_ = viscous_ || s.law->is_viscous();
   // Evaluation points of the finite volumes (input manual §8.3.2, §8.3.3).
@@ -142,6 +147,7 @@ void Beam::evaluate(const StepContext& c) {
     ConstitutiveLaw6D& law = *sections_[s].law;
     law.update(S.def, S.def_dot, c.t);
     S.az_S = law.force();
+    if (!electrodes_.empty()) S.az_S += sections_[s].piezo * electrode_voltages();
     S.F_W = S.R * S.az_S.head<3>();
     S.M_W = S.R * S.az_S.tail<3>();
   }
@@ -238,7 +244,27 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
         J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * Jj));
       }
     }
+    // Piezoelectric actuation: (F, M) = R T V, linear in the electrodes' values.
+    for (std::size_t e = 0; e < electrodes_.size(); ++e) {
+      const AbstractNode& el = *electrodes_[e];
+      const double coef = el.differential() ? c.dCoef : 1.0;
+      const Vec3 F_V = S.R * sections_[s].piezo.col(e).head<3>(), M_V = S.R * sections_[s].piezo.col(e).tail<3>();
+      for (int j = 0; j < nn_; ++j) {
+        const int sg = side(j, s);
+        const StructNode& nj = *pt_[j].node;
+        if (sg == 0 || nj.dof_count() == 0) continue;
+        Vec6 col;
+        col << F_V, M_V + (S.p - nj.x_W()).cross(F_V);
+        J.add(nj.eq_index(), el.first_index(), Vec6(-sg * coef * col));
+      }
+    }
   }
+}
+
+Eigen::VectorXd Beam::electrode_voltages() const {
+  Eigen::VectorXd V(electrodes_.size());
+  for (std::size_t e = 0; e < electrodes_.size(); ++e) V[e] = electrodes_[e]->x();
+  return V;
 }
 
 void Beam::after_convergence(const StepContext& c) {

@@ -48,7 +48,12 @@ struct BeamSection {
   bool from_nodes = false;
   Mat3 R_WS = Mat3::Identity();
   std::unique_ptr<ConstitutiveLaw6D> law;
+  /// `piezoelectric actuator` (input manual §8.3.2): 6 x N matrix of the section's (F, M) per
+  /// electrode voltage, added to the law's internal forces; empty without electrodes.
+  Eigen::Matrix<double, 6, Eigen::Dynamic> piezo;
 };
+
+class AbstractNode;
 
 /// Lagrange shape functions of the beam points and their xi-derivatives: points at xi = -1, 0, 1
 /// (three nodes) or -1, 1 (two nodes; N[2] = 0).
@@ -57,7 +62,10 @@ void beam_shape_functions(int nn, double xi, std::array<double, 3>& N, std::arra
 class Beam : public Element {
  public:
   /// 2 points and 1 section (beam2) or 3 points and 2 sections (beam3).
-  Beam(unsigned label, std::vector<BeamPoint> points, std::vector<BeamSection> sections);
+  /// `electrodes`: the abstract nodes whose values are the voltages of the sections' `piezo`
+  /// matrices (one column each).
+  Beam(unsigned label, std::vector<BeamPoint> points, std::vector<BeamSection> sections,
+       std::vector<const AbstractNode*> electrodes = {});
 
   std::string_view kind() const override { return "beam"; }
   std::string_view type_name() const override { return viscous_ ? "viscoelastic" : "elastic"; }
@@ -114,6 +122,8 @@ class Beam : public Element {
   void node_increments(const StepContext& c, int i, Vec3& g, Vec3& gd) const;
   /// Evaluates positions, strains, rates and the law at every section.
   void evaluate(const StepContext& c);
+  /// Values of the piezoelectric electrodes (voltages).
+  Eigen::VectorXd electrode_voltages() const;
   /// Sign of section s's force on node j (finite volume boundaries), 0 if unrelated.
   int side(int j, int s) const;
 
@@ -121,6 +131,7 @@ class Beam : public Element {
   bool viscous_ = false;
   std::array<BeamPoint, kMaxNodes> pt_;
   std::vector<BeamSection> sections_;
+  std::vector<const AbstractNode*> electrodes_;
   std::array<SectionState, kMaxSections> sec_;
   std::array<Mat3, kMaxNodes> R_node_conv_;  ///< node orientations at the last converged point
   double t_ = 0.0;

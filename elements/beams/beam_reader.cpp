@@ -3,8 +3,11 @@
 #include <vector>
 
 #include "elements/beams/beam.hpp"
+#include "elements/beams/hbeam.hpp"
+#include "elements/input/abstract_node_input.hpp"
 #include "elements/laws/law_reader.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "parser/errors.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -20,6 +23,22 @@ BeamPoint read_point(CardReader& in, BuildContext& ctx) {
   p.offset_N = in.position(frame);
   if (in.keyword_is("orientation")) p.R_NP = in.orientation(frame);
   return p;
+}
+
+/// The 6 x N actuation matrix of a section (MBDyn's GetMat6xN): `null` | [anba | matr,] the 3 x N
+/// force rows, the 3 x N moment rows [, scale, <factor>]; `anba` orders the rows as ANBA's
+/// (y, z, x) axes.
+Eigen::Matrix<double, 6, Eigen::Dynamic> read_piezo_matrix(CardReader& in, int n) {
+  Eigen::Matrix<double, 6, Eigen::Dynamic> T = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, n);
+  if (in.keyword_is("null")) return T;
+  std::array<int, 3> row{0, 1, 2};
+  if (in.keyword_is("anba")) row = {1, 2, 0};
+  else in.keyword_is("matr");
+  for (int block = 0; block < 2; ++block)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < n; ++j) T(3 * block + row[i], j) = in.real();
+  if (in.keyword_is("scale")) T *= in.real();
+  return T;
 }
 
 void read_beam(CardReader& in, BuildContext& ctx, unsigned label, int nodes) {
@@ -45,21 +64,56 @@ void read_beam(CardReader& in, BuildContext& ctx, unsigned label, int nodes) {
       if (!S.law) return;  // reported as not implemented
     }
   }
-  if (in.peek_keyword_is("piezoelectric actuator") || in.peek_keyword_is("piezoelectric beam")) {
-    in.not_implemented("piezoelectric beam");
+  std::vector<const AbstractNode*> electrodes;
+  if (in.keyword_is("piezoelectric actuator")) {
+    const long n = parser::checked_integer(in, [](auto v) { return v > 0; }, "a number of electrodes > 0");
+    for (long e = 0; e < n; ++e) electrodes.push_back(&read_abstract_node(in, ctx));
+    for (int s = 0; s < sections; ++s)
+      secs[s].piezo = s > 0 && in.keyword_is("same") ? secs[0].piezo : read_piezo_matrix(in, static_cast<int>(n));
+  }
+  if (in.peek_keyword_is("piezoelectric beam")) {
+    in.not_implemented("piezoelectric beam (direct and converse effects)");
     return;
   }
   if (in.peek_keyword_is("custom output")) {
     in.not_implemented("beam custom output");
     return;
   }
-  auto beam = std::make_unique<Beam>(label, std::move(points), std::move(secs));
+  auto beam = std::make_unique<Beam>(label, std::move(points), std::move(secs), std::move(electrodes));
+  beam->where = in.card_location();
+  ctx.read_output_flag(in, *beam, "beams");
+  ctx.model().add_element(std::move(beam));
+}
+
+/// `hbeam: <label>, <node 1>, [position,] <offset> [, {orientation | rot}, <R>], <node 2>, ...,
+/// <6D elastic law> [, output, ...];` (MBDyn's ReadHBeam). An orientation not given is node 1's
+/// (for both points, as MBDyn reads it).
+void read_hbeam(CardReader& in, BuildContext& ctx, unsigned label) {
+  std::array<HBeamPoint, 2> points;
+  for (HBeamPoint& p : points) {
+    p.node = &ctx.struct_node(in);
+    const parser::RigidFrame frame = p.node->frame();
+    in.keyword_is("position");
+    p.offset_N = in.position(frame);
+    p.R_NP = (in.keyword_is("orientation") || in.keyword_is("rot")) ? in.orientation(frame) : points[0].node->R_WN();
+  }
+  const parser::SourceLocation law_at = in.location();
+  auto law = laws::read_constitutive_law<6>(in, ctx);
+  if (!law) return;  // reported as not implemented
+  if (law->is_viscous())
+    throw parser::InputError(law_at, "expected an elastic constitutive law (MBDyn's hbeam has no viscoelastic form)");
+  if (in.peek_keyword_is("piezoelectric actuator")) {
+    in.not_implemented("piezoelectric hbeam");
+    return;
+  }
+  auto beam = std::make_unique<HBeam>(label, points, std::move(law));
   beam->where = in.card_location();
   ctx.read_output_flag(in, *beam, "beams");
   ctx.model().add_element(std::move(beam));
 }
 
 const bool registered =
+    CardRegistry::family("element").add("hbeam", read_hbeam) &&
     CardRegistry::family("element").add(
         "beam3", [](CardReader& in, BuildContext& c, unsigned l) { read_beam(in, c, l, 3); }) &&
     CardRegistry::family("element").add(

@@ -96,12 +96,17 @@ void read_total(parser::CardReader& in, BuildContext& ctx, unsigned label, bool 
   ctx.model().add_element(std::move(e));
 }
 
-const bool registered =
-    CardRegistry::family("force type")
-        .add("total", [](parser::CardReader& in, BuildContext& ctx, unsigned l) { read_total(in, ctx, l, false); }) &&
-    CardRegistry::family("force type").add("total internal", [](parser::CardReader& in, BuildContext& ctx, unsigned l) {
-      read_total(in, ctx, l, true);
-    });
+// MBDyn's force reader builds the same total force element from `couple: ..., total [internal]`
+// (the card's force and moment drives are all it applies).
+bool register_total(const char* family) {
+  return CardRegistry::family(family).add(
+             "total", [](parser::CardReader& in, BuildContext& ctx, unsigned l) { read_total(in, ctx, l, false); }) &&
+         CardRegistry::family(family).add("total internal", [](parser::CardReader& in, BuildContext& ctx, unsigned l) {
+           read_total(in, ctx, l, true);
+         });
+}
+
+const bool registered = register_total("force type") && register_total("couple type");
 
 }  // namespace
 }  // namespace mbl::elements

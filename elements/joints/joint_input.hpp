@@ -6,6 +6,7 @@
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
+#include "parser/errors.hpp"
 
 namespace mbl::elements {
 
@@ -27,6 +28,14 @@ inline Attachment read_attachment(parser::CardReader& in, BuildContext& ctx, boo
   if (in.keyword_is("position") || offset_required) a.offset_N = in.position(f, other);
   if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(f, other);
   return a;
+}
+
+/// A non-null direction: global, or in the frame of `node` (velocity and acceleration joints).
+inline Vec3 read_axis(parser::CardReader& in, const StructNode* node) {
+  const parser::SourceLocation at = in.location();
+  const Vec3 e = node ? in.direction(node->frame()) : in.direction(parser::RigidFrame{});
+  if (e.norm() == 0.0) throw parser::InputError(at, "expected a non-null direction");
+  return e;
 }
 
 /// A ground attachment given in absolute terms: `[position,] x [, orientation|hinge, R]`.

@@ -1,6 +1,7 @@
 #include "elements/joints/velocity_joints.hpp"
 
 #include "elements/input/drive_input.hpp"
+#include "elements/joints/joint_input.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
@@ -79,13 +80,8 @@ namespace {
 
 void read_velocity_joint(parser::CardReader& in, BuildContext& ctx, unsigned label, VelocityJoint::Kind kind) {
   StructNode& n = ctx.struct_node(in);
-  const parser::SourceLocation at = in.location();
-  const Vec3 e = kind == VelocityJoint::Kind::Linear ? in.direction(parser::RigidFrame{}) : in.direction(n.frame());
-  if (e.norm() == 0.0) throw parser::InputError(at, "expected a non-null direction");
-  auto j = std::make_unique<VelocityJoint>(label, kind, n, e, read_drive(in, ctx));
-  j->where = in.card_location();
-  ctx.read_output_flag(in, *j, "joints");
-  ctx.model().add_element(std::move(j));
+  const Vec3 e = read_axis(in, kind == VelocityJoint::Kind::Linear ? nullptr : &n);
+  add_joint(in, ctx, std::make_unique<VelocityJoint>(label, kind, n, e, read_drive(in, ctx)));
 }
 
 const bool registered =

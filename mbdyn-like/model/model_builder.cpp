@@ -414,6 +414,8 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
       {"use", read_use_in_assembly},
       {"initialassemblyofdeformableandforceelements",
        [](CardReader&, RunSettings& s, BuildContext&) { s.assembly_deformable_and_forces = true; }},
+      // MBDyn reads it in control data too (as in the initial value block: results do not change).
+      {"useautomaticdifferentiation", [](CardReader&, RunSettings&, BuildContext&) {}},
   };
   return cards;
 }
@@ -899,7 +901,7 @@ class Builder {
 
   std::string counted_name(const std::string& d) {
     // Couples are counted with the forces (input manual §5.4 "forces").
-    if (d == "beam2" || d == "beam3") return "beam";  // control data `beams:` counts both
+    if (d == "beam2" || d == "beam3" || d == "hbeam") return "beam";  // control data `beams:` counts them all
     if (d.rfind("aerodynamic", 0) == 0) return "aerodynamic";  // bodies and beams: `aerodynamic elements:`
     if (d == "inducedvelocity") return "induced velocity";
     // control data `plates:` counts shells and membranes (input manual §8.15)

@@ -145,6 +145,9 @@ const DeckCase kDecks[] = {
     {"t.plates.membrane.prestress_4x1_d", "prestress_4x1_d", 1e-4},
     {"t.plates.membrane.prestress_4x2", "prestress_4x2", 1e-4},
     {"t.plates.membrane.prestress_10x1_eig", "prestress_10x1_eig", 1e-4},
+    {"t.solid.pressure.pressureload2", "pressureload2.mbd", 1e-4},
+    {"t.beam.h", "h", 1e-4},
+    {"web.cantilever1piezo", "cantilever1piezo", 1e-4},
 };
 
 // gtest prints the deck id instead of the struct's bytes.

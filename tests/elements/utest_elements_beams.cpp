@@ -6,6 +6,7 @@
 #include <string>
 
 #include "elements/beams/beam.hpp"
+#include "elements/nodes/abstract_node.hpp"
 #include "elements/laws/elastic_laws.hpp"
 #include "elements/joints/clamp.hpp"
 #include "mbdyn-like/core/model.hpp"
@@ -37,7 +38,7 @@ struct BeamFixture {
   Model model;
   std::vector<StructNode*> nodes;
 
-  BeamFixture(const std::vector<StructNode::Type>& types, bool viscous, bool from_nodes = false) {
+  BeamFixture(const std::vector<StructNode::Type>& types, bool viscous, bool from_nodes = false, int electrodes = 0) {
     const int nn = static_cast<int>(types.size());
     for (int k = 0; k < nn; ++k) {
       StructNode::InitialConditions ic;
@@ -58,8 +59,16 @@ struct BeamFixture {
       secs[s].from_nodes = from_nodes;
       secs[s].R_WS = rot::euler123_to_R(Vec3(0.1, 0.15 * s, 0.2));
       secs[s].law = law(viscous);
+      secs[s].piezo.resize(6, electrodes);
+      for (int e = 0; e < electrodes; ++e)
+        secs[s].piezo.col(e) << 3.0 + e, -2.0 * s, 1.5, 0.4 * e, -0.7, 0.2 + s;
     }
-    model.add_element(std::make_unique<Beam>(10, std::move(pts), std::move(secs)));
+    // Piezoelectric electrodes: abstract nodes, differential and algebraic in turn.
+    std::vector<const AbstractNode*> el;
+    for (int e = 0; e < electrodes; ++e)
+      el.push_back(static_cast<const AbstractNode*>(
+          &model.add_node(std::make_unique<AbstractNode>(100 + e, e % 2 == 0, 0.3 - 0.5 * e, 0.1))));
+    model.add_element(std::make_unique<Beam>(10, std::move(pts), std::move(secs), std::move(el)));
   }
 
   /// A predicted, strained state: positions moved, orientations rotated (the prediction g0
@@ -128,6 +137,13 @@ TEST(BeamJacobian, Beam3ViscoelasticDynamicNodesFromNodes) {
 
 TEST(BeamJacobian, Beam2Elastic) {
   BeamFixture f({T::Static, T::Dynamic}, false);
+  const auto r = f.check(true);
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+// `piezoelectric actuator`: the sections' (F, M) gain T V, linear in the electrodes' values.
+TEST(BeamJacobian, Beam3PiezoelectricActuator) {
+  BeamFixture f({T::Static, T::Dynamic, T::Static}, false, false, 2);
   const auto r = f.check(true);
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }

@@ -49,10 +49,12 @@ TEST(TotalForce, JacobianAgainstFiniteDifferences) {
   }
 }
 
-TEST(TotalForce, FollowsNodeOneAndBalancesInternally) {
-  // A node rotated 90 degrees about z: the force (1, 0, 0) given in its frame points along y.
-  // Internal: the pair of loads sums to zero force and zero moment about the origin.
-  const std::string deck = R"(
+namespace {
+
+/// Node 1 turned 90 deg about z at the origin and node 2 at (2, 0, 0), both clamped; `loads` are
+/// the two force cards.
+std::string two_clamped_nodes(const std::string& loads) {
+  return R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;
 begin: control data; structural nodes: 2; forces: 2; joints: 2; end: control data;
@@ -62,12 +64,21 @@ begin: nodes;
 end: nodes;
 begin: elements;
   joint: 1, clamp, 1, node, node; joint: 2, clamp, 2, node, node;
+  )" + loads + R"(
+end: elements;
+)";
+}
+
+}  // namespace
+
+TEST(TotalForce, FollowsNodeOneAndBalancesInternally) {
+  // A node rotated 90 degrees about z: the force (1, 0, 0) given in its frame points along y.
+  // Internal: the pair of loads sums to zero force and zero moment about the origin.
+  const auto run = test::run_deck_text("total_force", two_clamped_nodes(R"(
   force: 1, total, 1, position, 0., 0., 1., force orientation, eye, force, single, 1., 0., 0., const, 10.,
     moment, single, 0., 0., 1., const, 3.;
   force: 2, total internal, 1, 2, position, 0., 1., 0., force, single, 1., 0., 0., const, 5.;
-end: elements;
-)";
-  const auto run = test::run_deck_text("total_force", deck);
+)"));
   ASSERT_EQ(run.rc, 0) << run.log();
   // The clamps' multipliers (what .jnt writes) equal the loads applied to their nodes: node 1
   // carries 10 along y (force 1) plus 5 along y (force 2) and node 2 carries -5 along y.
@@ -84,4 +95,22 @@ end: elements;
   EXPECT_NEAR(j1[11], 3.0 + 10.0, 1e-9);
   // Node 2: -(b2 x f) = -((0,1,0) x (0,5,0)) = 0.
   EXPECT_NEAR(j2[11], 0.0, 1e-9);
+}
+
+// MBDyn reads `couple: ..., total [internal]` into the same total force element: the same loads.
+TEST(TotalForce, TotalCoupleCardsApplyTheSameLoads) {
+  const auto deck = [](const std::string& card) {
+    return two_clamped_nodes(card + ": 1, total, 1, moment, single, 0., 0., 1., const, 3.;\n" + card +
+                             ": 2, total internal, 1, 2, moment, single, 1., 0., 0., const, 2.;\n");
+  };
+  const auto forces = test::run_deck_text("total_as_forces", deck("force"));
+  const auto couples = test::run_deck_text("total_as_couples", deck("couple"));
+  ASSERT_EQ(forces.rc, 0) << forces.log();
+  ASSERT_EQ(couples.rc, 0) << couples.log();
+  EXPECT_EQ(test::read_file(couples.output("jnt")), test::read_file(forces.output("jnt")));
+  EXPECT_EQ(test::read_file(couples.output("frc")), test::read_file(forces.output("frc")));
+  // Node 1 (turned 90 deg about z) carries 3 about z and the internal 2 about its x = global y.
+  const auto j1 = test::last_record(couples.output("jnt"), 1);
+  EXPECT_NEAR(j1[11], 3.0, 1e-9);
+  EXPECT_NEAR(j1[10], 2.0, 1e-9);
 }

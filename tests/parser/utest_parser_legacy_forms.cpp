@@ -93,7 +93,7 @@ TEST(ParserLegacyForms, CardsUsingASkippedNodeOrElementAreSkipped) {
   // bind to that joint: all reported as not implemented, none an input error.
   std::string text = deck("genels: 1; joints: 1;", R"(
     genel: 5, clamp, 11, electric, const, 1.;
-    joint: 3, angular acceleration, 1, 2;
+    joint: 3, total reaction, 1, 2;
     bind: 3, joint, 9, string, "x";)");
   text.replace(text.find("end: nodes;"), 0, "electric: 11, 1.;\n");
   const BuildResult b = read_deck_text("skipped", text);

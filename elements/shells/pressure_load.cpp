@@ -1,0 +1,225 @@
+#include "elements/shells/pressure_load.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "elements/nodes/abstract_node.hpp"
+
+namespace mbl::elements {
+namespace {
+
+using Point = SurfaceShape::Point;
+
+std::vector<Point> gauss(int n) {
+  const double g2 = 1.0 / std::sqrt(3.0), g3 = std::sqrt(0.6);
+  const std::vector<std::pair<double, double>> rule =
+      n == 2 ? std::vector<std::pair<double, double>>{{-g2, 1.0}, {g2, 1.0}}
+             : std::vector<std::pair<double, double>>{{-g3, 5.0 / 9.0}, {0.0, 8.0 / 9.0}, {g3, 5.0 / 9.0}};
+  std::vector<Point> p;
+  for (const auto& [r, wr] : rule)
+    for (const auto& [s, ws] : rule) p.push_back({r, s, wr * ws});
+  return p;
+}
+
+/// Serendipity quadrilateral on the corner and mid-side nodes at (ri, si).
+SurfaceShape serendipity(const char* name, std::vector<double> ri, std::vector<double> si) {
+  SurfaceShape sh;
+  sh.log_name = name;
+  sh.nodes = static_cast<int>(ri.size());
+  sh.eval = [ri, si](double r, double s, double* H, double* H_r, double* H_s) {
+    for (std::size_t k = 0; k < ri.size(); ++k) {
+      const double a = ri[k], b = si[k];
+      if (a != 0.0 && b != 0.0) {  // corner: (1 + r a)(1 + s b)(r a + s b - 1) / 4
+        const double u = 1.0 + r * a, v = 1.0 + s * b, w = r * a + s * b - 1.0;
+        H[k] = 0.25 * u * v * w;
+        H_r[k] = 0.25 * a * v * (w + u);
+        H_s[k] = 0.25 * b * u * (w + v);
+      } else if (a == 0.0) {  // mid-side on s = b: (1 - r^2)(1 + s b) / 2
+        H[k] = 0.5 * (1.0 - r * r) * (1.0 + s * b);
+        H_r[k] = -r * (1.0 + s * b);
+        H_s[k] = 0.5 * (1.0 - r * r) * b;
+      } else {  // mid-side on r = a
+        H[k] = 0.5 * (1.0 + r * a) * (1.0 - s * s);
+        H_r[k] = 0.5 * a * (1.0 - s * s);
+        H_s[k] = -s * (1.0 + r * a);
+      }
+    }
+  };
+  sh.points = gauss(3);
+  return sh;
+}
+
+/// 1D quadratic Lagrange polynomial through -1, 0, 1 that is 1 at `a`, and its derivative.
+void lagrange3(double a, double x, double& l, double& dl) {
+  if (a < 0.0) l = 0.5 * x * (x - 1.0), dl = x - 0.5;
+  else if (a > 0.0) l = 0.5 * x * (x + 1.0), dl = x + 0.5;
+  else l = 1.0 - x * x, dl = -2.0 * x;
+}
+
+}  // namespace
+
+const SurfaceShape& SurfaceShape::quadrangle4() {
+  static const SurfaceShape sh = [] {
+    // Figure 8.16a: counterclockwise from (1, 1), as the shells' bilinear element.
+    static constexpr double ri[] = {1, -1, -1, 1}, si[] = {1, 1, -1, -1};
+    SurfaceShape s;
+    s.log_name = "quadrangle4";
+    s.nodes = 4;
+    s.eval = [](double r, double q, double* H, double* H_r, double* H_s) {
+      for (int k = 0; k < 4; ++k) {
+        H[k] = 0.25 * (1.0 + ri[k] * r) * (1.0 + si[k] * q);
+        H_r[k] = 0.25 * ri[k] * (1.0 + si[k] * q);
+        H_s[k] = 0.25 * si[k] * (1.0 + ri[k] * r);
+      }
+    };
+    s.points = gauss(2);
+    return s;
+  }();
+  return sh;
+}
+
+const SurfaceShape& SurfaceShape::quadrangle8() {
+  static const SurfaceShape sh = serendipity("quadrangle8", {1, -1, -1, 1, 0, -1, 0, 1}, {1, 1, -1, -1, 1, 0, -1, 0});
+  return sh;
+}
+
+const SurfaceShape& SurfaceShape::quadrangle8r() {
+  static const SurfaceShape sh = serendipity("quadrangle8r", {-1, 1, 1, -1, 0, 1, 0, -1}, {-1, -1, 1, 1, -1, 0, 1, 0});
+  return sh;
+}
+
+const SurfaceShape& SurfaceShape::quadrangle9() {
+  static const SurfaceShape sh = [] {
+    static constexpr double ri[] = {-1, 1, 1, -1, 0, 1, 0, -1, 0}, si[] = {-1, -1, 1, 1, -1, 0, 1, 0, 0};
+    SurfaceShape s;
+    s.log_name = "quadrangle9";
+    s.nodes = 9;
+    s.eval = [](double r, double q, double* H, double* H_r, double* H_s) {
+      for (int k = 0; k < 9; ++k) {
+        double lr, dlr, ls, dls;
+        lagrange3(ri[k], r, lr, dlr);
+        lagrange3(si[k], q, ls, dls);
+        H[k] = lr * ls;
+        H_r[k] = dlr * ls;
+        H_s[k] = lr * dls;
+      }
+    };
+    s.points = gauss(3);
+    return s;
+  }();
+  return sh;
+}
+
+const SurfaceShape& SurfaceShape::triangle6() {
+  static const SurfaceShape sh = [] {
+    SurfaceShape s;
+    s.log_name = "triangle6";
+    s.nodes = 6;
+    // Figure 8.16e: corners (0,0), (1,0), (0,1), then the mid-sides 1-2, 2-3, 3-1.
+    s.eval = [](double r, double q, double* H, double* H_r, double* H_s) {
+      const double L[3] = {1.0 - r - q, r, q};
+      const double dL_r[3] = {-1.0, 1.0, 0.0}, dL_s[3] = {-1.0, 0.0, 1.0};
+      for (int k = 0; k < 3; ++k) {
+        H[k] = L[k] * (2.0 * L[k] - 1.0);
+        H_r[k] = (4.0 * L[k] - 1.0) * dL_r[k];
+        H_s[k] = (4.0 * L[k] - 1.0) * dL_s[k];
+        const int a = k, b = (k + 1) % 3;
+        H[3 + k] = 4.0 * L[a] * L[b];
+        H_r[3 + k] = 4.0 * (dL_r[a] * L[b] + L[a] * dL_r[b]);
+        H_s[3 + k] = 4.0 * (dL_s[a] * L[b] + L[a] * dL_s[b]);
+      }
+    };
+    // Seven-point degree-5 rule on the reference triangle (weights sum to its area, 1/2).
+    const double sq = std::sqrt(15.0);
+    const double a1 = (6.0 - sq) / 21.0, a2 = (6.0 + sq) / 21.0;
+    const double w1 = (155.0 - sq) / 2400.0, w2 = (155.0 + sq) / 2400.0;
+    s.points = {{1.0 / 3.0, 1.0 / 3.0, 9.0 / 80.0},
+                {a1, a1, w1}, {1.0 - 2.0 * a1, a1, w1}, {a1, 1.0 - 2.0 * a1, w1},
+                {a2, a2, w2}, {1.0 - 2.0 * a2, a2, w2}, {a2, 1.0 - 2.0 * a2, w2}};
+    return s;
+  }();
+  return sh;
+}
+
+PressureLoad::PressureLoad(unsigned label, const SurfaceShape& shape, std::vector<StructNode*> nodes,
+                           std::vector<DriveCallerPtr> drives, std::vector<AbstractNode*> pressure_nodes)
+    : Element(label), shape_(shape), nodes_(std::move(nodes)), drives_(std::move(drives)),
+      pressure_nodes_(std::move(pressure_nodes)) {
+  if (static_cast<int>(nodes_.size()) != shape_.nodes ||
+      static_cast<int>(drives_.size() + pressure_nodes_.size()) != shape_.nodes)
+    throw std::invalid_argument(fmt::format("surface load {}: expected {} nodes and pressures", label, shape_.nodes));
+}
+
+std::vector<double> PressureLoad::nodal_pressures(double t) const {
+  std::vector<double> p;
+  for (const auto& d : drives_) p.push_back(d->value(t));
+  for (const AbstractNode* n : pressure_nodes_) p.push_back(n->x());
+  return p;
+}
+
+PressureLoad::Sample PressureLoad::sample(const Point& q, const std::vector<double>& p) const {
+  const int n = shape_.nodes;
+  Sample a{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n), Vec3::Zero(), Vec3::Zero(), 0.0};
+  shape_.eval(q.r, q.s, a.H.data(), a.H_r.data(), a.H_s.data());
+  for (int k = 0; k < n; ++k) {
+    a.a1 += a.H_r[k] * nodes_[k]->x_W();
+    a.a2 += a.H_s[k] * nodes_[k]->x_W();
+    a.p += a.H[k] * p[k];
+  }
+  return a;
+}
+
+std::vector<Vec3> PressureLoad::nodal_forces(double t) const {
+  const std::vector<double> p = nodal_pressures(t);
+  std::vector<Vec3> F(shape_.nodes, Vec3::Zero());
+  for (const Point& q : shape_.points) {
+    const Sample a = sample(q, p);
+    const Vec3 f = -q.w * a.p * a.a1.cross(a.a2);  // against the normal (§8.17.1)
+    for (int k = 0; k < shape_.nodes; ++k) F[k] += a.H[k] * f;
+  }
+  return F;
+}
+
+void PressureLoad::residual(ResidualSink& r, const StepContext& c) {
+  const std::vector<Vec3> F = nodal_forces(c.t);
+  for (int k = 0; k < shape_.nodes; ++k) r.add(nodes_[k]->eq_index(), F[k]);
+}
+
+void PressureLoad::jacobian(JacobianSink& J, const StepContext& c) {
+  const int n = shape_.nodes;
+  const std::vector<double> p = nodal_pressures(c.t);
+  for (const Point& q : shape_.points) {
+    const auto [H, H_r, H_s, a1, a2, p_q] = sample(q, p);
+    // J = -dr/dy scaled: positions move by dCoef times the update.
+    for (int m = 0; m < n; ++m) {
+      const Mat3 dn_dx = H_s[m] * skew(a1) - H_r[m] * skew(a2);  // d(a1 x a2)/dx_m
+      for (int k = 0; k < n; ++k)
+        J.add(nodes_[k]->eq_index(), nodes_[m]->dof_index(), Mat3(q.w * p_q * H[k] * c.dCoef * dn_dx));
+    }
+    const Vec3 normal = a1.cross(a2);
+    for (std::size_t m = 0; m < pressure_nodes_.size(); ++m) {
+      const AbstractNode& pn = *pressure_nodes_[m];
+      const double coef = pn.differential() ? c.dCoef : 1.0;
+      for (int k = 0; k < n; ++k)
+        J.add(nodes_[k]->eq_index(), pn.first_index(), Vec3(q.w * H[k] * H[m] * coef * normal));
+    }
+  }
+}
+
+void PressureLoad::after_convergence(const StepContext& c) {
+  F_total_W_.setZero();
+  for (const Vec3& f : nodal_forces(c.t)) F_total_W_ += f;
+}
+
+std::string PressureLoad::log_line() const {
+  // "<element>: <label> <nodes> <pressure sources>": drive callers have no label (MBDyn writes 0).
+  std::string line = fmt::format("{}: {}", shape_.log_name, label());
+  for (const StructNode* n : nodes_) line += fmt::format(" {}", n->label());
+  for (std::size_t k = 0; k < drives_.size(); ++k) line += " 0";
+  for (const AbstractNode* n : pressure_nodes_) line += fmt::format(" {}", n->label());
+  return line;
+}
+
+}  // namespace mbl::elements
