@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "elements/drives/drive_callers.hpp"
 #include "elements/electric/accelerometers.hpp"
@@ -86,4 +88,103 @@ TEST(ThermalJacobians, CapacitanceResistanceSource) {
   f.model.add_element(std::make_unique<thermal::ThermalSource>(3, t2, std::make_shared<ConstDrive>(1.5)));
   const auto r = f.check_with({&t1, &t2});
   EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+namespace {
+
+std::filesystem::path corpus_deck(const std::string& id, const std::string& file) {
+  return std::filesystem::path(MBL_SHARED_DIR) / "corpus" / id / "deck" / file;
+}
+
+/// Column `col` (after the label) of record `n` of `label` in a text output.
+double record_value(const std::filesystem::path& path, unsigned label, std::size_t n, std::size_t col) {
+  const auto rows = test::records(path, label);
+  EXPECT_GT(rows.size(), n) << path;
+  return rows.size() > n ? rows[n].at(col) : std::nan("");
+}
+
+}  // namespace
+
+TEST(ThermalCircuits, TwoCapacitancesThroughAResistanceWithASource) {
+  // C1 = 2, C2 = 1, R = 1, T1(0) = 1, T2(0) = 2, source q = 1 into node 1 (t.thermo.source):
+  // C1 T1 + C2 T2 = 4 + t and D = T2 - T1 obeys D' = -1.5 D - 0.5, so
+  // D = -1/3 + 4/3 exp(-1.5 t), T1 = (4 + t)/3 - D/3, T2 = (4 + t)/3 + 2 D/3.
+  const auto dir = test::fresh_temp_dir("thermal_source");
+  ASSERT_EQ(test::run_deck(corpus_deck("t.thermo.source", "source"), dir / "run", dir / "log"), 0)
+      << test::read_file(dir / "log");
+  for (std::size_t n : {1u, 500u, 5000u}) {
+    const double t = 2e-3 * double(n), D = -1. / 3. + 4. / 3. * std::exp(-1.5 * t);
+    EXPECT_NEAR(record_value(dir / "run.thn", 1, n, 0), (4. + t) / 3. - D / 3., 5e-6) << "t " << t;
+    EXPECT_NEAR(record_value(dir / "run.thn", 2, n, 0), (4. + t) / 3. + 2. * D / 3., 5e-6) << "t " << t;
+    EXPECT_NEAR(record_value(dir / "run.thn", 2, n, 1), -D, 5e-6) << "t " << t;  // T2' = -D / (R C2)
+  }
+}
+
+TEST(ThermalCircuits, RCDischargeConservesHeat) {
+  // t.thermo.conduction: no source; D = exp(-1.5 t), the mean temperature stays 4/3.
+  const auto dir = test::fresh_temp_dir("thermal_conduction");
+  ASSERT_EQ(test::run_deck(corpus_deck("t.thermo.conduction", "conduction"), dir / "run", dir / "log"), 0)
+      << test::read_file(dir / "log");
+  for (std::size_t n : {250u, 1000u}) {
+    const double t = 2e-3 * double(n), D = std::exp(-1.5 * t);
+    EXPECT_NEAR(record_value(dir / "run.thn", 1, n, 0), 4. / 3. - D / 3., 5e-6) << "t " << t;
+    EXPECT_NEAR(record_value(dir / "run.thn", 2, n, 0), 4. / 3. + 2. * D / 3., 5e-6) << "t " << t;
+  }
+}
+
+TEST(ElectricCircuits, MotorReachesItsNoLoadSpeed) {
+  // V = 10 across a motor with G = 5, R = 10, L = 1e-3 driving J = 2 about its axis: with the
+  // electric time constant negligible, w = V/G (1 - exp(-t G^2 / (J R))) -> 2.
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 10.; time step: 1.e-3; tolerance: 1e-9; max iterations: 20; end: initial value;
+begin: control data; structural nodes: 2; electric nodes: 2; joints: 2; rigid bodies: 1; electric elements: 1; genels: 2; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, null, eye, null, null;
+  electric: 1;
+  electric: 2;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, revolute hinge, 1, null, 2, null;
+  body: 2, 2, 1., null, diag, 1., 1., 2.;
+  electric: 1, motor, 1, 2, 0.,0.,1., 1, 2, 5., 1.e-3, 10.;
+  genel: 1, clamp, 1, electric, algebraic, 0.;
+  genel: 2, clamp, 2, electric, algebraic, 10.;
+end: elements;
+)";
+  const auto run = test::run_deck_text("motor_no_load", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  for (std::size_t n : {800u, 2000u, 10000u}) {
+    const double t = 1e-3 * double(n);
+    EXPECT_NEAR(record_value(run.output("mov"), 2, n, 11), 2. * (1. - std::exp(-t / 0.8)), 1e-4) << "t " << t;
+  }
+  // The electric nodes are written to .abs (voltage, its derivative).
+  EXPECT_NEAR(test::last_record(run.output("abs"), 2).at(0), 10., 1e-12);
+}
+
+TEST(ElectricCircuits, DiscreteControlIntegratesItsMeasures) {
+  // The manual's example (t.elec.discretecontrol): A_1 = 1e-3 I on the scaled measures, B_1 = I,
+  // inputs grounded by unit springs, so u(t_n) = 1e-3 sum_{j<n} y(t_j) with y1 = sin(2 pi t) and
+  // y2 = sin(2 pi (t - 0.5)) from t = 0.5 on.
+  const auto dir = test::fresh_temp_dir("discrete_control");
+  std::string deck = test::read_file(corpus_deck("t.elec.discretecontrol.discretecontrol", "discretecontrol"));
+  deck.replace(deck.find("final time: 10."), 15, "final time: 1.");
+  deck.replace(deck.find("begin: control data;"), 20, "begin: control data; default output: abstract nodes;");
+  std::ofstream(dir / "deck") << deck;
+  std::filesystem::copy_file(corpus_deck("t.elec.discretecontrol.discretecontrol", "discretecontrol.dat"),
+                             dir / "discretecontrol.dat");
+  ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
+  const double h = 1e-3;
+  for (std::size_t n : {2u, 300u, 1000u}) {
+    double u1 = 0., u2 = 0.;
+    for (std::size_t j = 1; j < n; ++j) {
+      const double t = h * double(j);
+      u1 += 1e-3 * std::sin(2. * M_PI * t);
+      u2 += t > .5 ? 1e-3 * std::sin(2. * M_PI * (t - .5)) : 0.;
+    }
+    EXPECT_NEAR(record_value(dir / "run.abs", 1, n, 0), u1, 1e-6 * std::abs(u1) + 1e-12) << "step " << n;  // 7 digits
+    EXPECT_NEAR(record_value(dir / "run.abs", 2, n, 0), u2, 1e-6 * std::abs(u2) + 1e-12) << "step " << n;
+  }
 }
