@@ -40,9 +40,9 @@ Vec3 unit_direction(CardReader& in, const StructNode& node) {
   return d.normalized();
 }
 
-void add(CardReader& in, BuildContext& ctx, std::unique_ptr<ElectricElement> e) {
+void add(CardReader& in, BuildContext& ctx, std::unique_ptr<Element> e) {
   e->where = in.card_location();
-  ctx.read_output_flag(in, *e, "electric");
+  ctx.read_output_flag(in, *e, "electric elements");
   ctx.model().add_element(std::move(e));
 }
 
@@ -166,10 +166,7 @@ void read_discrete_control(CardReader& in, BuildContext& ctx, unsigned label) {
   if (!in.keyword_is("inputs")) in.fail_expected("\"inputs\"");
   for (int k = 0; k < inputs; ++k) p.inputs.push_back(read_node_dof(in, ctx));
   read_control_matrices(file_at, path, p);
-  auto e = std::make_unique<DiscreteControl>(label, std::move(p));
-  e->where = in.card_location();
-  ctx.read_output_flag(in, *e, "electric");
-  ctx.model().add_element(std::move(e));
+  add(in, ctx, std::make_unique<DiscreteControl>(label, std::move(p)));
 }
 
 void read_electric(CardReader& in, BuildContext& ctx, unsigned label) {

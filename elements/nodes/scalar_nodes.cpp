@@ -51,13 +51,16 @@ void read_output_option(CardReader& in, Node& n) {
 }
 
 /// `<kind>: <label> [, {differential|algebraic}] [, [value,] <x0> [, derivative, <xp0>]]`; the
-/// electric and thermal nodes read the same card as the abstract node (MBDyn reads all three
-/// as scalar differential nodes).
+/// electric and thermal nodes read the same card as the abstract node, without the order (MBDyn
+/// reads all three as scalar differential nodes).
 void read_scalar_node(CardReader& in, BuildContext& ctx, unsigned label, std::string_view kind, OutputFile file,
                       const char* output_family) {
   bool differential = true;
-  if (in.keyword_is("algebraic")) differential = false;
-  else in.keyword_is("differential");
+  // Only the abstract node may be algebraic (§6.1); electric and thermal nodes are differential.
+  if (kind == "abstract") {
+    if (in.keyword_is("algebraic")) differential = false;
+    else in.keyword_is("differential");
+  }
   double x0 = 0.0, xp0 = 0.0;
   // `[value,] x0 [, derivative, xp0]`: MBDyn also reads the older form without `value`.
   const bool value = in.keyword_is("value");

@@ -138,12 +138,14 @@ TEST(ElectricCircuits, MotorReachesItsNoLoadSpeed) {
   const std::string deck = R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: 10.; time step: 1.e-3; tolerance: 1e-9; max iterations: 20; end: initial value;
-begin: control data; structural nodes: 2; electric nodes: 2; joints: 2; rigid bodies: 1; electric elements: 1; genels: 2; end: control data;
+begin: control data; structural nodes: 2; electric nodes: 2; abstract nodes: 1; joints: 2; rigid bodies: 1;
+  electric elements: 1; genels: 3; default output: abstract nodes; end: control data;
 begin: nodes;
   structural: 1, static, null, eye, null, null;
   structural: 2, dynamic, null, eye, null, null;
   electric: 1;
   electric: 2;
+  abstract: 3;
 end: nodes;
 begin: elements;
   joint: 1, clamp, 1, node, node;
@@ -152,6 +154,8 @@ begin: elements;
   electric: 1, motor, 1, 2, 0.,0.,1., 1, 2, 5., 1.e-3, 10.;
   genel: 1, clamp, 1, electric, algebraic, 0.;
   genel: 2, clamp, 2, electric, algebraic, 10.;
+  # the motor's private datum "omega" (an element drive: electric element 1, not electric node 1)
+  genel: 3, clamp, 3, abstract, algebraic, element, 1, electric, string, "omega", direct;
 end: elements;
 )";
   const auto run = test::run_deck_text("motor_no_load", deck);
@@ -159,6 +163,7 @@ end: elements;
   for (std::size_t n : {800u, 2000u, 10000u}) {
     const double t = 1e-3 * double(n);
     EXPECT_NEAR(record_value(run.output("mov"), 2, n, 11), 2. * (1. - std::exp(-t / 0.8)), 1e-4) << "t " << t;
+    EXPECT_EQ(record_value(run.output("abs"), 3, n, 0), record_value(run.output("mov"), 2, n, 11)) << "t " << t;
   }
   // The electric nodes are written to .abs (voltage, its derivative).
   EXPECT_NEAR(test::last_record(run.output("abs"), 2).at(0), 10., 1e-12);
