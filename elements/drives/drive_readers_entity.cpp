@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "elements/drives/drive_registry.hpp"
+#include "mbdyn-like/core/model.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::drives {
@@ -17,13 +18,23 @@ struct EntityRef {
   std::string kind;
 };
 
+/// Node and element cards share kind names (electric, hydraulic, thermal): with the model at
+/// hand, a node drive looks among the nodes and an element drive among the elements only.
+parser::PrivateDataOwner* find_owner(parser::EntityDirectory* dir, std::string_view family, const std::string& kind,
+                                     unsigned label) {
+  if (auto* model = dynamic_cast<Model*>(dir)) {
+    if (family == "node") return model->find_node(kind, label);
+    return model->find_element(kind, label);
+  }
+  return dir ? dir->find_entity(kind, label) : nullptr;
+}
+
 EntityRef find_entity(parser::CardReader& in, const char* family) {
   EntityRef ref;
   const parser::SourceLocation label_at = in.location();
   ref.label = in.label();
   ref.kind = in.keyword();
-  parser::EntityDirectory* dir = in.context().entities();
-  ref.owner = dir ? dir->find_entity(ref.kind, ref.label) : nullptr;
+  ref.owner = find_owner(in.context().entities(), family, ref.kind, ref.label);
   if (!ref.owner)
     throw parser::InputError(label_at, fmt::format("{} {} {} is not defined (a {} drive can only "
                                                    "refer to an entity defined before it)",

@@ -59,11 +59,7 @@ void StateSpaceGenel::jacobian(JacobianSink& J, const StepContext& c) {
   }
 }
 
-namespace {
-
-using parser::CardReader;
-
-GenelInput read_genel_input(CardReader& in, BuildContext& ctx) {
+GenelInput read_genel_input(parser::CardReader& in, BuildContext& ctx) {
   GenelInput u;
   if (in.keyword_is("drive")) {
     u.drive = read_drive(in, ctx);
@@ -73,6 +69,10 @@ GenelInput read_genel_input(CardReader& in, BuildContext& ctx) {
   }
   return u;
 }
+
+namespace {
+
+using parser::CardReader;
 
 Matrix read_matrix(CardReader& in, std::string_view name, Eigen::Index rows, Eigen::Index cols) {
   if (!in.keyword_is(name)) in.fail_expected(fmt::format("\"{}\"", name));

@@ -21,6 +21,8 @@ struct GenelInput {
   DriveCallerPtr drive;
   double value(const StepContext& c) const { return dof ? dof->value(c) : drive->value(c.t); }
 };
+/// `{[node dof,] <NodeDof> | drive, <DriveCaller>}` (MBDyn's ScalarValue).
+GenelInput read_genel_input(parser::CardReader& in, BuildContext& ctx);
 
 struct StateSpaceParams {
   std::vector<NodeDof> outputs;

@@ -1,4 +1,5 @@
-// Scalar nodes: abstract (§6.1) and parameter (§6.4) nodes, their readers and outputs.
+// Scalar nodes: abstract (§6.1), electric (§6.2), parameter (§6.4) and thermal (§6.6) nodes, their
+// readers and outputs.
 #include "elements/nodes/abstract_node.hpp"
 #include "elements/nodes/parameter_node.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
@@ -23,8 +24,8 @@ unsigned AbstractNode::private_data_index(std::string_view name) const {
 
 void AbstractNode::output(OutputSink& out) const {
   if (!output_enabled()) return;
-  // .abs: label, value [, derivative when differential].
-  if (std::ostream* os = out.text(OutputFile::Abs)) {
+  // .abs (.thn): label, value [, derivative when differential].
+  if (std::ostream* os = out.text(file_)) {
     out.write_label(*os, label());
     out.write(*os, x_);
     if (differential_) out.write(*os, xp_);
@@ -49,18 +50,25 @@ void read_output_option(CardReader& in, Node& n) {
   if (in.keyword_is("output")) n.set_output_enabled(in.boolean());  // yes, no or a boolean
 }
 
-void read_abstract(CardReader& in, BuildContext& ctx, unsigned label) {
+/// `<kind>: <label> [, {differential|algebraic}] [, [value,] <x0> [, derivative, <xp0>]]`; the
+/// electric and thermal nodes read the same card as the abstract node, without the order (MBDyn
+/// reads all three as scalar differential nodes).
+void read_scalar_node(CardReader& in, BuildContext& ctx, unsigned label, std::string_view kind, OutputFile file,
+                      const char* output_family) {
   bool differential = true;
-  if (in.keyword_is("algebraic")) differential = false;
-  else in.keyword_is("differential");
+  // Only the abstract node may be algebraic (§6.1); electric and thermal nodes are differential.
+  if (kind == "abstract") {
+    if (in.keyword_is("algebraic")) differential = false;
+    else in.keyword_is("differential");
+  }
   double x0 = 0.0, xp0 = 0.0;
   // `[value,] x0 [, derivative, xp0]`: MBDyn also reads the older form without `value`.
   const bool value = in.keyword_is("value");
   if (value || (!in.at_end() && !in.peek_keyword_is("output") && !in.peek_keyword_is("derivative"))) x0 = in.real();
   if (in.keyword_is("derivative")) xp0 = in.real();
-  auto n = std::make_unique<AbstractNode>(label, differential, x0, xp0);
+  auto n = std::make_unique<AbstractNode>(label, differential, x0, xp0, kind, file);
   n->where = in.card_location();
-  n->set_output_enabled(ctx.output_defaults().enabled("abstract nodes"));
+  n->set_output_enabled(ctx.output_defaults().enabled(output_family));
   read_output_option(in, *n);
   ctx.model().add_node(std::move(n));
 }
@@ -78,8 +86,20 @@ void read_parameter(CardReader& in, BuildContext& ctx, unsigned label) {
   ctx.model().add_node(std::move(n));
 }
 
-const bool registered = CardRegistry::family("node").add("abstract", read_abstract) &&
-                        CardRegistry::family("node").add("parameter", read_parameter);
+const bool registered =
+    CardRegistry::family("node").add("abstract",
+                                     [](CardReader& in, BuildContext& c, unsigned l) {
+                                       read_scalar_node(in, c, l, "abstract", OutputFile::Abs, "abstract nodes");
+                                     }) &&
+    CardRegistry::family("node").add("electric",
+                                     [](CardReader& in, BuildContext& c, unsigned l) {
+                                       read_scalar_node(in, c, l, "electric", OutputFile::Abs, "electric nodes");
+                                     }) &&
+    CardRegistry::family("node").add("thermal",
+                                     [](CardReader& in, BuildContext& c, unsigned l) {
+                                       read_scalar_node(in, c, l, "thermal", OutputFile::Thn, "thermal nodes");
+                                     }) &&
+    CardRegistry::family("node").add("parameter", read_parameter);
 
 }  // namespace
 }  // namespace mbl::elements

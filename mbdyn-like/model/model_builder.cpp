@@ -372,7 +372,7 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
                                    "abstract nodes", "genels", "plates", "aerodynamic elements", "electric nodes",
                                    "hydraulic nodes", "parameter nodes", "inertia", "loadable", "induced velocity",
                                    "air properties", "electric", "hydraulic elements", "bulk elements",
-                                   "automatic structural"})
+                                   "automatic structural", "electric elements", "thermal nodes", "thermal elements"})
                d.by_family[CardRegistry::normalise(f)] = false;
            } else if (in.keyword_is("accelerations")) d.accelerations = true;
            else d.by_family[in.keyword()] = true;

@@ -26,6 +26,7 @@ std::string_view extension(OutputFile f) {
     case OutputFile::Mod: return "mod";
     case OutputFile::Aer: return "aer";
     case OutputFile::Air: return "air";
+    case OutputFile::Thn: return "thn";
   }
   return "txt";
 }

@@ -27,6 +27,10 @@ const SampleDeck kSample[] = {
     {"t.beam.DETC2007-35511.beam_legacy", Outcome::Agree},
     {"t.drives.drive.drive", Outcome::NoReference},
     {"t.genel.hopf-bifurcation.hb", Outcome::NoReference},
+    {"t.elec.accelerometer", Outcome::Agree},   // accelerometers (translational, rotational)
+    {"t.elec.accelerometer2", Outcome::Agree},  // the same, read back by genels
+    {"t.elec.motor", Outcome::Agree},           // DC motor between electric nodes
+    {"t.thermo.source", Outcome::NoReference},  // thermal capacitances, resistance, source
 };
 
 }  // namespace
