@@ -884,6 +884,7 @@ class Builder {
     if (d == "inducedvelocity") return "induced velocity";
     // control data `plates:` counts shells and membranes (input manual §8.15)
     if (d == "shell4eas" || d == "shell4easans" || d == "membrane4eas") return "plate";
+    if (d == "streamoutput" || d == "streammotionoutput") return "output";  // `output elements:` (§8.14)
     return d == "couple" ? "force" : d;
   }
   /// Electric and hydraulic nodes and elements share their card names; control data counts them apart.
