@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstring>
+#include <cmath>
+#include <limits>
 #include <thread>
 
 #include "support/run_program.hpp"
@@ -39,14 +41,18 @@ std::vector<double> receive_all(int fd) {
   return v;
 }
 
+/// The data and initial value blocks of the test decks: steps of 1 ms up to `final_time`.
+std::string problem_blocks(double final_time) {
+  return "begin: data; problem: initial value; end: data;\n"
+         "begin: initial value;\n"
+         "  initial time: 0.; final time: " + std::to_string(final_time) + "; time step: 1.e-3;\n"
+         "  method: ms, .6; tolerance: 1e-10; max iterations: 50;\n"
+         "end: initial value;\n";
+}
+
 std::string spring_deck(const std::string& sock, const std::string& output_card) {
   // Node 2 (mass 1) on a rod of stiffness 100 to the clamped node 1, released from x = 1.2.
-  return R"(
-begin: data; problem: initial value; end: data;
-begin: initial value;
-  initial time: 0.; final time: 0.1; time step: 1.e-3;
-  method: ms, .6; tolerance: 1e-9; max iterations: 20;
-end: initial value;
+  return problem_blocks(0.1) + R"(
 begin: control data;
   structural nodes: 2; joints: 2; rigid bodies: 1; output elements: 1;
 end: control data;
@@ -96,12 +102,7 @@ TEST(ElementsStream, StreamDriverAndValuesOutputCloseTheLoopWithThePeer) {
   // the program sends back the node's position and velocity after each step.
   const std::string dir = fresh_temp_dir("stream_loop").string();
   const std::string in_sock = dir + "/in.sock", out_sock = dir + "/out.sock";
-  const std::string deck = R"(
-begin: data; problem: initial value; end: data;
-begin: initial value;
-  initial time: 0.; final time: 0.05; time step: 1.e-3;
-  method: ms, .6; tolerance: 1e-10; max iterations: 20;
-end: initial value;
+  const std::string deck = problem_blocks(0.05) + R"(
 begin: control data;
   structural nodes: 1; rigid bodies: 1; forces: 1; output elements: 1; file drivers: 1;
 end: control data;
@@ -145,6 +146,115 @@ end: elements;
   // Constant acceleration F/m from rest: x = t^2, v = 2 t at step 50.
   EXPECT_NEAR(got[98], 0.05 * 0.05, 1e-6);
   EXPECT_NEAR(got[99], 2.0 * 0.05, 1e-6);
+}
+
+}  // namespace
+}  // namespace mbl::test
+
+namespace mbl::test {
+namespace {
+
+// libmbc's commands (mbc.h)
+constexpr std::uint8_t ES_REGULAR_DATA = 2, ES_GOTO_NEXT_STEP = 4, ES_ABORT = 5, ES_NEGOTIATION = 7, ES_OK = 8;
+
+bool receive_exactly(int fd, void* data, std::size_t n) {
+  return ::recv(fd, data, n, MSG_WAITALL) == ssize_t(n);
+}
+
+std::string external_spring_deck(const std::string& sock) {
+  // A unit mass at x = 1 on a spring of stiffness 100 that only the peer knows.
+  return problem_blocks(0.1) + R"(
+begin: control data; structural nodes: 1; rigid bodies: 1; forces: 1; end: control data;
+begin: nodes; structural: 1, dynamic, 1., 0., 0., eye, null, null; end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, eye;
+  force: 10, external structural, socket, create, yes, path, ")" + sock + R"(", no signal,
+    coupling, tight, 1, 1, offset, 0., 0., 0.;
+end: elements;
+)";
+}
+
+TEST(ElementsExternalStructural, TightCouplingWithAPeerSpringGivesTheHarmonicMotion) {
+  const std::string sock = fresh_temp_dir("extstr").string() + "/ext.sock";
+  constexpr double k = 100.0;
+  int exchanges = 0, steps = 0;
+  std::thread peer([&] {
+    const int fd = connect_local(sock);
+    ASSERT_GE(fd, 0);
+    // negotiation: nodal, orientation matrix, no labels, no accelerations, 1 point
+    const std::uint8_t request = ES_NEGOTIATION;
+    const std::uint32_t flags[2] = {0x0002 | 0x0200, 1};
+    ASSERT_EQ(::send(fd, &request, 1, 0), 1);
+    ASSERT_EQ(::send(fd, flags, sizeof flags, 0), ssize_t(sizeof flags));
+    std::uint8_t answer = 0;
+    ASSERT_TRUE(receive_exactly(fd, &answer, 1));
+    ASSERT_EQ(answer, ES_OK);
+    double x_last = std::numeric_limits<double>::quiet_NaN();
+    for (std::uint8_t cmd; receive_exactly(fd, &cmd, 1) && cmd != ES_ABORT;) {
+      ASSERT_EQ(cmd, ES_REGULAR_DATA);
+      double motion[18];  // x, R (column-major), v, w
+      ASSERT_TRUE(receive_exactly(fd, motion, sizeof motion));
+      EXPECT_DOUBLE_EQ(motion[3], 1.0);  // R11: the node does not rotate
+      ++exchanges;
+      if (std::abs(motion[0] - x_last) < 1e-12) {  // converged: the forces sent last stay
+        const std::uint8_t next = ES_GOTO_NEXT_STEP;
+        ASSERT_EQ(::send(fd, &next, 1, 0), 1);
+        x_last = std::numeric_limits<double>::quiet_NaN();
+        ++steps;
+        continue;
+      }
+      x_last = motion[0];
+      const std::uint8_t data = ES_REGULAR_DATA;
+      const double fm[6] = {-k * motion[0], 0., 0., 0., 0., 0.};
+      ASSERT_EQ(::send(fd, &data, 1, 0), 1);
+      ASSERT_EQ(::send(fd, fm, sizeof fm, 0), ssize_t(sizeof fm));
+    }
+    ::close(fd);
+  });
+  const TextDeckRun r = run_deck_text("extstr_run", external_spring_deck(sock));
+  peer.join();
+  ASSERT_EQ(r.rc, 0) << r.log();
+  const auto mov = records(r.output("mov"), 1);
+  ASSERT_GE(mov.size(), 101u);
+  EXPECT_EQ(std::size_t(steps), mov.size() - 1);  // one converged exchange per step
+  EXPECT_GT(exchanges, 2 * steps);
+  // x = cos(10 t), v = -10 sin(10 t): as in MBDyn the derivatives phase sees no force yet (the
+  // first exchange follows the first prediction), which shifts the start by O(dt k).
+  const double t = 1e-3 * double(mov.size() - 1);
+  EXPECT_NEAR(mov.back()[0], std::cos(10.0 * t), 1e-2);
+  EXPECT_NEAR(mov.back()[6], -10.0 * std::sin(10.0 * t), 5e-2);
+  // Each step ends with the peer's force at the converged position: F = -k x in every record
+  // after the initial one (no force yet).
+  std::ifstream frc(r.output("frc"));
+  std::size_t lines = 0;
+  for (std::string point; frc >> point;) {
+    double f[6];
+    for (double& v : f) frc >> v;
+    ASSERT_EQ(point, "10@1");
+    EXPECT_NEAR(f[0], lines == 0 ? 0.0 : -k * mov[lines][0], 1e-4 * k) << "record " << lines;
+    ++lines;
+  }
+  EXPECT_EQ(lines, mov.size());
+}
+
+TEST(ElementsExternalStructural, APeerAskingForOtherDataIsRefused) {
+  const std::string sock = fresh_temp_dir("extstr_refused").string() + "/ext.sock";
+  std::uint8_t answer = 0;
+  std::thread peer([&] {
+    const int fd = connect_local(sock);
+    ASSERT_GE(fd, 0);
+    const std::uint8_t request = ES_NEGOTIATION;
+    const std::uint32_t flags[2] = {0x0002 | 0x0200 | 0x0010, 1};  // with labels: not what the card says
+    ASSERT_EQ(::send(fd, &request, 1, 0), 1);
+    ASSERT_EQ(::send(fd, flags, sizeof flags, 0), ssize_t(sizeof flags));
+    ASSERT_TRUE(receive_exactly(fd, &answer, 1));
+    ::close(fd);
+  });
+  const TextDeckRun r = run_deck_text("extstr_refused_run", external_spring_deck(sock));
+  peer.join();
+  EXPECT_EQ(answer, ES_ABORT);
+  EXPECT_EQ(r.rc, 3) << r.log();
+  EXPECT_NE(r.log().find("the peer asks for flags"), std::string::npos) << r.log();
 }
 
 }  // namespace
