@@ -46,6 +46,7 @@ class StreamOutput final : public Element {
   void jacobian(JacobianSink&, const StepContext&) override {}
   void after_convergence(const StepContext& c) override;
   void after_predict(const StepContext& c) override;
+  bool netcdf_listed() const override { return false; }  // MBDyn writes nothing for them
   std::string log_line() const override;
   /// The record sent at time t (also what the echo file shows).
   std::vector<double> record(double t) const;
