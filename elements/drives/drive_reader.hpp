@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mbdyn-like/core/drive_caller.hpp"
+#include "mbdyn-like/core/step_observer.hpp"
 #include "parser/card_reader.hpp"
 #include "parser/read_context.hpp"
 
@@ -46,8 +47,9 @@ DriveCallerDefinition read_drive_caller_card(parser::CardReader& in, DriveEnviro
 /// The `template drive caller:` card (§2.4.12); stored per dimension for `reference, label`.
 void read_template_drive_caller_card(parser::CardReader& in, DriveEnvironment& env);
 
-/// The `file:` card of the `begin: drivers;` block (chapter 7): fixed step or variable step.
-void read_file_driver_card(parser::CardReader& in, DriveEnvironment& env);
+/// The `file:` card of the `begin: drivers;` block (chapter 7): fixed step, variable step,
+/// socket or stream; returns the driver's step hook for those fed by a peer (else nullptr).
+std::shared_ptr<StepObserver> read_file_driver_card(parser::CardReader& in, DriveEnvironment& env);
 
 /// Stateful drives read so far, outer ones first (the order in which to advance them).
 std::vector<DriveCallerPtr> stateful_drives(parser::ReadContext& ctx);

@@ -4,6 +4,7 @@
 // the manual for each node and element type ("X[1]", "XP[3]", "Omega[2]", "x", "xP", "rz", ...).
 #include <fmt/format.h>
 
+#include "elements/drives/drive_callers.hpp"
 #include "elements/drives/drive_registry.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "parser/errors.hpp"
@@ -82,10 +83,18 @@ DriveCallerPtr read_private_data_drive(parser::CardReader& in, DriveEnvironment&
   return std::make_shared<PrivateDataDrive>(what, *ref.owner, index, std::move(f));
 }
 
-/// `dof, <node_dof>, <drive>`: the NodeDof of §2.5 mapped to the node's private data: for a
-/// structural node dof 1-3 are "X[i]" (algebraic) / "XP[i]" (differential), dof 4-6 are
-/// "Omega[i-3]" (differential only); for scalar nodes "x" / "xP".
+/// `dof, <node_dof>, <drive>`: the NodeDof's value through the drive.
 DriveCallerPtr read_dof_drive(parser::CardReader& in, DriveEnvironment& env) {
+  return read_node_dof_value(in, [&] { return read_drive_caller(in, env); });
+}
+
+}  // namespace
+
+/// The NodeDof of §2.5 mapped to the node's private data: for a structural node dof 1-3 are
+/// "X[i]" (algebraic) / "XP[i]" (differential), dof 4-6 are "Omega[i-3]" (differential only); for
+/// scalar nodes "x" / "xP".
+DriveCallerPtr read_node_dof_value(parser::CardReader& in,
+                                   const std::function<DriveCallerPtr()>& read_function) {
   const EntityRef ref = find_entity(in, "node");
   const bool structural = ref.kind == "structural";
   int dof = 1;
@@ -122,14 +131,12 @@ DriveCallerPtr read_dof_drive(parser::CardReader& in, DriveEnvironment& env) {
     throw parser::InputError(dof_at, fmt::format("{} node {} does not provide \"{}\" (needed by "
                                                  "the dof drive)",
                                                  ref.kind, ref.label, name));
-  auto f = read_drive_caller(in, env);
+  auto f = read_function ? read_function() : std::make_shared<DirectDrive>();
   std::string what = fmt::format("dof, {}, {}", ref.label, ref.kind);
   if (structural) what += fmt::format(", {}", dof);
   what += differential ? ", differential" : ", algebraic";
   return std::make_shared<PrivateDataDrive>(what, *ref.owner, index, std::move(f));
 }
-
-}  // namespace
 
 void register_entity_drives(DriveCallerRegistry& r) {
   r["node"] = [](parser::CardReader& in, DriveEnvironment& env) {

@@ -1,6 +1,7 @@
 #pragma once
 // Internals shared by the drive caller readers: the per-deck tables kept in the ReadContext, the
 // built-in reader families, and small argument helpers.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,6 +29,11 @@ void register_composite_drives(DriveCallerRegistry& r);  // drive_readers_compos
 void register_stateful_drives(DriveCallerRegistry& r);   // drive_readers_stateful.cpp
 void register_entity_drives(DriveCallerRegistry& r);     // drive_readers_entity.cpp
 void register_file_drive(DriveCallerRegistry& r);        // file_driver.cpp
+
+/// `<node_dof>` (§2.5) as a drive: the dof's value (or derivative) passed through the function
+/// `read_function` reads (none: the value itself). drive_readers_entity.cpp
+DriveCallerPtr read_node_dof_value(parser::CardReader& in,
+                                   const std::function<DriveCallerPtr()>& read_function = {});
 
 // ---- argument helpers ----------------------------------------------------------------------
 

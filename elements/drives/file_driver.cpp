@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "elements/drives/drive_registry.hpp"
+#include "elements/drives/socket_drivers.hpp"
 #include "elements/input/file_path.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
@@ -23,12 +24,12 @@ namespace mbl::drives {
 
 // ---- driver ----------------------------------------------------------------------------------
 
-FileDriver::FileDriver(unsigned label, std::string path, std::vector<double> times,
-                       std::vector<std::vector<double>> records, Options options)
-    : label_(label), path_(std::move(path)), times_(std::move(times)),
+TableFileDriver::TableFileDriver(unsigned label, std::string path, std::vector<double> times,
+                                 std::vector<std::vector<double>> records, Options options)
+    : FileDriver(label), path_(std::move(path)), times_(std::move(times)),
       records_(std::move(records)), options_(options) {}
 
-long FileDriver::locate(double t) const {
+long TableFileDriver::locate(double t) const {
   if (t < times_.front()) return -1;
   if (t > times_.back()) return -2;
   auto it = std::upper_bound(times_.begin(), times_.end(), t);
@@ -36,7 +37,7 @@ long FileDriver::locate(double t) const {
   return std::min(i, long(times_.size()) - 1);
 }
 
-double FileDriver::value(int column, double t) const {
+double TableFileDriver::value(int column, double t) const {
   const long i = locate(t);
   const std::size_t c = std::size_t(column - 1);
   if (i < 0) {
@@ -45,7 +46,7 @@ double FileDriver::value(int column, double t) const {
       // Like MBDyn, a bailout halts the simulation: it ends cleanly at the last converged step.
       throw math::StopRequest(0, fmt::format(
           "file driver {} (\"{}\"): time {} is outside the data range [{}, {}]: bailout ends the "
-          "simulation", label_, path_, t, times_.front(), times_.back()));
+          "simulation", label(), path_, t, times_.front(), times_.back()));
     if (options_.out_of_range == OutOfRange::PadZeroes) return 0.0;
     return below ? records_.front()[c] : records_.back()[c];
   }
@@ -56,7 +57,7 @@ double FileDriver::value(int column, double t) const {
   return records_[n][c] + s * (records_[n + 1][c] - records_[n][c]);
 }
 
-double FileDriver::derivative(int column, double t) const {
+double TableFileDriver::derivative(int column, double t) const {
   const long i = locate(t);
   if (i < 0 || options_.interpolation == Interpolation::Const) return 0.0;
   auto n = std::size_t(i);
@@ -146,19 +147,19 @@ using elements::resolve_path;
 
 std::string key_of(unsigned label) { return std::to_string(label); }
 
-FileDriver::Options read_options(parser::CardReader& in) {
-  FileDriver::Options o;
+TableFileDriver::Options read_options(parser::CardReader& in) {
+  TableFileDriver::Options o;
   for (;;) {
     if (in.keyword_is("interpolation")) {
       if (in.keyword_is("linear"))
-        o.interpolation = FileDriver::Interpolation::Linear;
+        o.interpolation = TableFileDriver::Interpolation::Linear;
       else if (in.keyword_is("const"))
-        o.interpolation = FileDriver::Interpolation::Const;
+        o.interpolation = TableFileDriver::Interpolation::Const;
       else
         in.fail_expected("`linear` or `const`");
     } else if (in.keyword_is("pad zeroes") || in.keyword_is("pad zeros")) {  // MBDyn reads both spellings
-      o.out_of_range = in.boolean() ? FileDriver::OutOfRange::PadZeroes
-                                    : FileDriver::OutOfRange::HoldEnds;
+      o.out_of_range = in.boolean() ? TableFileDriver::OutOfRange::PadZeroes
+                                    : TableFileDriver::OutOfRange::HoldEnds;
     } else if (in.keyword_is("bailout")) {
       if (in.keyword_is("none")) {
         o.bailout_lower = o.bailout_upper = false;
@@ -201,7 +202,7 @@ DataFile load(parser::CardReader& in, int per_record) {
   return f;
 }
 
-std::shared_ptr<FileDriver> read_fixed_step(parser::CardReader& in, unsigned label) {
+std::shared_ptr<TableFileDriver> read_fixed_step(parser::CardReader& in, unsigned label) {
   long steps = -1;  // count
   if (!in.keyword_is("count")) steps = read_count(in, 1, "the number of steps");
   const int channels = int(read_count(in, 1, "the number of channels"));
@@ -236,11 +237,11 @@ std::shared_ptr<FileDriver> read_fixed_step(parser::CardReader& in, unsigned lab
   }
   std::vector<double> times(records.size());
   for (std::size_t i = 0; i < times.size(); ++i) times[i] = *t0 + double(i) * *dt;
-  return std::make_shared<FileDriver>(label, f.path, std::move(times), std::move(records),
+  return std::make_shared<TableFileDriver>(label, f.path, std::move(times), std::move(records),
                                       options);
 }
 
-std::shared_ptr<FileDriver> read_variable_step(parser::CardReader& in, unsigned label) {
+std::shared_ptr<TableFileDriver> read_variable_step(parser::CardReader& in, unsigned label) {
   const int channels = int(read_count(in, 1, "the number of channels"));
   const auto options = read_options(in);
   const parser::SourceLocation file_at = in.location();
@@ -254,7 +255,7 @@ std::shared_ptr<FileDriver> read_variable_step(parser::CardReader& in, unsigned 
     times.push_back(r.front());
     records.emplace_back(r.begin() + 1, r.end());
   }
-  return std::make_shared<FileDriver>(label, f.path, std::move(times), std::move(records),
+  return std::make_shared<TableFileDriver>(label, f.path, std::move(times), std::move(records),
                                       options);
 }
 
@@ -297,24 +298,35 @@ DriveCallerPtr read_file_drive(parser::CardReader& in, DriveEnvironment&) {
 
 }  // namespace
 
-void read_file_driver_card(parser::CardReader& in, DriveEnvironment&) {
+std::shared_ptr<StepObserver> read_file_driver_card(parser::CardReader& in, DriveEnvironment&) {
   const parser::SourceLocation label_at = in.location();
   const unsigned label = in.label();
   auto& ctx = in.context();
   if (ctx.find_named<FileDriver>("file driver", key_of(label)))
     throw parser::InputError(label_at, fmt::format("file driver {} is already defined", label));
   std::shared_ptr<FileDriver> driver;
+  std::shared_ptr<StepObserver> observer;
+  auto live = [&](auto d) {
+    driver = d;
+    observer = d;
+  };
   if (in.keyword_is("fixed step"))
     driver = read_fixed_step(in, label);
   else if (in.keyword_is("variable step"))
     driver = read_variable_step(in, label);
-  else {
+  else if (in.keyword_is("socket"))
+    live(read_socket_driver(in, label));
+  else if (in.keyword_is("stream") || in.keyword_is("socket stream"))  // MBDyn's older name
+    live(read_stream_driver(in, label));
+  else
     kinds::reject(in, "file driver", "file driver type");  // an input error unless MBDyn has it
+  if (!driver) {
     ctx.add_named("skipped file driver", key_of(label), std::make_shared<int>(0));
-    return;
+    return nullptr;
   }
   in.expect_end();
   ctx.add_named("file driver", key_of(label), driver);
+  return observer;
 }
 
 void register_file_drive(DriveCallerRegistry& r) { r["file"] = read_file_drive; }

@@ -9,7 +9,23 @@
 
 namespace mbl::drives {
 
+/// A file driver (input manual §7.1): `channels()` input channels, read by `file` drive callers.
 class FileDriver {
+ public:
+  explicit FileDriver(unsigned label) : label_(label) {}
+  virtual ~FileDriver() = default;
+  unsigned label() const { return label_; }
+  virtual int channels() const = 0;
+  /// Channel `column` (1-based) at time t.
+  virtual double value(int column, double t) const = 0;
+  virtual double derivative(int column, double t) const = 0;
+
+ private:
+  unsigned label_;
+};
+
+/// Fixed and variable step drivers (§7.1.1, §7.1.2): tables of records read from a data file.
+class TableFileDriver final : public FileDriver {
  public:
   enum class Interpolation { Linear, Const };
   /// Outside the time range: zeros (`pad zeroes, yes`, the default), the end records
@@ -23,23 +39,21 @@ class FileDriver {
   };
 
   /// `times` ascending, one per record; `records[i]` has `channels` values.
-  FileDriver(unsigned label, std::string path, std::vector<double> times,
-             std::vector<std::vector<double>> records, Options options);
+  TableFileDriver(unsigned label, std::string path, std::vector<double> times,
+                  std::vector<std::vector<double>> records, Options options);
 
-  unsigned label() const { return label_; }
-  int channels() const { return records_.empty() ? 0 : int(records_.front().size()); }
+  int channels() const override { return records_.empty() ? 0 : int(records_.front().size()); }
   std::size_t record_count() const { return times_.size(); }
   double initial_time() const { return times_.front(); }
   double final_time() const { return times_.back(); }
-  /// Channel `column` (1-based) at time t; throws std::runtime_error on bailout.
-  double value(int column, double t) const;
-  double derivative(int column, double t) const;
+  /// Throws math::StopRequest on bailout.
+  double value(int column, double t) const override;
+  double derivative(int column, double t) const override;
   const std::string& path() const { return path_; }
 
  private:
   /// Record i such that t in [t_i, t_{i+1}) (clamped), or -1/-2 below/above the range.
   long locate(double t) const;
-  unsigned label_;
   std::string path_;
   std::vector<double> times_;
   std::vector<std::vector<double>> records_;

@@ -34,7 +34,7 @@ const bool registered =
         .add("scalar function", [](parser::CardReader& in, BuildContext&, unsigned) { drives::read_scalar_function_card(in); }) &&
     // The drivers-block cards read their own label.
     CardRegistry::family("driver").add("file", [](parser::CardReader& in, BuildContext& ctx, unsigned) {
-      drives::read_file_driver_card(in, ctx.model().drive_env());
+      if (auto hook = drives::read_file_driver_card(in, ctx.model().drive_env())) ctx.model().add_step_observer(hook);
     });
 
 }  // namespace

@@ -906,8 +906,10 @@ class Builder {
     if (d == "inducedvelocity") return "induced velocity";
     // control data `plates:` counts shells and membranes (input manual §8.15)
     if (d == "shell4eas" || d == "shell4easans" || d == "membrane4eas") return "plate";
-    // control data `solids:` and `surface loads:` count every kind of §8.16 and §8.17
+    // control data `output elements:`, `solids:` and `surface loads:` count every kind of §8.14,
+    // §8.16 and §8.17
     if (const kinds::Kind* k = kinds::find("element", d)) {
+      if (k->section.starts_with("8.14")) return "output";
       if (k->section.starts_with("8.16")) return "solid";
       if (k->section.starts_with("8.17")) return "surface load";
     }

@@ -1,0 +1,128 @@
+// Readers of `stream output` (input manual §8.14.1) and `stream motion output` (§8.14.3), in the
+// order MBDyn's socketstream_out_elem.cc reads them.
+#include <fmt/format.h>
+
+#include "elements/drives/drive_registry.hpp"
+#include "elements/input/drive_input.hpp"
+#include "elements/input/file_path.hpp"
+#include "elements/output/stream_output.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
+#include "parser/errors.hpp"
+
+namespace mbl::elements {
+namespace {
+
+using parser::CardReader;
+
+constexpr int stream_output_default_port = 9011;
+
+long read_positive(CardReader& in, const char* what) {
+  const parser::SourceLocation at = in.location();
+  const auto n = in.integer();
+  if (n < 1) throw parser::InputError(at, fmt::format("expected {} >= 1, found {}", what, n));
+  return long(n);
+}
+
+/// `motion, [output flags, ...,] { all | <node> [, ...] }` (the `motion` keyword already read).
+void read_motion(CardReader& in, BuildContext& ctx, StreamOutputParams& p) {
+  using F = StreamOutputParams;
+  if (in.keyword_is("output flags")) {
+    for (;;) {
+      const parser::SourceLocation at = in.location();
+      unsigned flag = 0;
+      if (in.keyword_is("position")) flag = F::Position;
+      else if (in.keyword_is("orientation matrix transpose")) flag = F::OrientationTranspose;
+      else if (in.keyword_is("orientation matrix")) flag = F::Orientation;
+      else if (in.keyword_is("velocity")) flag = F::Velocity;
+      else if (in.keyword_is("angular velocity")) flag = F::AngularVelocity;
+      else break;
+      const unsigned clash = flag & (F::Orientation | F::OrientationTranspose) ? F::Orientation | F::OrientationTranspose : flag;
+      if (p.motion_flags & clash) throw parser::InputError(at, "this output flag is already given");
+      p.motion_flags |= flag;
+    }
+    if (p.motion_flags == 0) in.fail_expected("an output flag (position, orientation matrix, ...)");
+  } else {
+    p.motion_flags = F::Position;
+  }
+  if (in.keyword_is("all")) {
+    for (const auto& n : ctx.model().nodes())
+      if (auto* s = dynamic_cast<const StructNode*>(n.get())) p.nodes.push_back(s);
+    return;
+  }
+  do p.nodes.push_back(&ctx.struct_node(in, true));
+  while (!in.at_end());
+}
+
+void read_stream_output(CardReader& in, BuildContext& ctx, unsigned label, bool motion_card) {
+  StreamOutputParams p;
+  if (!in.keyword_is("stream name") && !in.keyword_is("name")) in.fail_expected("`stream name, \"<name>\"`");
+  p.stream_name = in.string();
+  if (in.keyword_is("send after")) {
+    if (in.keyword_is("predict")) p.send_after_predict = true;
+    else if (!in.keyword_is("convergence")) in.fail_expected("`convergence` or `predict`");
+  }
+  if (in.keyword_is("create")) p.create = in.boolean();
+  const parser::SourceLocation where = in.location();
+  if (in.keyword_is("local") || in.keyword_is("path")) {
+    p.address.local = true;
+    p.address.path = resolve_path(where, in.string());
+  }
+  p.address.port = stream_output_default_port;
+  if (in.keyword_is("port")) {
+    if (p.address.local) throw parser::InputError(where, "a local socket has no port");
+    p.address.port = int(read_positive(in, "a port number"));
+  }
+  if (in.keyword_is("host")) {
+    if (p.address.local) throw parser::InputError(where, "a local socket has no host");
+    p.address.host = in.string();
+  }
+  if (in.keyword_is("socket type")) {
+    if (in.keyword_is("udp")) return in.not_implemented("stream output over udp");
+    if (!in.keyword_is("tcp")) in.fail_expected("`tcp` or `udp`");
+  }
+  for (;;) {
+    if (in.keyword_is("no signal") || in.keyword_is("signal") || in.keyword_is("blocking")) continue;
+    if (in.keyword_is("non blocking")) p.non_blocking = true;
+    else if (in.keyword_is("no send first")) p.send_first = false;
+    else if (in.keyword_is("send first")) p.send_first = true;
+    else if (in.keyword_is("do not abort if broken")) p.abort_if_broken = false;
+    else if (in.keyword_is("abort if broken")) p.abort_if_broken = true;
+    else break;
+  }
+  if (in.keyword_is("output every")) p.output_every = int(read_positive(in, "a number of steps"));
+  if (in.keyword_is("echo")) {
+    const parser::SourceLocation at = in.location();
+    p.echo_path = resolve_path(at, in.string());
+    if (in.keyword_is("precision")) p.echo_precision = int(read_positive(in, "a precision"));
+    if (in.keyword_is("shift")) (void)in.real();  // unused, as in MBDyn
+  }
+  if (motion_card || in.keyword_is("motion")) {
+    in.keyword_is("motion");
+    read_motion(in, ctx, p);
+  } else {
+    in.keyword_is("values");
+    const long channels = read_positive(in, "the number of channels");
+    for (long i = 0; i < channels; ++i) {
+      if (in.keyword_is("drive")) {
+        p.values.push_back(read_drive(in, ctx));
+      } else {
+        in.keyword_is("node dof");  // the default (deprecated)
+        p.values.push_back(drives::read_node_dof_value(in));
+      }
+    }
+    if (in.keyword_is("modifier") && !in.keyword_is("copy"))
+      return in.not_implemented("stream output content modifier `copy cast`");
+  }
+  auto e = std::make_unique<StreamOutput>(label, std::move(p));
+  e->where = in.card_location();
+  ctx.model().add_element(std::move(e));
+}
+
+const bool registered =
+    CardRegistry::family("element").add(
+        "stream output", [](CardReader& in, BuildContext& c, unsigned l) { read_stream_output(in, c, l, false); }) &&
+    CardRegistry::family("element").add(
+        "stream motion output", [](CardReader& in, BuildContext& c, unsigned l) { read_stream_output(in, c, l, true); });
+
+}  // namespace
+}  // namespace mbl::elements
