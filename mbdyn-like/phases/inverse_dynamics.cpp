@@ -80,11 +80,12 @@ class InverseDynamicsStep {
     h_ = h;
     step_ = step;
     const std::array<double, 3> w1 = weights();
-    // The multipliers stay zero in the kinematic subproblems (MBDyn never feeds them back): the
-    // prescribed joints' node rows then carry no reaction.
+    // The multipliers of the last dynamics subproblem are no reactions of this one.
     for (const auto& e : model_.elements()) y.segment(e->first_index(), e->dof_count()).setZero();
     // ---- position: Newton on the constraints, the weighted distance from the previous step and
-    // the ergonomy springs (invdataman.cc AssConstrRes/AssConstrJac, POSITION) ----------------
+    // the ergonomy springs (invdataman.cc AssConstrRes/AssConstrJac, POSITION). Unlike MBDyn's,
+    // the prescribed joints' multipliers are iterated too, so that their reactions and geometric
+    // stiffness make it a full Newton method: the same solution, in fewer iterations ----------
     const int max_iter = std::abs(s_.newton.max_iterations);
     rebase_orientations(y, yp);
     for (int iter = 0;; ++iter) {
@@ -121,7 +122,8 @@ class InverseDynamicsStep {
       rebase_orientations(y, yp);
       ++res.iterations;
     }
-    // ---- velocity: Phi_q u = -Phi_t, nearest to the finite-difference velocity ----------------
+    // ---- velocity: Phi_q u = -Phi_t, nearest to the finite-difference velocity (linear: no
+    // reaction in the node rows) -------------------------------------------------------------
     for (Element* e : roles_.prescribed) y.segment(e->first_index(), e->dof_count()).setZero();
     update(y, yp);
     SparseMatrix Jc(n_);
