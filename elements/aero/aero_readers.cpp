@@ -166,10 +166,16 @@ bool read_airfoil(CardReader& in, BuildContext& ctx, const std::vector<double>& 
     in.not_implemented("theodorsen unsteady aerodynamics");
     return false;
   }
+  // MBDyn's built-in semi-analytical airfoils; NACA 0012 is the default.
+  if (in.keyword_is("rae 9671")) {
+    a.builtin = BuiltinAirfoil::Rae9671;
+    return true;
+  }
   if (!in.keyword_is("c81")) {
-    // MBDyn's default and named built-in airfoils (semi-analytical NACA 0012, RAE 9671).
-    in.not_implemented("built-in airfoil (naca 0012, rae 9671); use c81 data");
-    return false;
+    // Any other word is taken (and dropped) as an unknown airfoil name, as MBDyn does.
+    if (!in.at_end() && !in.keyword_is("naca 0012")) in.keyword();
+    a.builtin = BuiltinAirfoil::Naca0012;
+    return true;
   }
   const bool multiple = in.keyword_is("multiple");
   const bool interpolated = !multiple && in.keyword_is("interpolated");

@@ -48,7 +48,9 @@ Vec3 AeroSurface::air_relative(const Vec3& x_W, double t) const {
 Vec6d AeroSurface::section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, bool record) {
   const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
   SectionOutput scratch;
-  Vec6d T = c81_section_forces(*p_.airfoil.at_point[i], s, W, record ? out_[i] : scratch);
+  SectionOutput& out = record ? out_[i] : scratch;
+  Vec6d T = p_.airfoil.at_point.empty() ? builtin_section_forces(p_.airfoil.builtin, s, W, out)
+                                        : c81_section_forces(*p_.airfoil.at_point[i], s, W, out);
   T[1] *= p_.tip_loss.at(xi_tip);
   if (record) gauss_out_[i] = {std::atan2(-W[1], W[0]) * 180. / std::numbers::pi, Vec3(T[1], T[0], T[5])};
   return T;
