@@ -30,6 +30,11 @@ const char* const kAeroDecks[] = {
     // A flapping blade under `rigid body kinematics` (40 rad/s): the air it meets is the moving
     // frame's velocity, subtracted from the airstream as MBDyn's air properties do.
     "t.eig.rigidflapaero2",
+    // MBDyn's built-in NACA 0012 (no airfoil given) on a driven rotor blade, and a generic
+    // aerodynamic force under a `driven` card (both motions prescribed: they check reading and
+    // running).
+    "t.aero.rotrig0",
+    "t.aero.genfm",
 };
 
 }  // namespace

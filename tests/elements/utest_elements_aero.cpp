@@ -217,14 +217,7 @@ TEST(ElementAero, PositiveTwistIsNoseUp) {
   p.airfoil.at_point.assign(2, std::make_shared<const C81Data>(flat_plate()));
   auto& body = static_cast<AerodynamicBody&>(
       f.model.add_element(std::make_unique<AerodynamicBody>(9, node, Vec3::Zero(), Mat3::Identity(), 1., p)));
-  f.model.setup_elements();
-  f.model.number_dofs();
-  Vector y, yp;
-  f.model.initial_state(y, yp);
-  f.model.update(0., y, yp);
-  Vector r = Vector::Zero(f.model.size());
-  ResidualSink sink(r, nullptr);
-  body.residual(sink, StepContext{});
+  f.residual_at_start(body);
   EXPECT_NEAR(body.section(0).alpha, 3., 1e-12);
   EXPECT_GT(body.force_W().y(), 0.);
   const double q = 0.5 * 1.225 * 0.2 * 400., a = 3. * kPi / 180.;
