@@ -21,6 +21,7 @@ namespace mbl::elements::aero {
 /// What a section reports (.aer columns of the `std` output): angles in degrees.
 struct SectionOutput {
   double alpha = 0., gamma = 0., mach = 0., cl = 0., cd = 0., cm = 0., alf1 = 0., alf2 = 0.;
+  double clalpha = 0.;  ///< lift slope used (1/rad; c81 tables), not written
 };
 
 struct SectionData {

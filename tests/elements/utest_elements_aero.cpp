@@ -163,6 +163,29 @@ TEST(ElementAero, AerodynamicBodyJacobianMatchesFiniteDifferences) {
   EXPECT_LT(r.max_error, 1e-5) << r.str();
 }
 
+TEST(ElementAero, TheodorsenBodyJacobianMatchesFiniteDifferences) {
+  test_support::ElementFixture f;
+  f.model.add_element(
+      std::make_unique<AirProperties>(std::make_shared<ConstDrive>(1.2), 340., [](double) { return Vec3(-30., 5., 2.); }));
+  AeroSurfaceParams p;
+  p.chord.coef = {0.3};
+  p.force_point.coef = {0.075};
+  p.bc_point.coef = {-0.075};
+  p.twist.coef = {0.05};
+  p.tip_loss.coef = {1.};
+  p.points = 2;
+  p.airfoil.at_point.assign(2, std::make_shared<const C81Data>(flat_plate()));
+  p.theodorsen = true;
+  const Mat3 R_NA = rot::euler123_to_R(Vec3(0.1, -0.2, 0.3));
+  auto& body = f.model.add_element(std::make_unique<AerodynamicBody>(7, *f.n1, Vec3(0.2, 0.1, -0.1), R_NA, 1.5, p));
+  // Nonzero lag states: the loads depend on them through the lagged angle.
+  const auto r = f.check(0.37, [&](Vector& y) {
+    for (int k = 0; k < body.dof_count(); ++k) y[body.first_index() + k] = 0.01 * (k + 1);
+  });
+  EXPECT_EQ(body.dof_count(), 4);
+  EXPECT_LT(r.max_error, 1e-5) << r.str();
+}
+
 TEST(ElementAero, UniformInflowInHoverIsMomentumTheory) {
   test_support::ElementFixture f;
   f.model.add_element(
