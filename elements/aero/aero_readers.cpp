@@ -321,6 +321,8 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
     } else {
       if (in.keyword_is("uniform")) {
         p.model = RotorParams::Model::Uniform;
+      } else if (in.keyword_is("dynamic inflow")) {
+        p.model = RotorParams::Model::DynamicInflow;
       } else if (in.keyword_is("glauert")) {
         p.model = RotorParams::Model::Glauert;
         if (in.keyword_is("type")) {
@@ -343,7 +345,11 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
       for (;;) {
         if (in.keyword_is("ground")) {
           p.ground = &ctx.struct_node(in);
-        } else if (in.keyword_is("delay") || in.keyword_is("weight")) {
+        } else if (p.model == RotorParams::Model::DynamicInflow && in.keyword_is("initial value")) {
+          p.v_const = in.real();
+          p.v_cosine = in.real();
+          p.v_sine = in.real();
+        } else if (p.model != RotorParams::Model::DynamicInflow && (in.keyword_is("delay") || in.keyword_is("weight"))) {
           p.delay = read_drive(in, ctx);
         } else if (in.keyword_is("max iterations")) {
           p.max_iterations = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "a positive iteration count"));

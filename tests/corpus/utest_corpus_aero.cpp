@@ -39,6 +39,8 @@ const char* const kAeroDecks[] = {
     // Theodorsen unsteady aerodynamics on a pitching and plunging section (motion prescribed).
     "t.aero.rigidss0",
     "t.aero.rigidss05",
+    // Four flapping blades under MBDyn's dynamic inflow (three inflow states of the rotor).
+    "t.aero.rigidrotor-di",
 };
 
 }  // namespace
