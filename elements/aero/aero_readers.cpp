@@ -1,6 +1,7 @@
 // Readers of the aerodynamic cards: `air properties` (input manual §8.1.4), `c81 data` (§2.4.2)
 // and `aerodynamic body` (§8.1.1).
 #include <array>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -161,15 +162,21 @@ Shape1D read_shape(CardReader& in) {
 }
 
 /// The airfoil tables at each of the element's integration points (xi: their span coordinates).
-bool read_airfoil(CardReader& in, BuildContext& ctx, const std::vector<double>& xi, AirfoilData& a) {
-  if (in.keyword_is("theodorsen")) {
-    in.not_implemented("theodorsen unsteady aerodynamics");
-    return false;
-  }
-  if (!in.keyword_is("c81")) {
-    // MBDyn's default and named built-in airfoils (semi-analytical NACA 0012, RAE 9671).
-    in.not_implemented("built-in airfoil (naca 0012, rae 9671); use c81 data");
-    return false;
+bool read_airfoil(CardReader& in, BuildContext& ctx, const std::vector<double>& xi, AirfoilData& a,
+                  bool& theodorsen) {
+  // `theodorsen` wraps the c81 forms (the keyword `c81` is optional there).
+  theodorsen = in.keyword_is("theodorsen");
+  if (theodorsen) {
+    in.keyword_is("c81");
+  } else if (in.keyword_is("rae 9671")) {
+    // MBDyn's built-in semi-analytical airfoils; NACA 0012 is the default.
+    a.builtin = BuiltinAirfoil::Rae9671;
+    return true;
+  } else if (!in.keyword_is("c81")) {
+    // Any other word is taken (and dropped) as an unknown airfoil name, as MBDyn does.
+    if (!in.at_end() && !in.keyword_is("naca 0012")) in.keyword();
+    a.builtin = BuiltinAirfoil::Naca0012;
+    return true;
   }
   const bool multiple = in.keyword_is("multiple");
   const bool interpolated = !multiple && in.keyword_is("interpolated");
@@ -214,7 +221,16 @@ bool read_surface(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p, int b
   gauss_legendre(p.points, xi, w);
   std::vector<double> all;
   for (int b = 0; b < blocks; ++b) all.insert(all.end(), xi.begin(), xi.end());
-  if (!read_airfoil(in, ctx, all, p.airfoil)) return false;
+  if (!read_airfoil(in, ctx, all, p.airfoil, p.theodorsen)) return false;
+  if (p.theodorsen && blocks > 1) {
+    in.not_implemented("theodorsen unsteady aerodynamics on aerodynamic beams");
+    return false;
+  }
+  // The states need distinct aerodynamic centre and boundary-condition point (MBDyn's check).
+  if (p.theodorsen)
+    for (double x : xi)
+      if (std::abs(p.bc_point.at(x) - p.force_point.at(x)) < std::numeric_limits<double>::epsilon())
+        in.fail("theodorsen aerodynamics need the force point and the velocity point apart");
   if (in.keyword_is("unsteady")) {
     if (!in.keyword_is("steady")) {
       in.not_implemented("unsteady aerodynamics (bielawa)");
@@ -305,6 +321,8 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
     } else {
       if (in.keyword_is("uniform")) {
         p.model = RotorParams::Model::Uniform;
+      } else if (in.keyword_is("dynamic inflow")) {
+        p.model = RotorParams::Model::DynamicInflow;
       } else if (in.keyword_is("glauert")) {
         p.model = RotorParams::Model::Glauert;
         if (in.keyword_is("type")) {
@@ -327,7 +345,11 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
       for (;;) {
         if (in.keyword_is("ground")) {
           p.ground = &ctx.struct_node(in);
-        } else if (in.keyword_is("delay") || in.keyword_is("weight")) {
+        } else if (p.model == RotorParams::Model::DynamicInflow && in.keyword_is("initial value")) {
+          p.v_const = in.real();
+          p.v_cosine = in.real();
+          p.v_sine = in.real();
+        } else if (p.model != RotorParams::Model::DynamicInflow && (in.keyword_is("delay") || in.keyword_is("weight"))) {
           p.delay = read_drive(in, ctx);
         } else if (in.keyword_is("max iterations")) {
           p.max_iterations = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "a positive iteration count"));

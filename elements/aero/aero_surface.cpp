@@ -16,6 +16,16 @@ AeroSurface::AeroSurface(unsigned label, AeroSurfaceParams p, int blocks) : Elem
   gauss_legendre(p_.points, xi_, w_);
   out_.resize(static_cast<std::size_t>(blocks) * p_.points);
   gauss_out_.resize(out_.size());
+  history_.resize(out_.size());
+}
+
+void AeroSurface::after_convergence(const StepContext& c) {
+  for (TheodorsenHistory& h : history_) {
+    h.prev_alpha_pivot = h.alpha_pivot;
+    h.prev_dot_alpha = h.dot_alpha;
+  }
+  prev_time_ = c.t;
+  converged_once_ = true;
 }
 
 void AeroSurface::setup(Model& m) {
@@ -48,9 +58,26 @@ Vec3 AeroSurface::air_relative(const Vec3& x_W, double t) const {
 Vec6d AeroSurface::section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, bool record) {
   const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
   SectionOutput scratch;
-  Vec6d T = c81_section_forces(*p_.airfoil.at_point[i], s, W, record ? out_[i] : scratch);
+  SectionOutput& out = record ? out_[i] : scratch;
+  Vec6d T = p_.airfoil.at_point.empty() ? builtin_section_forces(p_.airfoil.builtin, s, W, out)
+                                        : c81_section_forces(*p_.airfoil.at_point[i], s, W, out);
   T[1] *= p_.tip_loss.at(xi_tip);
   if (record) gauss_out_[i] = {std::atan2(-W[1], W[0]) * 180. / std::numbers::pi, Vec3(T[1], T[0], T[5])};
+  return T;
+}
+
+Vec6d AeroSurface::theodorsen_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, double t,
+                                    const std::array<double, 2>& q, std::array<double, 2>& g, bool record) {
+  const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
+  SectionOutput scratch;
+  TheodorsenHistory h = history_[i];
+  const double dt = converged_once_ ? t - prev_time_ : 0.;
+  Vec6d T = theodorsen_section_forces(*p_.airfoil.at_point[i], s, W, q, dt, i == 0, h, g, record ? out_[i] : scratch);
+  T[1] *= p_.tip_loss.at(xi_tip);
+  if (record) {
+    history_[i] = h;
+    gauss_out_[i] = {std::atan2(-W[1], W[0]) * 180. / std::numbers::pi, Vec3(T[1], T[0], T[5])};
+  }
   return T;
 }
 

@@ -13,6 +13,7 @@
 
 #include "elements/aero/airfoil.hpp"
 #include "elements/aero/induced_velocity.hpp"
+#include "elements/aero/theodorsen.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
 #include "mbdyn-like/core/element.hpp"
 
@@ -27,6 +28,7 @@ struct AeroSurfaceParams {
   DriveCallerPtr control;  ///< added to the twist; null when absent
   AirfoilData airfoil;     ///< tables at each integration point (of every block)
   bool jacobian = false;
+  bool theodorsen = false;  ///< two states per point (theodorsen.hpp)
   enum class Output { Std, Gauss, Node } output = Output::Std;
   bool has_induced_velocity = false;
   unsigned induced_velocity_label = 0;
@@ -39,6 +41,10 @@ class AeroSurface : public Element {
   void setup(Model& m) override;
   const SectionOutput& section(int i) const { return out_[i]; }
   void set_output_style(AeroSurfaceParams::Output o) { p_.output = o; }
+  /// Theodorsen: two differential states per integration point.
+  int dof_count() const override { return p_.theodorsen ? 2 * static_cast<int>(out_.size()) : 0; }
+  DofOrder dof_order(int) const override { return DofOrder::Differential; }
+  void after_convergence(const StepContext& c) override;
 
  protected:
   /// `blocks` groups of `p.points` Gauss points (one per beam portion; 1 for the body).
@@ -54,6 +60,14 @@ class AeroSurface : public Element {
   /// of the shapes, xi_tip: that of the tip-loss shape; records the .aer data of the point.
   Vec6d section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c,
                       bool record);
+  /// The same with Theodorsen states q at point i (time t, not recorded unless `record`); g
+  /// receives the states' rates.
+  Vec6d theodorsen_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, double t,
+                         const std::array<double, 2>& q, std::array<double, 2>& g, bool record);
+  /// The states of point i in y.
+  std::array<double, 2> states(const Vector& y, int i) const {
+    return {y[first_index() + 2 * i], y[first_index() + 2 * i + 1]};
+  }
   void send_to_induced_velocity(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) const;
   /// The std / Gauss columns of the .aer line (node output is the element's own).
   void write_points(OutputSink& out, std::ostream& os) const;
@@ -67,6 +81,9 @@ class AeroSurface : public Element {
   std::vector<SectionOutput> out_;
   /// Per point: wind angle (deg) and (T2, T1, M3) of the section loads per unit span.
   std::vector<std::pair<double, Vec3>> gauss_out_;
+  std::vector<TheodorsenHistory> history_;
+  double prev_time_ = 0.;
+  bool converged_once_ = false;
 };
 
 }  // namespace mbl::elements::aero

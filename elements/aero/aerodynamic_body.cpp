@@ -1,5 +1,6 @@
 #include "elements/aero/aerodynamic_body.hpp"
 
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -33,7 +34,16 @@ void AerodynamicBody::residual(ResidualSink& r, const StepContext& c) {
     Mat3 R_WS;
     Vec3 Xb, Vr;
     kinematics(i, c.t, W, R_WS, Xb, Vr);
-    const Vec6d T = section_loads(i, xi_[i], xi_[i], W, rho, sound, true);
+    Vec6d T;
+    if (p_.theodorsen && !c.initial_assembly) {
+      std::array<double, 2> g{};
+      T = theodorsen_loads(i, xi_[i], xi_[i], W, rho, sound, c.t, states(*c.y, i), g, true);
+      const std::array<double, 2> qp = states(*c.yp, i);
+      r.add(first_index() + 2 * i, g[0] - qp[0]);
+      r.add(first_index() + 2 * i + 1, g[1] - qp[1]);
+    } else {
+      T = section_loads(i, xi_[i], xi_[i], W, rho, sound, true);
+    }
     const double weight = half_span_ * w_[i];
     const Vec3 F = R_WS * Vec3(T[0], T[1], T[2]) * weight;
     const Vec3 M = R_WS * Vec3(T[3], T[4], T[5]) * weight;
@@ -47,10 +57,11 @@ void AerodynamicBody::residual(ResidualSink& r, const StepContext& c) {
 }
 
 void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
-  if (!p_.jacobian || c.initial_assembly) return;
+  if (!(p_.jacobian || p_.theodorsen) || c.initial_assembly) return;
   double rho = 0., sound = 0.;
   air_->properties(node_.x_W(), c.t, rho, sound);
   const Vec3 w = node_.w_W();
+  const int eq = node_.eq_index(), col = node_.dof_index();
   // d(F, M)/d(v, omega, theta) of the node, summed over the points.
   Eigen::Matrix<double, 6, 3> Dv = Eigen::Matrix<double, 6, 3>::Zero(), Dw = Dv, Dth = Dv;
   for (int i = 0; i < p_.points; ++i) {
@@ -58,20 +69,30 @@ void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
     Mat3 R;
     Vec3 Xb, Vr;
     kinematics(i, c.t, W, R, Xb, Vr);
-    const Vec6d T = section_loads(i, xi_[i], xi_[i], W, rho, sound, false);
+    // Section loads and (Theodorsen) state rates as functions of W and of the states.
+    const std::array<double, 2> q0 = p_.theodorsen ? states(*c.y, i) : std::array<double, 2>{};
+    auto section = [&](const Vec6d& Wx, const std::array<double, 2>& q, std::array<double, 2>& g) {
+      g = {};
+      return p_.theodorsen ? theodorsen_loads(i, xi_[i], xi_[i], Wx, rho, sound, c.t, q, g, false)
+                           : section_loads(i, xi_[i], xi_[i], Wx, rho, sound, false);
+    };
+    std::array<double, 2> g0;
+    const Vec6d T = section(W, q0, g0);
     const double weight = half_span_ * w_[i];
-    // Sectional derivative dT/dW by central differences.
+    // Sectional derivatives dT/dW, dg/dW (and dT/dq, dg/dq) by central differences.
     Mat6 JT;
+    Eigen::Matrix<double, 2, 6> G;
     const double vn = std::sqrt(W[0] * W[0] + W[1] * W[1] + W[2] * W[2]);
     const double wn = std::sqrt(W[3] * W[3] + W[4] * W[4] + W[5] * W[5]);
+    std::array<double, 2> gp, gm;
     for (int k = 0; k < 6; ++k) {
       const double h = (k < 3 ? vn : wn) * 1e-6 + 1e-9;
       Vec6d Wp = W, Wm = W;
       Wp[k] += h;
       Wm[k] -= h;
-      const Vec6d Tp = section_loads(i, xi_[i], xi_[i], Wp, rho, sound, false);
-      const Vec6d Tm = section_loads(i, xi_[i], xi_[i], Wm, rho, sound, false);
+      const Vec6d Tp = section(Wp, q0, gp), Tm = section(Wm, q0, gm);
       for (int j = 0; j < 6; ++j) JT(j, k) = (Tp[j] - Tm[j]) / (2. * h);
+      for (int j = 0; j < 2; ++j) G(j, k) = (gp[j] - gm[j]) / (2. * h);
     }
     const Vec3 F = R * Vec3(T[0], T[1], T[2]) * weight;
     const Vec3 Mp = R * Vec3(T[3], T[4], T[5]) * weight;
@@ -93,6 +114,30 @@ void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
     };
     Dv += load_rows(dWv);
     Dw += load_rows(dWw);
+    if (p_.theodorsen) {
+      // State rows r_s = g(W, q) - q'; the loads depend on the states through T (dq = dCoef dq').
+      const int s0 = first_index() + 2 * i;
+      Eigen::Matrix<double, 6, 2> Tq;
+      Eigen::Matrix2d Gq;
+      for (int k = 0; k < 2; ++k) {
+        const double h = 1e-6 * (1. + std::abs(q0[k]));
+        std::array<double, 2> qp = q0, qm = q0;
+        qp[k] += h;
+        qm[k] -= h;
+        const Vec6d Tp = section(W, qp, gp), Tm = section(W, qm, gm);
+        for (int j = 0; j < 6; ++j) Tq(j, k) = (Tp[j] - Tm[j]) / (2. * h);
+        for (int j = 0; j < 2; ++j) Gq(j, k) = (gp[j] - gm[j]) / (2. * h);
+      }
+      const Eigen::Matrix<double, 3, 2> dF = R * Tq.topRows<3>() * weight;
+      Eigen::Matrix<double, 6, 2> Lq;
+      Lq.topRows<3>() = dF;
+      Lq.bottomRows<3>() = R * Tq.bottomRows<3>() * weight + skew(Xb) * dF;
+      J.add(eq, s0, (-c.dCoef * Lq).eval());
+      J.add(s0, s0, (Eigen::Matrix2d::Identity() - c.dCoef * Gq).eval());
+      const Eigen::Matrix<double, 2, 3> Sv = G * dWv, Sw = G * dWw, Sth = G * dWth;
+      J.add(s0, col, (-Sv).eval());
+      J.add(s0, col + 3, (-(Sw * (Mat3::Identity() - c.dCoef * skew(w)) + c.dCoef * Sth)).eval());
+    }
     Eigen::Matrix<double, 6, 3> th = load_rows(dWth);
     // Rotation of the section frame and of the arm: dF += dth x F, dM += dth x Mp + (dth x Xb) x F.
     th.topRows<3>() += -skew(F);
@@ -100,7 +145,6 @@ void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
     Dth += th;
   }
   // dv = dx', dth = dCoef dg', dw = dg' - dCoef w x dg'; J = -(dr/dy' + dCoef dr/dy).
-  const int eq = node_.eq_index(), col = node_.dof_index();
   const Eigen::Matrix<double, 6, 3> Jx = -Dv;
   const Eigen::Matrix<double, 6, 3> Jg = -(Dw * (Mat3::Identity() - c.dCoef * skew(w)) + c.dCoef * Dth);
   J.add(eq, col, Jx.topRows<3>().eval());

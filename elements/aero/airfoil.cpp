@@ -27,11 +27,12 @@ Vec6d c81_section_forces(const C81Data& table, const SectionData& s, const Vec6d
   const double cd = table.drag.lookup(out.alpha, mach, &cd0);
   const double cm = table.moment.lookup(out.alpha, mach);
   // Beyond the linear range: secant slope with the sideslip-corrected angle (COE0 of aerod2.f).
-  const double slope = table.lift_slope(mach) * rad2deg;
+  double slope = table.lift_slope(mach) * rad2deg;
   if (std::fabs(alpha) > 1.e-6) {
     const double secant = (cl - cl0) / (alpha * cosgam);
-    if (secant < slope) cl = cl0 + secant * alpha;
+    if (secant < slope) slope = secant, cl = cl0 + secant * alpha;
   }
+  out.clalpha = slope;
   out.cl = cl;
   out.cd = cd;
   out.cm = cm;

@@ -21,6 +21,7 @@ namespace mbl::elements::aero {
 /// What a section reports (.aer columns of the `std` output): angles in degrees.
 struct SectionOutput {
   double alpha = 0., gamma = 0., mach = 0., cl = 0., cd = 0., cm = 0., alf1 = 0., alf2 = 0.;
+  double clalpha = 0.;  ///< lift slope used (1/rad; c81 tables), not written
 };
 
 struct SectionData {
@@ -33,6 +34,32 @@ using Vec6d = std::array<double, 6>;
 
 /// Force and moment per unit span (airfoil frame) of a c81 airfoil for the section velocity W.
 Vec6d c81_section_forces(const C81Data& table, const SectionData& s, const Vec6d& W, SectionOutput& out);
+
+/// MBDyn's built-in semi-analytical airfoils (input manual §8.1.1, `naca 0012`, `rae 9671`):
+/// closed-form fits of the NACA 0012 coefficients over the whole circle (linear up to the stall
+/// angle 0.22689 (1 - M), then Fourier series in alpha), with Prandtl-Glauert scaling; the
+/// RAE 9671 replaces them near alpha = 0 (|alpha| <= 0.2196) by cubics whose coefficients are
+/// tabulated against Mach. Cm is referred to the quarter chord (cm - cl / 4).
+enum class BuiltinAirfoil { Naca0012, Rae9671 };
+
+/// Coefficients of a built-in airfoil at alpha (rad) and Mach number (capped at 0.99).
+struct BuiltinCoefficients {
+  double cl = 0., cd = 0., cm = 0.;
+  double lift_slope0 = 0.;    ///< lift slope at alpha = 0 (1/rad)
+  double friction_drag = 0.;  ///< drag coefficient of the spanwise flow
+  /// The angle the slope correction uses: alpha, except |alpha| in the RAE 9671 cubic range
+  /// (as MBDyn's routine leaves it).
+  double alpha_used = 0.;
+};
+BuiltinCoefficients builtin_coefficients(BuiltinAirfoil airfoil, double alpha, double mach);
+
+/// Force and moment per unit span (airfoil frame) of a built-in airfoil. Unlike the c81 path the
+/// loads scale the section velocity taken at twice the boundary-condition offset,
+/// U = (v1, v2 + 2 bc w3, v3 - 2 bc w2), while the coefficients use v' (MBDyn's aerod2 applies
+/// the offset twice); with k = rho chord / 2, |v'_12| = vp, |v'| = v:
+///   F1 = k ((cf (vp - v) - cd vp) U1 - cl vp U2),  F2 = k (cl vp U1 + (cf (vp - v) - cd vp) U2),
+///   F3 = -k cf v U3,  M1 = M2 = 0,  M3 = ac F2 - k chord cm (v'1 U1 + v'2 U2).
+Vec6d builtin_section_forces(BuiltinAirfoil airfoil, const SectionData& s, const Vec6d& W, SectionOutput& out);
 
 /// A 1D shape of the span coordinate xi in [-1, 1] (input manual §2.5, Shape<1D>).
 struct Shape1D {
@@ -47,9 +74,10 @@ void gauss_legendre(int n, std::vector<double>& points, std::vector<double>& wei
 
 /// The airfoil tables at each integration point: one table (`c81, <label>`), or chosen by the
 /// point's span coordinate (`multiple`), or blended between the two bounding ones
-/// (`interpolated`).
+/// (`interpolated`); empty for a built-in airfoil.
 struct AirfoilData {
   std::vector<std::shared_ptr<const C81Data>> at_point;
+  BuiltinAirfoil builtin = BuiltinAirfoil::Naca0012;  ///< used when at_point is empty
 };
 
 }  // namespace mbl::elements::aero

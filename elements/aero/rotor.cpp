@@ -13,6 +13,8 @@ namespace mbl::elements::aero {
 namespace {
 constexpr double kTipThreshold = 1e-6;  // relative to the reference tip speed
 constexpr double kEps = std::numeric_limits<double>::epsilon();
+// Apparent masses of the dynamic inflow (Pitt and Peters, corrected M11).
+constexpr double kM11 = 128. / (75. * std::numbers::pi), kM22 = -16. / (45. * std::numbers::pi), kM33 = kM22;
 }  // namespace
 
 Rotor::Rotor(unsigned label, RotorParams p) : InducedVelocity(label), p_(std::move(p)) {
@@ -30,15 +32,89 @@ void Rotor::add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) {
   M_W_ += M_W + (x_W - p_.rotor->x_W()).cross(F_W);
 }
 
-void Rotor::residual(ResidualSink&, const StepContext& c) {
+void Rotor::residual(ResidualSink& r, const StepContext& c) {
   t_ = c.t;
   // Loads summed by the aerodynamic elements during the initial assembly stay for the first
   // regular evaluation (MBDyn's rotor takes no part in the initial assembly).
   if (c.initial_assembly) return;
   F_used_W_ = F_W_;
+  M_used_W_ = M_W_;
   update(c.t, p_.model != RotorParams::Model::None);
+  if (p_.model == RotorParams::Model::DynamicInflow) dynamic_inflow_residual(r, c);
   F_W_.setZero();
   M_W_.setZero();
+}
+
+void Rotor::initial_state(Vector& y, Vector& yp) const {
+  if (p_.model != RotorParams::Model::DynamicInflow) return;
+  y.segment<3>(first_index()) = Vec3(p_.v_const, p_.v_sine, p_.v_cosine);
+  yp.segment<3>(first_index()).setZero();
+}
+
+void Rotor::dynamic_inflow_residual(ResidualSink& r, const StepContext& c) {
+  const int i0 = first_index();
+  v0_ = (*c.y)[i0], vs_ = (*c.y)[i0 + 1], vc_ = (*c.y)[i0 + 2];
+  L11_ = L13_ = L22_ = L31_ = L33_ = 0.;
+  double rho = 0., sound = 0.;
+  air_->properties(p_.rotor->x_W(), c.t, rho, sound);
+  double dim = rho * area_ * omega_ * p_.radius * p_.radius;
+  double ct = 0., cl = 0., cm = 0.;
+  if (dim > kEps) {
+    const double lambda_c = lambda_ / (p_.hover_correction * p_.hover_correction);
+    const double mu_c = mu_ / p_.forward_flight_correction;
+    const double vt = std::sqrt(lambda_c * lambda_c + mu_c * mu_c);
+    const double vm = vt > kTipThreshold * v_tip_ref_ ? (mu_c * mu_c + lambda_c * (lambda_c + v0_)) / vt : 0.;
+    u_mean_ = v0_ * omega_ * p_.radius;
+    // Moments in the disc frame turned by psi0 (towards the airstream).
+    const Vec3 M_disc = R_W_disc_.transpose() * M_used_W_;
+    const double c0 = std::cos(psi0_), s0 = std::sin(psi0_);
+    const Vec3 M(c0 * M_disc.x() - s0 * M_disc.y(), s0 * M_disc.x() + c0 * M_disc.y(), M_disc.z());
+    ct = R_W_disc_.col(2).dot(F_used_W_) / dim;
+    dim *= p_.radius;
+    cl = -M.x() / dim;
+    cm = M.y() / dim;
+    if (vt > kEps && vm > kEps) {
+      const double l11 = .5 / vt, d = 15. / 64. * std::numbers::pi * std::tan(chi_ / 2.);
+      const double l13 = d / vm, l31 = d / vt;
+      const double cc = 2. * std::pow(std::cos(chi_ / 2.), 2);
+      const double l22 = -4. / (cc * vm), l33 = -4. * (cc - 1.) / (cc * vm);
+      const double det = l11 * l33 - l31 * l13;
+      L11_ = omega_ * l33 / det;
+      L31_ = -omega_ * l31 / det;
+      L13_ = -omega_ * l13 / det;
+      L33_ = omega_ * l11 / det;
+      L22_ = omega_ / l22;
+    }
+  }
+  const double v0p = (*c.yp)[i0], vsp = (*c.yp)[i0 + 1], vcp = (*c.yp)[i0 + 2];
+  r.add(i0, ct - kM11 * v0p - L11_ * v0_ - L13_ * vc_);
+  r.add(i0 + 1, cl - kM22 * vsp - L22_ * vs_);
+  r.add(i0 + 2, cm - kM33 * vcp - L31_ * v0_ - L33_ * vc_);
+}
+
+// J = -(dr/dy' + dCoef dr/dy); the loads, summed in the previous evaluation, are held.
+void Rotor::jacobian(JacobianSink& J, const StepContext& c) {
+  if (p_.model != RotorParams::Model::DynamicInflow || c.initial_assembly) return;
+  const int i0 = first_index();
+  J.add(i0, i0, kM11 + c.dCoef * L11_);
+  J.add(i0, i0 + 2, c.dCoef * L13_);
+  J.add(i0 + 1, i0 + 1, kM22 + c.dCoef * L22_);
+  J.add(i0 + 2, i0, c.dCoef * L31_);
+  J.add(i0 + 2, i0 + 2, kM33 + c.dCoef * L33_);
+}
+
+void Rotor::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  std::ostream* os = out.text(OutputFile::Rot);
+  if (!os) return;
+  out.write_label(*os, label());
+  out.write(*os, Vec3(R_W_disc_.transpose() * F_W_));
+  out.write(*os, Vec3(R_W_disc_.transpose() * M_W_));
+  for (double v : {u_mean_, speed_, std::atan2(sin_alpha_d_, cos_alpha_d_), mu_, lambda_, chi_, psi0_}) out.write(*os, v);
+  *os << ' ' << (converged_ ? 1 : 0) << ' ' << iterations_;
+  if (p_.model == RotorParams::Model::DynamicInflow)
+    for (double v : {v0_, vs_, vc_}) out.write(*os, v);
+  *os << '\n';
 }
 
 void Rotor::after_convergence(const StepContext& c) {
@@ -89,12 +165,13 @@ void Rotor::update(double t, bool mean_velocity) {
     if (z < .25) z = .25;
     ground -= 1. / (z * z);
   }
+  converged_ = false;
   if (v_tip > kTipThreshold * v_tip_ref_) {
     const double ct = T / (rho * area_ * v_tip * v_tip);
     const double lambda0 = speed_ * sin_alpha_d_ / v_tip;
     double lambda_i = u_mean_ref_ / v_tip;
     for (bool retrying = false;;) {
-      for (int it = 0; it < p_.max_iterations; ++it) {
+      for (iterations_ = 0; iterations_ < p_.max_iterations; ++iterations_) {
         lambda_ = lambda0 + lambda_i;
         const double ref0 = mu_ * mu_ + lambda_ * lambda_, ref1 = 2. * std::sqrt(ref0), ref2 = ref1 * ref0;
         double f = 0.;
@@ -102,7 +179,10 @@ void Rotor::update(double t, bool mean_velocity) {
           f = lambda_i - ct / ref1;
           lambda_i -= p_.eta * f / (1. + (ct / ref2) * lambda_);
         }
-        if (std::abs(f) <= p_.tolerance) break;
+        if (std::abs(f) <= p_.tolerance) {
+          converged_ = true;
+          break;
+        }
       }
       // The induced velocity must have the thrust's sign: retry once from the opposite guess.
       if (lambda_i * ct < 0. && !retrying) {
@@ -134,6 +214,11 @@ Vec3 Rotor::velocity(const Vec3& x_W) const {
     case RotorParams::Model::None: return Vec3::Zero();
     case RotorParams::Model::Uniform: return axis_W * u_mean_prev_;
     case RotorParams::Model::Glauert: break;
+    case RotorParams::Model::DynamicInflow: {
+      double r = 0., psi = 0.;
+      polar(x_W, r, psi);
+      return axis_W * ((v0_ + r * (vc_ * std::cos(psi) + vs_ * std::sin(psi))) * p_.radius * omega_);
+    }
   }
   if (u_mean_prev_ == 0.) return Vec3::Zero();
   if (std::abs(lambda_) < 1.e-9) return axis_W * u_mean_prev_;

@@ -12,6 +12,21 @@
 // assembly from the loads summed during the previous one, and the elements see the value of
 // the last converged step: `uniform` gives U along the rotor axis everywhere, `glauert` adds a
 // linear fore-aft variation U (1 + r (k1 cos psi + k2 sin psi)), `no` none.
+//
+// `dynamic inflow` (Pitt and Peters, MBDyn's DynamicInflowRotor): three differential states
+// (v0, vs, vc), the inflow Omega R (v0 + r (vc cos psi + vs sin psi)) seen at once by the
+// elements evaluated after the rotor, governed by
+//   M11 v0' + L11 v0 + L13 vc = CT,   M22 vs' + L22 vs = CL,   M33 vc' + L31 v0 + L33 vc = CM,
+// M11 = 128 / (75 pi), M22 = M33 = -16 / (45 pi); CT = T / (rho A Omega R^2), CL = -Mx / (rho A
+// Omega R^3), CM = My / (rho A Omega R^3) (moments in the disc frame turned by psi0: the
+// equations are multiplied by Omega); L = Omega inv([1/(2 VT), 0, d/Vm; 0, l22, 0; d/VT, 0, l33])
+// with d = 15 pi / 64 tan(chi / 2), VT = sqrt(lambda'^2 + mu'^2), Vm = (mu'^2 + lambda' (lambda'
+// + v0)) / VT (corrected mu', lambda'), l22 = -4 / (2 cos^2(chi/2) Vm), l33 = -4 (2 cos^2(chi/2)
+// - 1) / (2 cos^2(chi/2) Vm); mu, lambda and chi from the momentum-theory iteration above.
+//
+// Output (.rot, input manual §8.1.6): label, force and moment in the disc frame, U, the speed of
+// the airstream at the hub, the disc angle, mu, lambda, chi, psi0, the convergence flag and the
+// iterations of the inflow iteration, and (dynamic inflow) v0, vs, vc.
 #include <string>
 
 #include "elements/aero/induced_velocity.hpp"
@@ -23,7 +38,7 @@ namespace mbl::elements::aero {
 class AirProperties;
 
 struct RotorParams {
-  enum class Model { None, Uniform, Glauert } model = Model::None;
+  enum class Model { None, Uniform, Glauert, DynamicInflow } model = Model::None;
   enum class GlauertType { Glauert, Coleman, Drees, Payne, WhiteAndBlake, PittAndPeters, Howlett };
   GlauertType glauert = GlauertType::Glauert;
   StructNode* craft = nullptr;
@@ -34,6 +49,7 @@ struct RotorParams {
   DriveCallerPtr delay;                   ///< weight of the previous step's value
   int max_iterations = 1;
   double tolerance = 0., eta = 1., hover_correction = 1., forward_flight_correction = 1.;
+  double v_const = 0., v_sine = 0., v_cosine = 0.;  ///< dynamic inflow: initial states
 };
 
 class Rotor final : public InducedVelocity {
@@ -43,8 +59,12 @@ class Rotor final : public InducedVelocity {
   std::string_view type_name() const override { return "Rotor"; }
   void setup(Model& m) override;
   void residual(ResidualSink& r, const StepContext& c) override;
-  void jacobian(JacobianSink&, const StepContext&) override {}
+  void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  int dof_count() const override { return p_.model == RotorParams::Model::DynamicInflow ? 3 : 0; }
+  DofOrder dof_order(int) const override { return DofOrder::Differential; }
+  void initial_state(Vector& y, Vector& yp) const override;
+  void output(OutputSink& out) const override;
 
   Vec3 velocity(const Vec3& x_W) const override;
   double omega() const override { return omega_; }
@@ -58,6 +78,8 @@ class Rotor final : public InducedVelocity {
 
  private:
   void update(double t, bool mean_velocity);
+  /// Dynamic inflow: the state equations' residual, and their coefficients L.
+  void dynamic_inflow_residual(ResidualSink& r, const StepContext& c);
   /// Radius ratio and azimuth of a point in the rotor disc.
   void polar(const Vec3& x_W, double& r, double& psi) const;
 
@@ -65,13 +87,17 @@ class Rotor final : public InducedVelocity {
   const AirProperties* air_ = nullptr;
   double v_tip_ref_ = 0., area_ = 0.;
   Vec3 F_W_ = Vec3::Zero(), M_W_ = Vec3::Zero();  ///< loads summed since the last evaluation
-  Vec3 F_used_W_ = Vec3::Zero();                  ///< the loads of the last evaluation
+  Vec3 F_used_W_ = Vec3::Zero(), M_used_W_ = Vec3::Zero();  ///< the loads of the last evaluation
   Mat3 R_W_disc_ = Mat3::Identity();
   Vec3 pole_W_ = Vec3::Zero();
   double omega_ = 0., psi0_ = 0., sin_alpha_d_ = 1., cos_alpha_d_ = 0., speed_ = 0.;
   double mu_ = 0., lambda_ = 1., chi_ = 0.;
   double u_mean_ = 0., u_mean_ref_ = 0., u_mean_prev_ = 0., weight_ = 0.;
   double t_ = 0.;
+  bool converged_ = false;
+  int iterations_ = 0;
+  double v0_ = 0., vs_ = 0., vc_ = 0.;           ///< dynamic inflow states (last residual)
+  double L11_ = 0., L13_ = 0., L22_ = 0., L31_ = 0., L33_ = 0.;
 };
 
 }  // namespace mbl::elements::aero

@@ -432,7 +432,7 @@ const std::map<std::string, std::string>& counted_families() {
       {"bulkelements", "bulk"},          {"electricbulkelements", "electric bulk"}, {"electricelements", "electric element"},
       {"hydraulicelements", "hydraulic element"}, {"outputelements", "output"}, {"solids", "solid"},
       {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
-      {"rotors", "rotor"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
+      {"rotors", "induced velocity"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
       {"jointregularizations", "jointregularization"}, {"userdefinedelements", "userdefined"}};
   return m;
 }
@@ -903,7 +903,9 @@ class Builder {
     // Couples are counted with the forces (input manual §5.4 "forces").
     if (d == "beam2" || d == "beam3" || d == "hbeam") return "beam";  // control data `beams:` counts them all
     if (d.rfind("aerodynamic", 0) == 0) return "aerodynamic";  // bodies and beams: `aerodynamic elements:`
-    if (d == "inducedvelocity") return "induced velocity";
+    if (d == "genericaerodynamicforce") return "aerodynamic";
+    // `rotor:` is MBDyn's older name of `induced velocity: ..., rotor`; both counters count both.
+    if (d == "inducedvelocity" || d == "rotor") return "induced velocity";
     // control data `plates:` counts shells and membranes (input manual §8.15)
     if (d == "shell4eas" || d == "shell4easans" || d == "membrane4eas") return "plate";
     // control data `output elements:`, `solids:` and `surface loads:` count every kind of §8.14,

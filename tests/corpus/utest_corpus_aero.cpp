@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "support/run_program.hpp"
 #include "tools/corpus.hpp"
@@ -30,6 +31,16 @@ const char* const kAeroDecks[] = {
     // A flapping blade under `rigid body kinematics` (40 rad/s): the air it meets is the moving
     // frame's velocity, subtracted from the airstream as MBDyn's air properties do.
     "t.eig.rigidflapaero2",
+    // MBDyn's built-in NACA 0012 (no airfoil given) on a driven rotor blade, and a generic
+    // aerodynamic force under a `driven` card (both motions prescribed: they check reading and
+    // running).
+    "t.aero.rotrig0",
+    "t.aero.genfm",
+    // Theodorsen unsteady aerodynamics on a pitching and plunging section (motion prescribed).
+    "t.aero.rigidss0",
+    "t.aero.rigidss05",
+    // Four flapping blades under MBDyn's dynamic inflow (three inflow states of the rotor).
+    "t.aero.rigidrotor-di",
 };
 
 }  // namespace
@@ -52,4 +63,29 @@ TEST(CorpusAero, AerodynamicDecksAgreeWithMBDyn) {
         << decks[i].id << ": " << results[i].message;
     EXPECT_EQ(results[i].run_records, decks[i].records) << decks[i].id;
   }
+}
+
+// t.aero.rigidss0 applies Theodorsen's analytic lift and moment of the pitching and plunging
+// section (a file drive) to a second, clamped node: once the start transient has died out (2 s,
+// 40 chord lengths), the reactions holding the aerodynamic body (joint 1) equal those holding
+// the analytic loads (joint 2) within Jones's approximation of Theodorsen's function.
+TEST(CorpusAero, TheodorsenSectionMatchesTheAnalyticLoads) {
+  const fs::path deck = kCorpus / "t.aero.rigidss0" / "deck" / "rigidss0";
+  if (!fs::exists(deck)) GTEST_SKIP() << "no " << deck;
+  const fs::path dir = mbl::test::fresh_temp_dir("utest_corpus_theodorsen");
+  ASSERT_EQ(mbl::test::run_deck(deck, dir / "out", dir / "run.log"), 0) << mbl::test::read_file(dir / "run.log");
+  const auto aero = mbl::test::records(dir / "out.jnt", 1), analytic = mbl::test::records(dir / "out.jnt", 2);
+  ASSERT_EQ(aero.size(), 5001u);
+  ASSERT_EQ(analytic.size(), aero.size());
+  double lift_amplitude = 0., moment_amplitude = 0., lift_error = 0., moment_error = 0.;
+  for (std::size_t k = 2000; k < aero.size(); ++k) {
+    // Columns: reaction force (local) 1-3, moment 4-6: lift along z, pitching moment about y.
+    lift_amplitude = std::max(lift_amplitude, std::abs(analytic[k][2]));
+    moment_amplitude = std::max(moment_amplitude, std::abs(analytic[k][4]));
+    lift_error = std::max(lift_error, std::abs(aero[k][2] - analytic[k][2]));
+    moment_error = std::max(moment_error, std::abs(aero[k][4] - analytic[k][4]));
+  }
+  EXPECT_GT(lift_amplitude, 300.);
+  EXPECT_LT(lift_error, 0.01 * lift_amplitude);
+  EXPECT_LT(moment_error, 0.01 * moment_amplitude);
 }

@@ -46,6 +46,20 @@ C81Data flat_plate(double cl0 = 0.) {
   return read_c81(in, 1e-6, false);
 }
 
+/// A rotor of radius 5 m at 40 rad/s (reference), n2 the hub, n1 the craft, with a tightly
+/// converged momentum-theory iteration.
+RotorParams rotor_params(test_support::ElementFixture& f, RotorParams::Model model) {
+  RotorParams p;
+  p.model = model;
+  p.craft = f.n1;
+  p.rotor = f.n2;
+  p.omega_ref = 40.;
+  p.radius = 5.;
+  p.max_iterations = 50;
+  p.tolerance = 1e-14;
+  return p;
+}
+
 }  // namespace
 
 TEST(ElementAero, C81TraditionalTableFromTheCorpus) {
@@ -163,19 +177,35 @@ TEST(ElementAero, AerodynamicBodyJacobianMatchesFiniteDifferences) {
   EXPECT_LT(r.max_error, 1e-5) << r.str();
 }
 
+TEST(ElementAero, TheodorsenBodyJacobianMatchesFiniteDifferences) {
+  test_support::ElementFixture f;
+  f.model.add_element(
+      std::make_unique<AirProperties>(std::make_shared<ConstDrive>(1.2), 340., [](double) { return Vec3(-30., 5., 2.); }));
+  AeroSurfaceParams p;
+  p.chord.coef = {0.3};
+  p.force_point.coef = {0.075};
+  p.bc_point.coef = {-0.075};
+  p.twist.coef = {0.05};
+  p.tip_loss.coef = {1.};
+  p.points = 2;
+  p.airfoil.at_point.assign(2, std::make_shared<const C81Data>(flat_plate()));
+  p.theodorsen = true;
+  const Mat3 R_NA = rot::euler123_to_R(Vec3(0.1, -0.2, 0.3));
+  auto& body = f.model.add_element(std::make_unique<AerodynamicBody>(7, *f.n1, Vec3(0.2, 0.1, -0.1), R_NA, 1.5, p));
+  // Nonzero lag states: the loads depend on them through the lagged angle.
+  const auto r = f.check(0.37, [&](Vector& y) {
+    for (int k = 0; k < body.dof_count(); ++k) y[body.first_index() + k] = 0.01 * (k + 1);
+  });
+  EXPECT_EQ(body.dof_count(), 4);
+  EXPECT_LT(r.max_error, 1e-5) << r.str();
+}
+
 TEST(ElementAero, UniformInflowInHoverIsMomentumTheory) {
   test_support::ElementFixture f;
   f.model.add_element(
       std::make_unique<AirProperties>(std::make_shared<ConstDrive>(1.225), 340., [](double) { return Vec3::Zero(); }));
   // Rotor node n2 spins about z relative to n1, the craft (both frames aligned with W here).
-  RotorParams p;
-  p.model = RotorParams::Model::Uniform;
-  p.craft = f.n1;
-  p.rotor = f.n2;
-  p.omega_ref = 40.;
-  p.radius = 5.;
-  p.max_iterations = 50;
-  p.tolerance = 1e-12;
+  const RotorParams p = rotor_params(f, RotorParams::Model::Uniform);
   auto& rotor = static_cast<Rotor&>(f.model.add_element(std::make_unique<Rotor>(1, p)));
   f.model.setup_elements();
   const double T = 10.;
@@ -199,6 +229,47 @@ TEST(ElementAero, UniformInflowInHoverIsMomentumTheory) {
   EXPECT_GT(U, 0.);
 }
 
+TEST(ElementAero, DynamicInflowInSteadyHoverIsMomentumTheory) {
+  // Craft at rest, rotor spinning about the craft's axis 3: mu = 0, chi = 0, so the states
+  // decouple and the steady constant state is lambda_i = sqrt(Ct / 2).
+  StructNode::InitialConditions craft, hub;
+  hub.w_W = Vec3(0., 0., 40.);
+  test_support::ElementFixture f(craft, hub);
+  f.model.add_element(
+      std::make_unique<AirProperties>(std::make_shared<ConstDrive>(1.225), 340., [](double) { return Vec3::Zero(); }));
+  RotorParams p = rotor_params(f, RotorParams::Model::DynamicInflow);
+  p.v_const = 0.01;
+  auto& rotor = static_cast<Rotor&>(f.model.add_element(std::make_unique<Rotor>(1, p)));
+  f.model.setup_elements();
+  f.model.number_dofs();
+  Vector y, yp;
+  f.model.initial_state(y, yp);
+  f.model.update(0., y, yp);
+  ASSERT_EQ(rotor.dof_count(), 3);
+  EXPECT_DOUBLE_EQ(y[rotor.first_index()], 0.01);  // `initial value`
+  const double T = 2000., A = kPi * 25., v_tip = 200., ct = T / (1.225 * A * v_tip * v_tip);
+  const double lambda_i = std::sqrt(ct / 2.);
+  y[rotor.first_index()] = lambda_i;
+  StepContext c;
+  c.y = &y;
+  c.yp = &yp;
+  Vector r = Vector::Zero(f.model.size());
+  ResidualSink sink(r, nullptr);
+  rotor.add_load(Vec3(0., 0., T), Vec3::Zero(), f.n2->x_W());
+  rotor.residual(sink, c);
+  EXPECT_NEAR(r[rotor.first_index()], 0., 1e-12);
+  EXPECT_NEAR(r[rotor.first_index() + 1], 0., 1e-14);
+  EXPECT_NEAR(r[rotor.first_index() + 2], 0., 1e-14);
+  // The inflow the blades see: uniform, lambda_i Omega R along the axis.
+  EXPECT_NEAR(rotor.velocity(Vec3(3., 1., 0.)).z(), lambda_i * v_tip, 1e-10);
+  // Jacobian: M11 + dCoef L11 with L11 = 2 Omega |lambda|.
+  SparseMatrix J(f.model.size());
+  JacobianSink jsink(J);
+  c.dCoef = 0.1;
+  rotor.jacobian(jsink, c);
+  EXPECT_NEAR(J.coeff(rotor.first_index(), rotor.first_index()), 128. / (75. * kPi) + 0.1 * 2. * 40. * lambda_i, 1e-9);
+}
+
 TEST(ElementAero, PositiveTwistIsNoseUp) {
   // A body at rest in a wind along -axis 1 of the surface (air coming from ahead): the twist
   // turns the chord nose up, so the angle of attack equals the twist and the lift is up.
@@ -217,14 +288,7 @@ TEST(ElementAero, PositiveTwistIsNoseUp) {
   p.airfoil.at_point.assign(2, std::make_shared<const C81Data>(flat_plate()));
   auto& body = static_cast<AerodynamicBody&>(
       f.model.add_element(std::make_unique<AerodynamicBody>(9, node, Vec3::Zero(), Mat3::Identity(), 1., p)));
-  f.model.setup_elements();
-  f.model.number_dofs();
-  Vector y, yp;
-  f.model.initial_state(y, yp);
-  f.model.update(0., y, yp);
-  Vector r = Vector::Zero(f.model.size());
-  ResidualSink sink(r, nullptr);
-  body.residual(sink, StepContext{});
+  f.residual_at_start(body);
   EXPECT_NEAR(body.section(0).alpha, 3., 1e-12);
   EXPECT_GT(body.force_W().y(), 0.);
   const double q = 0.5 * 1.225 * 0.2 * 400., a = 3. * kPi / 180.;

@@ -48,6 +48,18 @@ struct ElementFixture {
     for (auto* n : {n1, n2}) yp.segment<6>(n->momentum_dof_index()) << 0.1, -0.2, 0.3, 0.05, 0.4, -0.1;
     return check_jacobian(model, t, dCoef, y, yp);
   }
+  /// The residual of element `e` alone at the model's initial state (time 0).
+  Vector residual_at_start(Element& e) {
+    model.setup_elements();
+    model.number_dofs();
+    Vector y, yp;
+    model.initial_state(y, yp);
+    model.update(0., y, yp);
+    Vector r = Vector::Zero(model.size());
+    ResidualSink sink(r, nullptr);
+    e.residual(sink, StepContext{});
+    return r;
+  }
   JacobianCheck check(double dCoef, const std::function<void(Vector&)>& tweak) {
     return check(dCoef, 0.25, tweak);
   }
