@@ -162,7 +162,7 @@ int NewtonSolver::bicgstab(KrylovContext& c, double error, double inner_toleranc
     s_hat = s;
     ls_->solve(s_hat);
     jacobian_product(c.problem, c.t, c.dCoef, c.dCoef_alg, c.mode, mf_f0_, s_hat, t, c.y, c.yp);
-    omega = t.dot(s) / t.norm();
+    omega = t.dot(s) / t.norm();  // MBDyn's bicg.cc divides by |t|, not |t|^2
     d_ += alpha * p_hat + omega * s_hat;
     res = s - omega * t;
     rho_prev = rho;
