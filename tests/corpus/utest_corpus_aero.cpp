@@ -30,6 +30,9 @@ const char* const kAeroDecks[] = {
     // A flapping blade under `rigid body kinematics` (40 rad/s): the air it meets is the moving
     // frame's velocity, subtracted from the airstream as MBDyn's air properties do.
     "t.eig.rigidflapaero2",
+    // The same blade as an aerodynamic body, the frame turning by an orientation drive and
+    // translating at 5 m/s: the drives are absolute, seen from the turning frame (1/rev flap).
+    "t.eig.rigidflapaero",
 };
 
 }  // namespace
