@@ -105,6 +105,17 @@ void NewtonSolver::take_step(Problem& problem, double t, double dCoef, double dC
   problem.update(t, y, yp);
 }
 
+double NewtonSolver::tested_error(const Problem& problem, double dCoef, bool need_abs) {
+  const Vector* tested = &r_;
+  if (opt_.algebraic_test_scale > 0.0) {
+    r_tested_ = r_;
+    for (int i = 0; i < r_.size(); ++i)
+      if (problem.dof_order(i) == DofOrder::Algebraic) r_tested_[i] *= dCoef * opt_.algebraic_test_scale;
+    tested = &r_tested_;
+  }
+  return convergence_error(opt_.residual_test, *tested, need_abs ? &abs_r_ : nullptr, &problem);
+}
+
 bool NewtonSolver::evaluate_residual(Problem& problem, double t, double dCoef) {
   r_.setZero();
   if (abs_r_.size()) abs_r_.setZero();
@@ -121,6 +132,8 @@ bool NewtonSolver::evaluate_residual(Problem& problem, double t, double dCoef) {
 // decides between going on and failing once convergence has been ruled out.
 NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, double dCoef_alg,
                                  Vector& y, Vector& yp, UpdateMode mode) {
+  if (opt_.matrix_free.krylov != NewtonOptions::MatrixFree::Krylov::None)
+    return solve_matrix_free(problem, t, dCoef, dCoef_alg, y, yp, mode);
   const int n = problem.size();
   const bool need_abs = opt_.residual_test == ConvergenceTest::RelNorm ||
                         opt_.residual_test == ConvergenceTest::SepNorm;
@@ -155,14 +168,7 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
   bool at_lambda_min = false;  // the last line search stopped at lambda's minimum
   double first_error = 0.0;
   for (int iter = 0;; ++iter) {
-    const Vector* tested = &r;
-    if (opt_.algebraic_test_scale > 0.0) {
-      r_tested_ = r;
-      for (int i = 0; i < n; ++i)
-        if (problem.dof_order(i) == DofOrder::Algebraic) r_tested_[i] *= dCoef * opt_.algebraic_test_scale;
-      tested = &r_tested_;
-    }
-    res.residual_error = convergence_error(opt_.residual_test, *tested, need_abs ? &abs_r_ : nullptr, &problem);
+    res.residual_error = tested_error(problem, dCoef, need_abs);
     if (iter == 0) first_error = res.residual_error;
     if (opt_.trace) *opt_.trace << "\tIteration(" << iter << ") " << res.residual_error << '\n';
     if (!std::isfinite(res.residual_error))

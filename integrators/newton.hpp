@@ -16,6 +16,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "integrators/linear_solver.hpp"
 #include "integrators/problem.hpp"
@@ -76,6 +77,20 @@ struct NewtonOptions {
     bool abort_at_lambda_min = true;
     bool non_negative_slope_continue = false;
   } line_search;
+  // `nonlinear solver: matrix free, {bicgstab | gmres | default} [, tolerance, <t>] [, steps, <n>]
+  // [, tau, <tau>] [, eta, <eta>] [, preconditioner, full jacobian matrix [, steps, <n>]]`
+  // (input manual §4.1.1; defaults of MBDyn's solver.cc). MBDyn's inner solvers stop at eta times
+  // the residual error; its `tolerance` is read and not used.
+  struct MatrixFree {
+    enum class Krylov { None, BiCGStab, Gmres };
+    Krylov krylov = Krylov::None;  ///< None: Newton-Raphson (or line search)
+    int max_linear_iterations = 20;  ///< `steps`
+    double tau = 1e-7;               ///< perturbation of the finite-difference product J w
+    double eta_max = 0.9;            ///< inner tolerance eta |r| (Eisenstat-Walker forcing term)
+    /// `preconditioner, ..., steps`: the Jacobian (the preconditioner) is refreshed after a solve
+    /// that took this many inner iterations; 0 refreshes it at every iteration.
+    int preconditioner_steps = 20;
+  } matrix_free;
 };
 
 enum class UpdateMode { Regular, Derivatives };
@@ -119,6 +134,26 @@ class NewtonSolver {
     bool at_lambda_min = false;  ///< stopped at lambda's minimum without a sufficient decrease
     double last_scale = 1.0;     ///< last correction applied, as a multiple of the (scaled) step d
   };
+  /// `nonlinear solver: matrix free` (matrix_free.cpp).
+  NewtonResult solve_matrix_free(Problem& problem, double t, double dCoef, double dCoef_alg, Vector& y,
+                                 Vector& yp, UpdateMode mode);
+  /// z = J w by a finite difference of the residual about the current state, whose residual is
+  /// f0; the state is restored afterwards.
+  void jacobian_product(Problem& problem, double t, double dCoef, double dCoef_alg, UpdateMode mode,
+                        const Vector& f0, const Vector& w, Vector& z, Vector& y, Vector& yp);
+  /// The inner solvers: d ~ J^-1 r to within `inner_tolerance`, right-preconditioned by the
+  /// factorised Jacobian; return the number of inner iterations that did not meet it.
+  struct KrylovContext {
+    Problem& problem;
+    double t, dCoef, dCoef_alg;
+    UpdateMode mode;
+    Vector& y;
+    Vector& yp;
+  };
+  int gmres(KrylovContext& c, double error, double inner_tolerance);
+  int bicgstab(KrylovContext& c, double error, double inner_tolerance);
+  /// The residual error as the convergence test sees it (algebraic_test_scale applied).
+  double tested_error(const Problem& problem, double dCoef, bool need_abs);
   LineSearchOutcome line_search(Problem& problem, double t, double dCoef, double dCoef_alg, Vector& y,
                                 Vector& yp, UpdateMode mode);
   /// y, y' += scale d_ (apply), then the problem's update (and derivatives_update in that mode).
@@ -136,6 +171,8 @@ class NewtonSolver {
   std::uint64_t n_jacobians_ = 0;
   Vector r_, abs_r_, d_, y0_, yp0_, g_;  ///< solve()'s work vectors (residual, correction, line search)
   Vector r_tested_;  ///< the residual as the test sees it (algebraic_test_scale)
+  Vector mf_f0_, mf_w_, mf_z_, mf_saved_y_, mf_saved_yp_;  ///< matrix free work vectors
+  std::vector<Vector> mf_basis_;  ///< GMRES: the Krylov basis
 };
 
 }  // namespace mbl::integrators

@@ -50,7 +50,7 @@ Vec3 AirProperties::velocity(const Vec3& x_W, double t) const {
   Vec3 v = air_speed_W_(t);
   for (const FrontGust& g : gusts_)
     v += g.perturbation_W * g.profile->value(g.front_speed * t - g.front_W.dot(x_W));
-  if (moving_frame_) v -= moving_frame_->transport_velocity(x_W, t);
+  if (moving_frame_) v = moving_frame_->in_frame(v, t) - moving_frame_->transport_velocity(x_W, t);
   return v;
 }
 

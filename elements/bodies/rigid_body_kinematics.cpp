@@ -3,6 +3,7 @@
 #include "elements/drives/template_drive.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/model.hpp"
+#include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
 
@@ -91,14 +92,22 @@ void read_rigid_body_kinematics(CardReader& in, BuildContext& ctx, unsigned) {
   const RigidBodyKinematics::VecOfTime zero = [](double) { return Vec3::Zero(); };
   RigidBodyKinematics::Params p{zero, zero, zero, zero};
   if (in.keyword_is("position")) vec();
+  RigidBodyKinematics::VecOfTime theta;  // orientation drive (rotation vector)
   if (in.keyword_is("orientation")) {
-    if (drive) vec();
+    if (drive) theta = vec();
     else in.orientation(parser::RigidFrame{});
   }
-  if (in.keyword_is("velocity")) p.V = vec();
-  if (in.keyword_is("angular velocity")) p.W = vec();
-  if (in.keyword_is("acceleration")) p.a0 = vec();
-  if (in.keyword_is("angular acceleration")) p.dW = vec();
+  // With an orientation drive the drives give absolute vectors, which MBDyn's
+  // DriveRigidBodyKinematics expresses in the moving frame: R(t)^T v(t).
+  auto in_frame = [&](RigidBodyKinematics::VecOfTime v) -> RigidBodyKinematics::VecOfTime {
+    if (!theta) return v;
+    return [theta, v](double t) { return Vec3(rot::rotvec_to_R(theta(t)).transpose() * v(t)); };
+  };
+  if (theta) p.R = [theta](double t) { return rot::rotvec_to_R(theta(t)); };
+  if (in.keyword_is("velocity")) p.V = in_frame(vec());
+  if (in.keyword_is("angular velocity")) p.W = in_frame(vec());
+  if (in.keyword_is("acceleration")) p.a0 = in_frame(vec());
+  if (in.keyword_is("angular acceleration")) p.dW = in_frame(vec());
   auto e = std::make_unique<RigidBodyKinematics>(std::move(p));
   e->where = in.card_location();
   ctx.model().add_element(std::move(e));

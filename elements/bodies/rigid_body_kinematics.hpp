@@ -9,8 +9,9 @@
 //   c = s x a + W x J W + J dW + w x J W - J (w x W) + v x (W x s),
 //       a = a0 + dW x x + W x (W x x) + W x v,
 // subtracted from its node's force and moment equilibrium. The frame's velocity enters the air
-// velocity the aerodynamic elements see (air properties); its position and orientation are read
-// and taken as the global ones.
+// velocity the aerodynamic elements see (air properties). With an orientation drive the other
+// drives are absolute and expressed in the moving frame (MBDyn's DriveRigidBodyKinematics), and
+// so is the airstream; the position is read and taken as the global one.
 #include <functional>
 #include <vector>
 
@@ -25,6 +26,8 @@ class RigidBodyKinematics final : public Element {
   struct Params {
     VecOfTime W, dW, a0;  ///< angular velocity, angular acceleration, acceleration of the frame
     VecOfTime V;          ///< velocity of the frame's origin (zero when not given)
+    /// Orientation of the frame (an orientation drive); none: the global one.
+    std::function<Mat3(double)> R;
   };
   explicit RigidBodyKinematics(Params p) : Element(0), p_(std::move(p)) {}
 
@@ -37,6 +40,8 @@ class RigidBodyKinematics final : public Element {
   /// Velocity of the moving frame at the point x (model frame): V + W x x. The frame's position
   /// and orientation are taken as the global ones (they enter no load of ours).
   Vec3 transport_velocity(const Vec3& x, double t) const { return p_.V(t) + p_.W(t).cross(x); }
+  /// An absolute vector (e.g. the airstream) in the moving frame: R(t)^T v.
+  Vec3 in_frame(const Vec3& v, double t) const { return p_.R ? Vec3(p_.R(t).transpose() * v) : v; }
 
  private:
   Params p_;

@@ -301,12 +301,29 @@ struct ModalFixture {
 
   Vector y, yp;  ///< the checked state (the model keeps pointing at it)
 
-  test_support::JacobianCheck check(double dCoef) {
+  /// `at_rest`: node velocities, modal coordinates, reactions and rotations all zero (the
+  /// interface nodes aligned with the floating frame).
+  test_support::JacobianCheck check(double dCoef,
+                                    ModalJoint::Linearisation linearisation = ModalJoint::Linearisation::Exact,
+                                    bool at_rest = false, bool reaction_forces = false) {
     model.setup_elements();
     model.number_dofs();
     model.initial_state(y, yp);
-    const auto& joint = static_cast<const ModalJoint&>(*model.elements().front());
+    auto& joint = static_cast<ModalJoint&>(*model.elements().front());
+    joint.set_linearisation(linearisation);
     const int i0 = joint.first_index();
+    if (at_rest) {
+      if (modal) {
+        y.segment<6>(modal->dof_index() + 6).setZero();
+        yp.segment<3>(modal->dof_index() + 3).setZero();  // no reference angular velocity
+      }
+      if (reaction_forces) {
+        y.segment<3>(i0 + 4) << 1.0, -2.0, 0.5;
+        y.segment<3>(i0 + 10) << -1.0, 0.7, 0.2;
+      }
+      model.after_predict(0.25, y, yp);
+      return test_support::check_jacobian(model, 0.25, dCoef, y, yp);
+    }
     y.segment<2>(i0) << 0.03, -0.02;   // q
     yp.segment<2>(i0) << 0.2, 0.1;     // q'
     y.segment<2>(i0 + 2) << 0.15, 0.12;  // qP
@@ -342,6 +359,23 @@ TEST(ModalJacobian, ClampedMatchesFiniteDifferences) {
   ModalFixture f(true);
   const auto r = f.check(0.37);
   EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+// MBDyn's linearisation (Modal::AssJac) leaves out the derivatives of the inertia coupling with
+// q and of terms proportional to the velocities and reactions: it is exact at rest, and not
+// away from it (where Newton then converges linearly, as MBDyn's does).
+TEST(ModalJacobian, MbdynLinearisationIsExactAtRestOnly) {
+  for (bool clamped : {false, true}) {
+    ModalFixture rest(clamped);
+    const auto r = rest.check(0.37, ModalJoint::Linearisation::Mbdyn, true);
+    EXPECT_LT(r.max_error, 1e-6) << (clamped ? "clamped: " : "floating: ") << r.str();
+    // The reaction forces' terms (F x d with dCoef) are complete too.
+    ModalFixture loaded(clamped);
+    const auto l = loaded.check(0.37, ModalJoint::Linearisation::Mbdyn, true, true);
+    EXPECT_LT(l.max_error, 1e-6) << (clamped ? "clamped, loaded: " : "floating, loaded: ") << l.str();
+  }
+  ModalFixture moving(false);
+  EXPECT_GT(moving.check(0.37, ModalJoint::Linearisation::Mbdyn).max_error, 1e-3);
 }
 
 TEST(ModalPrivateData, ModesAndFemNodesOfTheFloatingFrame) {

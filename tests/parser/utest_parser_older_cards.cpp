@@ -117,16 +117,28 @@ TEST(OlderCards, EnforceConstraintEquationsScalesTheAlgebraicResidualTest) {
   EXPECT_THROW(read_initial_value_card("enforce constraint equations: yes"), parser::InputError);
 }
 
-TEST(OlderCards, MatrixFreeIsReadThenReportedNotImplemented) {
-  // Its options are checked; the card is reported (Newton with the exact Jacobian does not give
-  // MBDyn's not fully converged Newton-Krylov steps).
+TEST(OlderCards, MatrixFreeSetsTheKrylovSolverAndItsOptions) {
+  using Krylov = integrators::NewtonOptions::MatrixFree::Krylov;
   auto b = read_initial_value_card(
-      "nonlinear solver: matrix free, gmres, tolerance, 1.e-5, steps, 20, tau, 1.e-3, eta, 1.e-2, "
-      "preconditioner, full jacobian, steps, 30");
-  EXPECT_EQ(b.not_implemented, 1u);
-  EXPECT_EQ(read_initial_value_card("nonlinear solver: matrix free, bicgstab").not_implemented, 1u);
+      "nonlinear solver: matrix free, gmres, tolerance, 1.e-5, steps, 30, tau, 1.e-3, eta, 1.e-2, "
+      "preconditioner, full jacobian, steps, 40, honor element requests");
+  EXPECT_EQ(b.not_implemented, 0u);
+  const auto& mf = b.settings.newton.matrix_free;
+  EXPECT_EQ(mf.krylov, Krylov::Gmres);
+  EXPECT_EQ(mf.max_linear_iterations, 30);
+  EXPECT_DOUBLE_EQ(mf.tau, 1e-3);
+  EXPECT_DOUBLE_EQ(mf.eta_max, 1e-2);
+  EXPECT_EQ(mf.preconditioner_steps, 40);
+  // MBDyn's defaults (solver.cc); `default` is BiCGStab.
+  const auto d = read_initial_value_card("nonlinear solver: matrix free, default").settings.newton.matrix_free;
+  EXPECT_EQ(d.krylov, Krylov::BiCGStab);
+  EXPECT_EQ(d.max_linear_iterations, 20);
+  EXPECT_DOUBLE_EQ(d.tau, 1e-7);
+  EXPECT_DOUBLE_EQ(d.eta_max, 0.9);
+  EXPECT_EQ(d.preconditioner_steps, 20);
   EXPECT_THROW(read_initial_value_card("nonlinear solver: matrix free, cg"), parser::InputError);
   EXPECT_THROW(read_initial_value_card("nonlinear solver: matrix free, gmres, steps"), parser::InputError);
+  EXPECT_THROW(read_initial_value_card("nonlinear solver: matrix free, gmres, tau, -1."), parser::InputError);
 }
 
 TEST(OlderCards, PinIsTheOlderNameOfTheSphericalPin) {

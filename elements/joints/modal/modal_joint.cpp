@@ -311,6 +311,7 @@ void ModalJoint::residual(ResidualSink& sink, const StepContext& c) {
 // node orientations turn by dCoef [d x] and angular velocities change by d - dCoef w_ref x d
 // (technical manual §5.1).
 void ModalJoint::jacobian(JacobianSink& sink, const StepContext& c) {
+  if (linearisation_ == Linearisation::Mbdyn && !c.initial_assembly) return mbdyn_jacobian(sink, c);
   const State<double> s0 = current_state(c);
   const std::vector<int> rows = local_rows();
   const std::vector<int> cols = local_cols();
@@ -374,6 +375,127 @@ void ModalJoint::jacobian(JacobianSink& sink, const StepContext& c) {
     for (int j = 0; j < d.size(); ++j)
       if (d[j] != 0.0) sink.add(rows[k], cols[j], -d[j]);
   }
+}
+
+// MBDyn's linearisation of the modal joint (its Modal::AssJac), term by term in the local
+// numbering of evaluate(): the floating frame's mass matrix with the centripetal terms of the
+// reference angular velocity, the modal M, C, K, the couplings R Inv3 and R (Inv4 + Inv5 a) with
+// the modal accelerations and the Coriolis terms of Inv3 b and Inv8 b - Inv9 a b; no derivative
+// of S, J and the modal loads with respect to q. The interface clamps: reaction and constraint
+// couplings, F x d and M x terms with dCoef, the modal loads' coupling with the reactions (for
+// the moment term with R where the residual has R^T, as MBDyn writes it).
+void ModalJoint::mbdyn_jacobian(JacobianSink& sink, const StepContext& c) const {
+  const State<double> s = current_state(c);
+  const ModalBody& B = body_;
+  const int N = modes(), nif = static_cast<int>(interfaces_.size());
+  const int o = modal_node_ ? 12 : 0, on = o + N, oif = o + 2 * N + 6 * nif;
+  const double dc = c.dCoef;
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(oif + 6 * nif, oif + 6 * nif);
+  auto skew = [](const Vec3& v) { return skew_of<double>(v); };
+  const Mat3 R = s.R, RT = R.transpose();
+  if (modal_node_) {
+    const Vec3 wr = modal_node_->w_ref();
+    Vec3 inv3_a = Vec3::Zero(), inv3_b = Vec3::Zero();
+    Mat3 inv8_a = Mat3::Zero(), inv8_b = Mat3::Zero(), inv9_ab = Mat3::Zero();
+    Eigen::Matrix3Xd inv5_a = Eigen::Matrix3Xd::Zero(3, N);
+    for (int j = 0; j < N; ++j) {
+      if (B.inv3.size()) {
+        inv3_a += B.inv3.col(j) * s.a[j];
+        inv3_b += B.inv3.col(j) * s.b[j];
+      }
+      if (B.inv5.size())
+        for (int k = 0; k < N; ++k) inv5_a.col(k) += B.inv5.col(j * N + k) * s.a[j];
+      if (B.inv8.size()) {
+        inv8_a += B.inv8.middleCols<3>(3 * j) * s.a[j];
+        inv8_b += B.inv8.middleCols<3>(3 * j) * s.b[j];
+        if (B.inv9.size())
+          for (int k = 0; k < N; ++k) inv9_ab += B.inv9.middleCols<3>(3 * (j * N + k)) * (s.a[j] * s.b[k]);
+      }
+    }
+    Mat3 Jt = B.J;
+    if (B.inv8.size()) Jt += inv8_a + inv8_a.transpose();
+    const Mat3 Jw = R * Jt * RT;
+    const Vec3 S = R * (B.S + inv3_a);
+    J.block<3, 3>(6, 6) += B.mass * Mat3::Identity();
+    J.block<3, 3>(6, 9) += skew(S) * skew(dc * wr) - skew(wr) * skew(2.0 * dc * S) - skew(S);
+    J.block<3, 3>(9, 6) += skew(S);
+    J.block<3, 3>(9, 9) += Jw + (skew(wr) * Jw - skew(Jw * wr)) * dc;
+    for (int k = 0; k < 6; ++k) {
+      J(k, k) += 1.0;
+      J(k, 6 + k) -= dc;
+    }
+    J.block<3, 3>(3, 3) -= skew(dc * wr);
+    if (B.inv3.size()) {
+      const Eigen::Matrix3Xd RI3 = R * B.inv3;
+      J.block(6, on, 3, N) += RI3;
+      J.block(on, 6, N, 3) += RI3.transpose();
+      J.block<3, 3>(6, 9) -= R * skew(inv3_b) * RT * (2.0 * dc);
+    }
+    if (B.inv4.size()) {
+      Eigen::Matrix3Xd J23 = R * B.inv4;
+      if (B.inv5.size()) J23 += R * inv5_a;
+      J.block(9, on, 3, N) += J23;
+      J.block(on, 9, N, 3) += J23.transpose();
+    }
+    if (B.inv8.size()) J.block<3, 3>(9, 9) += R * (inv8_b - inv9_ab) * RT * (2.0 * dc);
+  }
+  for (int j = 0; j < N; ++j) {
+    J(o + j, o + j) = 1.0;
+    J(o + j, on + j) = -dc;
+    for (int k = 0; k < N; ++k) {
+      J(on + j, o + k) = dc * B.K(j, k);
+      J(on + j, on + k) = B.M(j, k) + dc * B.C(j, k);
+    }
+  }
+  for (int i = 0; i < nif; ++i) {
+    const Interface& f = interfaces_[i];
+    const int rr = o + 2 * N + 6 * i, ri = oif + 6 * i;
+    const Mat3 Fw = skew(s.F[i] * dc);
+    const Eigen::Matrix3Xd phit_R = R * f.phi_t;
+    for (int k = 0; k < 3; ++k) {
+      J(ri + k, rr + k) -= 1.0;
+      J(rr + k, ri + k) -= 1.0;
+    }
+    if (modal_node_) {
+      const Mat3 d1w = skew(R * (f.x_fem + f.phi_t * s.a));
+      for (int k = 0; k < 3; ++k) {
+        J(6 + k, rr + k) += 1.0;
+        J(rr + k, k) += 1.0;
+      }
+      J.block<3, 3>(9, rr) += d1w;
+      J.block<3, 3>(9, 3) += Fw * d1w;
+      J.block<3, 3>(rr, 3) -= d1w;
+      J.block(on, 3, N, 3) += f.phi_t.transpose() * RT * Fw;
+      J.block(9, o, 3, N) -= Fw * phit_R;
+    }
+    J.block(rr, o, 3, N) += phit_R;
+    const Mat3& R2 = s.R2[i];
+    const Mat3 d2w = skew(R2 * f.offset_N);
+    J.block<3, 3>(ri + 3, rr) -= d2w;
+    J.block<3, 3>(ri + 3, ri + 3) -= Fw * d2w;
+    J.block(on, rr, N, 3) += f.phi_t.transpose() * RT;
+    J.block<3, 3>(rr, ri + 3) += d2w;
+    const Mat3 Mw = skew(R2 * (s.M[i] * dc));
+    if (modal_node_) J.block<3, 3>(9, ri + 3) -= Mw;
+    J.block<3, 3>(ri + 3, ri + 3) += Mw;
+    const Eigen::MatrixX3d phir_RMw = f.phi_r.transpose() * R * Mw;
+    if (modal_node_) J.block(on, 3, N, 3) += phir_RMw;
+    J.block(on, ri + 3, N, 3) -= phir_RMw;
+    if (modal_node_) {
+      J.block<3, 3>(rr + 3, 3) += R2.transpose();
+      J.block<3, 3>(9, rr + 3) += R2;
+    }
+    J.block<3, 3>(rr + 3, ri + 3) -= R2.transpose();
+    J.block<3, 3>(ri + 3, rr + 3) -= R2;
+    const Eigen::MatrixX3d phir_RTR2 = f.phi_r.transpose() * RT * R2;
+    J.block(on, rr + 3, N, 3) += phir_RTR2;
+    J.block(rr + 3, o, 3, N) += phir_RTR2.transpose();
+  }
+  const std::vector<int> rows = local_rows();
+  const std::vector<int> cols = local_cols();
+  for (int r = 0; r < J.rows(); ++r)
+    for (int k = 0; k < J.cols(); ++k)
+      if (J(r, k) != 0.0) sink.add(rows[r], cols[k], J(r, k));
 }
 
 void ModalJoint::after_convergence(const StepContext& c) {

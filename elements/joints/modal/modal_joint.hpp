@@ -51,6 +51,13 @@ class ModalJoint final : public Element {
 
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
+
+  /// The Jacobian of the steps: MBDyn's (Modal::AssJac, which leaves out the derivatives of the
+  /// inertia coupling with the modal coordinates and of some reaction terms, so that Newton
+  /// converges linearly as in MBDyn, and its Newton-Krylov solver sees the same preconditioner),
+  /// or the exact derivative of the residual. The initial assembly always uses the exact one.
+  enum class Linearisation { Mbdyn, Exact };
+  void set_linearisation(Linearisation l) { linearisation_ = l; }
   void after_convergence(const StepContext& c) override;
 
   void output_setup(OutputSink& out) override;
@@ -86,6 +93,7 @@ class ModalJoint final : public Element {
   template <class T>
   void evaluate(const State<T>& s, const StepContext& c, std::vector<T>& r) const;
   State<double> current_state(const StepContext& c) const;
+  void mbdyn_jacobian(JacobianSink& sink, const StepContext& c) const;
   /// Global indices of the local rows / columns (modal node, own unknowns, interface nodes).
   std::vector<int> local_rows() const;
   std::vector<int> local_cols() const;
@@ -95,6 +103,7 @@ class ModalJoint final : public Element {
   Vec3 x0_;
   Mat3 R0_;
   std::vector<Interface> interfaces_;
+  Linearisation linearisation_ = Linearisation::Mbdyn;
   const Model* model_ = nullptr;  ///< for the gravity field (set up by the gravity element)
   Eigen::VectorXd q_, qp_, qpp_;
   std::vector<Vec3> F_, M_;
