@@ -27,9 +27,6 @@ struct KluSolver::Impl {
   klu_numeric* numeric = nullptr;
   std::uint64_t analysed_version = ~std::uint64_t{0};
   int n = -1;
-  // Copies of the pattern the symbolic analysis was made for (klu needs non-const pointers).
-  std::vector<int> ap, ai;
-  std::vector<double> ax;
 
   void free_numeric() {
     if (numeric) klu_free_numeric(&numeric, &common);
@@ -61,9 +58,11 @@ void KluSolver::reset() {
 FactorStatus KluSolver::factor(SparseMatrix& J) {
   Impl& k = *impl_;
   factored_ = false;
-  const auto& cp = J.col_ptr();
-  const auto& ri = J.row_idx();
-  const auto& vals = J.values();
+  // The matrix's own compressed arrays (KLU only reads them, through non-const pointers): the
+  // symbolic analysis stays valid while the pattern version is the analysed one.
+  int* const ap = const_cast<int*>(J.col_ptr().data());
+  int* const ai = const_cast<int*>(J.row_idx().data());
+  double* const ax = const_cast<double*>(J.values().data());
   const int n = J.size();
   if (n == 0) {
     factored_ = true;
@@ -73,17 +72,14 @@ FactorStatus KluSolver::factor(SparseMatrix& J) {
                            k.n != n;
   if (new_pattern) {
     k.free_symbolic();
-    k.ap = cp;
-    k.ai = ri;
     k.n = n;
-    k.symbolic = klu_analyze(n, k.ap.data(), k.ai.data(), &k.common);
+    k.symbolic = klu_analyze(n, ap, ai, &k.common);
     if (!k.symbolic) {
       return {false, -1, fmt::format("KLU symbolic analysis failed (status {})", k.common.status)};
     }
     k.analysed_version = J.pattern_version();
     ++n_symbolic_;
   }
-  k.ax = vals;
   auto singular = [&]() -> FactorStatus {
     int col = k.common.singular_col;
     if (col < 0 || col >= n) col = -1;
@@ -93,7 +89,7 @@ FactorStatus KluSolver::factor(SparseMatrix& J) {
   bool done = false;
   if (k.numeric && !new_pattern) {
     // Same pattern, same pivot order: klu_refactor, then verify the reused pivots are sane.
-    if (klu_refactor(k.ap.data(), k.ai.data(), k.ax.data(), k.symbolic, k.numeric, &k.common) &&
+    if (klu_refactor(ap, ai, ax, k.symbolic, k.numeric, &k.common) &&
         k.common.status == KLU_OK) {
       klu_rcond(k.symbolic, k.numeric, &k.common);
       if (std::isfinite(k.common.rcond) && k.common.rcond > 1e-12) done = true;
@@ -102,7 +98,7 @@ FactorStatus KluSolver::factor(SparseMatrix& J) {
   }
   if (!done) {
     k.free_numeric();
-    k.numeric = klu_factor(k.ap.data(), k.ai.data(), k.ax.data(), k.symbolic, &k.common);
+    k.numeric = klu_factor(ap, ai, ax, k.symbolic, &k.common);
     if (!k.numeric || k.common.status == KLU_SINGULAR) return singular();
     if (k.common.status != KLU_OK) {
       k.free_numeric();

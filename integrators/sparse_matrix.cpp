@@ -19,6 +19,10 @@ void SparseMatrix::resize(int n) {
 
 void SparseMatrix::zero() {
   compress();
+  // The first trace of a pattern is reserved at once (within the stored entries: about one
+  // entry per block column): growing it by doubling would briefly hold two copies, the peak
+  // memory of a large model.
+  if (trace_.empty()) trace_.reserve(values_.size());
   std::fill(values_.begin(), values_.end(), 0.0);
   cursor_ = 0;
   tracing_ = true;
@@ -56,14 +60,23 @@ void SparseMatrix::add_searched(int row, int col, double v, bool grow_on_zero) {
   cursor_ = 0;
 }
 
-int SparseMatrix::run_slot(int row, int col, int count) const {
+int SparseMatrix::run_slot(int row, int col, int count, std::uint64_t nonzero, std::uint64_t& present) const {
   if (row < 0 || col < 0 || row + count > n_ || col >= n_) return -1;
   const int b = col_ptr_[col], e = col_ptr_[col + 1];
-  auto first = row_idx_.begin() + b, last = row_idx_.begin() + e;
-  auto it = std::lower_bound(first, last, row);
-  // Rows are sorted and distinct: the run is there when the entry count - 1 slots on is row + count - 1.
-  if (it == last || *it != row || last - it < count || *(it + (count - 1)) != row + count - 1) return -1;
-  return int(it - row_idx_.begin());
+  auto it = std::lower_bound(row_idx_.begin() + b, row_idx_.begin() + e, row);
+  const auto last = row_idx_.begin() + e;
+  const int slot = int(it - row_idx_.begin());
+  // Rows are sorted and distinct: the block's rows in the pattern are the next slots.
+  present = 0;
+  for (int i = 0; i < count; ++i) {
+    if (it != last && *it == row + i) {
+      if (i < 64) present |= std::uint64_t{1} << i;
+      ++it;
+    } else if (i >= 64 || (nonzero >> i & 1u)) {
+      return -1;
+    }
+  }
+  return slot;
 }
 
 void SparseMatrix::add_scattered(const std::vector<int>& rows, const std::vector<int>& cols,
@@ -76,28 +89,40 @@ void SparseMatrix::compress() {
   if (pending_.empty()) return;
   trace_.clear();  // the slots move
   cursor_ = 0;
-  // Merge the existing pattern with the pending entries, column by column.
-  std::vector<std::vector<std::pair<int, double>>> cols(n_);
-  for (int c = 0; c < n_; ++c)
-    for (int k = col_ptr_[c]; k < col_ptr_[c + 1]; ++k) cols[c].push_back({row_idx_[k], values_[k]});
-  for (const auto& p : pending_) cols[p.col].push_back({p.row, p.v});
-  pending_.clear();
-  col_ptr_.assign(n_ + 1, 0);
-  row_idx_.clear();
-  values_.clear();
+  // Merge the existing pattern with the pending entries, column by column: the kept entry first,
+  // then the pending ones in the order they were added, sorted by row (std::sort: its order of
+  // equal rows, hence the sums of duplicates, is part of the results) and duplicates summed.
+  // Built in place in flat arrays (a large model's first assembly adds millions of entries).
+  std::vector<int> ptr(n_ + 1, 0);
+  for (int c = 0; c < n_; ++c) ptr[c + 1] = col_ptr_[c + 1] - col_ptr_[c];
+  for (const auto& p : pending_) ++ptr[p.col + 1];
+  for (int c = 0; c < n_; ++c) ptr[c + 1] += ptr[c];
+  std::vector<std::pair<int, double>> merged(std::size_t(ptr[n_]));
+  {
+    std::vector<int> fill(ptr.begin(), ptr.end() - 1);
+    for (int c = 0; c < n_; ++c)
+      for (int k = col_ptr_[c]; k < col_ptr_[c + 1]; ++k) merged[std::size_t(fill[c]++)] = {row_idx_[k], values_[k]};
+    std::vector<int>().swap(row_idx_);
+    std::vector<double>().swap(values_);
+    for (const auto& p : pending_) merged[std::size_t(fill[p.col]++)] = {p.row, p.v};
+    std::deque<Pending>().swap(pending_);
+  }
+  std::size_t out = 0;
   for (int c = 0; c < n_; ++c) {
-    auto& v = cols[c];
-    std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.first < b.first; });
-    for (std::size_t k = 0; k < v.size(); ++k) {
-      if (!row_idx_.empty() && static_cast<int>(row_idx_.size()) > col_ptr_[c] &&
-          row_idx_.back() == v[k].first) {
-        values_.back() += v[k].second;
-      } else {
-        row_idx_.push_back(v[k].first);
-        values_.push_back(v[k].second);
-      }
+    const auto first = merged.begin() + ptr[c], last = merged.begin() + ptr[c + 1];
+    std::sort(first, last, [](const auto& x, const auto& y) { return x.first < y.first; });
+    col_ptr_[c] = int(out);
+    for (auto it = first; it != last; ++it) {
+      if (out > std::size_t(col_ptr_[c]) && merged[out - 1].first == it->first) merged[out - 1].second += it->second;
+      else merged[out++] = *it;
     }
-    col_ptr_[c + 1] = static_cast<int>(row_idx_.size());
+  }
+  col_ptr_[n_] = int(out);
+  row_idx_.resize(out);
+  values_.resize(out);
+  for (std::size_t k = 0; k < out; ++k) {
+    row_idx_[k] = merged[k].first;
+    values_[k] = merged[k].second;
   }
   ++version_;
 }

@@ -5,10 +5,13 @@
 // pattern_version().
 // Assemblies repeat the same sequence of adds (same elements, same blocks): the slot of each add
 // of the last assembly is kept (the trace), so an add that follows the trace costs one
-// comparison instead of a binary search in its column (a block's column whose rows are consecutive
-// slots is one entry of the trace); an add off the trace re-records it from there on. The values, and so the results, are those of the binary search.
+// comparison instead of a binary search in its column (a block's column is one entry of the trace:
+// its rows in the pattern are consecutive slots, the others zeros left out); an add off the trace
+// re-records it from there on. The values, and so the results, are those of the binary search.
 #include <Eigen/Core>
+#include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace mbl::integrators {
@@ -29,13 +32,12 @@ class SparseMatrix {
   void add_block(int row, int col, const Eigen::MatrixBase<Derived>& m) {
     const int rows = int(m.rows());
     for (int j = 0; j < m.cols(); ++j) {
-      // A column of the block whose rows are consecutive slots is one trace entry (a run).
+      // A column of the block is one trace entry (a run).
       if (cursor_ < trace_.size()) {
         const TraceEntry& t = trace_[cursor_];
-        if (t.row == row && t.col == col + j && t.count == rows && rows > 1) {
+        if (t.row == row && t.col == col + j && t.count == rows && rows > 1 &&
+            add_traced_run(t, [&](int i) { return m(i, j); })) {
           ++cursor_;
-          double* v = values_.data() + t.slot;
-          for (int i = 0; i < rows; ++i) v[i] += m(i, j);
           continue;
         }
       }
@@ -82,34 +84,62 @@ class SparseMatrix {
     add_searched(row, col, v, grow_on_zero);
   }
   void add_searched(int row, int col, double v, bool grow_on_zero);
-  /// Adds rows [row, row + count) of a block column when they are consecutive slots of the
-  /// pattern (and records the run); false, with nothing added, otherwise.
+  /// Whether row i of a run is in the pattern (rows from 64 on always are).
+  struct TraceEntry;
+  static bool in_pattern(const TraceEntry& t, int i) { return i >= 64 || (t.present >> i & 1u); }
+  /// Replays a recorded run: false, with nothing added, when a row left out as zero is not zero now.
   template <class Value>
-  bool add_run_searched(int row, int col, int count, const Value& value) {
-    const int slot = run_slot(row, col, count);
-    if (slot < 0) return false;
-    if (tracing_) {
-      trace_.resize(cursor_);
-      trace_.push_back({row, col, slot, count});
-      ++cursor_;
+  bool add_traced_run(const TraceEntry& t, const Value& value) {
+    double* v = values_.data() + t.slot;
+    if (t.present == ~std::uint64_t{0} >> (64 - std::min(t.count, 64))) {
+      for (int i = 0; i < t.count; ++i) v[i] += value(i);
+      return true;
     }
-    for (int i = 0; i < count; ++i) values_[std::size_t(slot + i)] += value(i);
+    for (int i = 0; i < t.count; ++i)
+      if (!in_pattern(t, i) && value(i) != 0.0) return false;
+    for (int i = 0; i < t.count; ++i)
+      if (in_pattern(t, i)) *v++ += value(i);
     return true;
   }
-  /// Slot of (row, col) when rows row .. row + count - 1 of column col are all in the pattern, else -1.
-  int run_slot(int row, int col, int count) const;
+  /// Adds rows [row, row + count) of a block column when each is in the pattern or zero (and
+  /// records the run); false, with nothing added, when one needs a new entry.
+  template <class Value>
+  bool add_run_searched(int row, int col, int count, const Value& value) {
+    std::uint64_t nonzero = 0;
+    for (int i = 0; i < std::min(count, 64); ++i)
+      if (value(i) != 0.0) nonzero |= std::uint64_t{1} << i;
+    std::uint64_t present = 0;
+    const int slot = run_slot(row, col, count, nonzero, present);
+    if (slot < 0) return false;
+    const TraceEntry t{row, col, slot, count, present};
+    if (tracing_) {
+      trace_.resize(cursor_);
+      trace_.push_back(t);
+      ++cursor_;
+    }
+    return add_traced_run(t, value);
+  }
+  /// Slot of the first row of a block column at (row, col) in the pattern when the rows of the
+  /// pattern within [row, row + count) hold every nonzero (bit i of `nonzero`; rows from 64 on
+  /// must all be in the pattern), -1 otherwise; `present` gets the rows in the pattern.
+  int run_slot(int row, int col, int count, std::uint64_t nonzero, std::uint64_t& present) const;
   void compress();
   int n_ = 0;
   // Compressed storage (the kept pattern).
   std::vector<int> col_ptr_, row_idx_;
   std::vector<double> values_;
-  // Entries added outside the pattern since the last compress().
+  // Entries added outside the pattern since the last compress() (a deque: no reallocation copy
+  // of millions of entries while a large model's first assembly grows it).
   struct Pending { int row, col; double v; };
-  std::vector<Pending> pending_;
+  std::deque<Pending> pending_;
   std::uint64_t version_ = 0;
   /// The adds of the current and last assembly: slot in values_, -1 for a zero left out; `count`
-  /// consecutive rows from there (a block column), 1 for a single entry.
-  struct TraceEntry { int row, col, slot, count; };
+  /// rows from `row` (a block column), 1 for a single entry; of a block column, the rows in the
+  /// pattern (bit i: row + i) take consecutive slots from `slot`, the others were zeros left out.
+  struct TraceEntry {
+    int row, col, slot, count;
+    std::uint64_t present = 0;
+  };
   std::vector<TraceEntry> trace_;
   std::size_t cursor_ = 0;
   bool tracing_ = false;  ///< from zero() until an add grows the pattern

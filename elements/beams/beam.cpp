@@ -26,11 +26,40 @@ namespace {
 
 constexpr auto shape = beam_shape_functions;
 
-Mat6 blockdiag(const Mat3& R) {
-  Mat6 m = Mat6::Zero();
-  m.topLeftCorner<3, 3>() = R;
-  m.bottomRightCorner<3, 3>() = R;
-  return m;
+// The two products below skip the zero blocks of a dense 6x6 product but sum every entry over k in
+// increasing order, as Eigen's dense product does (adding the skipped exact zeros changes no bit):
+// the Jacobian, hence every Newton iterate, is bit for bit the dense products' one.
+
+/// K [[P, Q], [0, S]] with 3x3 blocks P, Q, S.
+Mat6 times_block_upper(const Mat6& K, const Mat3& P, const Mat3& Q, const Mat3& S) {
+  Mat6 out;
+  for (int c = 0; c < 3; ++c) {
+    Vec6 a = K.col(0) * P(0, c);
+    a += K.col(1) * P(1, c);
+    a += K.col(2) * P(2, c);
+    out.col(c) = a;
+    Vec6 b = K.col(0) * Q(0, c);
+    b += K.col(1) * Q(1, c);
+    b += K.col(2) * Q(2, c);
+    b += K.col(3) * S(0, c);
+    b += K.col(4) * S(1, c);
+    b += K.col(5) * S(2, c);
+    out.col(3 + c) = b;
+  }
+  return out;
+}
+
+/// diag(R, R) M.
+Mat6 times_blockdiag(const Mat3& R, const Mat6& M) {
+  Mat6 out;
+  for (int c = 0; c < 6; ++c)
+    for (int h = 0; h < 6; h += 3) {
+      Vec3 a = R.col(0) * M(h, c);
+      a += R.col(1) * M(h + 1, c);
+      a += R.col(2) * M(h + 2, c);
+      out.block<3, 1>(h, c) = a;
+    }
+  return out;
 }
 
 }  // namespace
@@ -173,6 +202,7 @@ void Beam::residual(ResidualSink& r, const StepContext& c) {
 
 void Beam::jacobian(JacobianSink& J, const StepContext& c) {
   evaluate(c);
+  const Mat3 I = Mat3::Identity();
   std::array<Vec3, kMaxNodes> b, W;
   for (int i = 0; i < nn_; ++i) {
     const StructNode& n = *pt_[i].node;
@@ -191,43 +221,32 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
     // exact at g = 0 (the first Newton iteration of each step) and within O(|g|) elsewhere, and it
     // reproduces MBDyn's Newton convergence rate when the rotations within a step are large. The
     // terms that rotate the stress resultants (-F x, -M x) use the current forces.
-    // The strain derivatives have the block form [[dN R_r^T, R_r^T X], [0, dN R_r^T]], so the law
-    // rotated to W, RR law (RR = diag(R_r, R_r)), is applied to them as two 6x3 blocks
-    // (RR law)[:, 0:3] R_r^T and (RR law)[:, 3:6] R_r^T computed once per section.
     const Mat3 RT = S.R_ref.transpose();
-    const Mat6 RR = blockdiag(S.R_ref);
     const Mat3 lx = skew(S.l);
     const Vec3 e = S.l_dot + S.l.cross(S.w);
     const Vec3 Ws = S.w_ref + 0.5 * S.gd;
-    using Mat63 = Eigen::Matrix<double, 6, 3>;
-    const Mat6 RK = RR * law.stiffness();
-    const Mat63 K_x = RK.leftCols<3>() * RT, K_g = RK.rightCols<3>() * RT;
-    Mat63 C_x = Mat63::Zero(), C_g = Mat63::Zero();
-    if (viscous_) {
-      const Mat6 RC = RR * law.damping();
-      C_x = RC.leftCols<3>() * RT;
-      C_g = RC.rightCols<3>() * RT;
-    }
     for (int i = 0; i < nn_; ++i) {
       const StructNode& ni = *pt_[i].node;
       if (ni.dof_count() == 0) continue;
       const double N = S.N[i], dN = S.dN[i];
       const Mat3 bx = skew(b[i]);
-      // Strains w.r.t. (x_i, g_i) and strain rates w.r.t. (x_i, g_i) and (x_i', g_i'), in W.
-      const Mat3 X = N * lx - dN * bx;  // d eps / d g_i = R_r^T X
-      Mat6 A, B = Mat6::Zero();
-      A.leftCols<3>() = dN * K_x;
-      A.rightCols<3>() = K_x * X + dN * K_g;
+      // Strains w.r.t. (x_i, g_i), [[dN R_r^T, R_r^T X], [0, dN R_r^T]], and strain rates w.r.t.
+      // (x_i, g_i) and (x_i', g_i') (the latter the same blocks), through the section law.
+      const Mat3 dN_RT = dN * RT;
+      const Mat3 RT_X = RT * (N * lx - dN * bx);
+      Mat6 dF_dy = times_block_upper(law.stiffness(), dN_RT, RT_X, dN_RT);
+      Mat6 B;
       if (viscous_) {
         const Vec3& w_i = ni.w_W();
-        const Mat3 wx = skew(S.w);
-        A.leftCols<3>() -= dN * C_x * wx;
-        A.rightCols<3>() += C_x * (N * skew(e) + dN * (bx * skew(W[i]) - skew(w_i) * bx + wx * bx) - N * lx * skew(Ws)) +
-                            C_g * (0.5 * N * skew(S.gd_s));
-        B.leftCols<3>() = dN * C_x;
-        B.rightCols<3>() = C_x * X + dN * C_g;
+        const Mat3 rate_x = -dN * RT * skew(S.w);
+        const Mat3 rate_g =
+            RT * (N * skew(e) + dN * (bx * skew(W[i]) - skew(w_i) * bx + skew(S.w) * bx) - N * lx * skew(Ws));
+        const Mat3 rate_k = RT * (0.5 * N * skew(S.gd_s));
+        dF_dy += times_block_upper(law.damping(), rate_x, rate_g, rate_k);
+        B = times_blockdiag(S.R_ref, times_block_upper(law.damping(), dN_RT, RT_X, dN_RT));
       }
       // Generalised force (F, M) in W.
+      Mat6 A = times_blockdiag(S.R_ref, dF_dy);
       A.block<3, 3>(0, 3) -= N * skew(S.F_W);
       A.block<3, 3>(3, 3) -= N * skew(S.M_W);
       for (int j = 0; j < nn_; ++j) {
@@ -236,12 +255,20 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
         if (sg == 0 || nj.dof_count() == 0) continue;
         const Mat3 dx = skew(S.p - nj.x_W());
         // Rows of node j: (F, M + d x F), d = p_s - x_j.
-        Mat6 Jj = B + c.dCoef * A;
-        Jj.bottomRows<3>() += dx * Jj.topRows<3>();
+        Mat6 Aj;
+        Aj.topRows<3>() = A.topRows<3>();
+        Aj.bottomRows<3>() = A.bottomRows<3>() + dx * A.topRows<3>();
         const Mat3 Fx = skew(S.F_W);
-        Jj.block<3, 3>(3, 0) -= c.dCoef * (N - (i == j ? 1.0 : 0.0)) * Fx;
-        Jj.block<3, 3>(3, 3) += c.dCoef * N * (Fx * bx);
-        J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * Jj));
+        Aj.block<3, 3>(3, 0) -= Fx * ((N - (i == j ? 1.0 : 0.0)) * I);
+        Aj.block<3, 3>(3, 3) += Fx * (N * bx);
+        if (!viscous_) {
+          J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * (c.dCoef * Aj)));
+          continue;
+        }
+        Mat6 Bj;
+        Bj.topRows<3>() = B.topRows<3>();
+        Bj.bottomRows<3>() = B.bottomRows<3>() + dx * B.topRows<3>();
+        J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * (Bj + c.dCoef * Aj)));
       }
     }
     // Piezoelectric actuation: (F, M) = R T V, linear in the electrodes' values.

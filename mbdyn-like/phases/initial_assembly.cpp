@@ -149,22 +149,20 @@ VelocityOutcome assemble_velocities(Model& model, const RunSettings& s, const st
   add_G(J0, true);
   // A constraint that involves no structural node velocity (e.g. on abstract nodes only) has
   // nothing to correct here: its multiplier stays zero.
-  {
-    std::vector<char> touched(m, 0);
-    for (SparseMatrix* Jp : {&J1, &J0})
-      for_each_entry(*Jp, [&](int row, int col, double v) {
-        if (c_index[row] >= 0 && u_index[col] >= 0 && v != 0.0) touched[c_index[row]] = 1;
-      });
-    for (int i = nu; i < m; ++i)
-      if (!touched[i]) A.add(i, i, 1.0);
-  }
+  std::vector<char> touched(m, 0);
+  for (SparseMatrix* Jp : {&J1, &J0})
+    for_each_entry(*Jp, [&](int row, int col, double v) {
+      if (c_index[row] >= 0 && u_index[col] >= 0 && v != 0.0) touched[c_index[row]] = 1;
+    });
+  for (int i = nu; i < m; ++i)
+    if (!touched[i]) A.add(i, i, 1.0);
   for (Element* e : parts)
     for (int j = 0; j < e->dof_count(); ++j) {
       const int i = e->first_index() + j;
       // holonomic: Phi_q u + Phi_t; non-holonomic: the residual itself is A u + b.
       if (velocity_rows[i]) c_cur[c_index[i]] = r[i];
       else c_cur[c_index[i]] += phi_t[i];
-      rhs[c_index[i]] = A.coeff(c_index[i], c_index[i]) != 0.0 ? 0.0 : -c_cur[c_index[i]];
+      rhs[c_index[i]] = touched[c_index[i]] ? -c_cur[c_index[i]] : 0.0;
     }
   double xx = 1.0 + u_cur.squaredNorm();
   for (const AssemblySpring& sp : springs) xx += sp.node->x_W().squaredNorm();

@@ -441,3 +441,36 @@ TEST(SparseMatrixTrace, RepeatedAssembliesEqualFreshOnes) {
     ASSERT_EQ(traced.to_dense(), fresh.to_dense()) << "pass " << pass;
   }
 }
+
+// Block columns with zeros left out of the pattern are one trace entry each: assemblies of
+// blocks hold what the same adds entry by entry hold (values, pattern, pattern changes), also
+// when a zero left out earlier becomes nonzero (the pattern grows) or a block moves.
+TEST(SparseMatrixTrace, BlockColumnsWithZerosEqualEntryByEntry) {
+  using mbl::integrators::SparseMatrix;
+  std::mt19937 rng(11);
+  const int n = 30;
+  std::uniform_int_distribution<int> corner(0, n - 4);
+  std::uniform_real_distribution<double> val(-1.0, 1.0);
+  std::vector<std::pair<int, int>> at;
+  for (int k = 0; k < 40; ++k) at.push_back({corner(rng), corner(rng)});
+  SparseMatrix blocks(n), entries(n);
+  for (int pass = 0; pass < 10; ++pass) {
+    if (pass == 6) at[7] = {corner(rng), corner(rng)};
+    blocks.zero();
+    entries.zero();
+    for (const auto& [r, c] : at) {
+      // Each entry zero with probability 1/3 (a different set each pass).
+      Eigen::Matrix<double, 4, 3> m;
+      for (int i = 0; i < m.size(); ++i)
+        m.data()[i] = std::uniform_int_distribution<int>(0, 2)(rng) == 0 ? 0.0 : val(rng);
+      blocks.add_block(r, c, m);
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 4; ++i) entries.add_block(r + i, c + j, Eigen::Matrix<double, 1, 1>(m(i, j)));
+    }
+    ASSERT_EQ(blocks.to_dense(), entries.to_dense()) << "pass " << pass;
+    ASSERT_EQ(blocks.nonzeros(), entries.nonzeros()) << "pass " << pass;
+    ASSERT_EQ(blocks.col_ptr(), entries.col_ptr()) << "pass " << pass;
+    ASSERT_EQ(blocks.row_idx(), entries.row_idx()) << "pass " << pass;
+    ASSERT_EQ(blocks.values(), entries.values()) << "pass " << pass;
+  }
+}
