@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "support/run_program.hpp"
+#include "corpus_runs.hpp"
 #include "tools/corpus.hpp"
 
 using namespace mbl::corpus;
@@ -51,16 +52,9 @@ const char* const kAeroDecks[] = {
 TEST(CorpusAero, AerodynamicDecksAgreeWithMBDyn) {
   if (!fs::exists(kCorpus / "index.json")) GTEST_SKIP() << "no " << kCorpus;
   std::vector<Deck> decks;
-  for (const Deck& d : read_index(kCorpus))
-    if (std::any_of(std::begin(kAeroDecks), std::end(kAeroDecks), [&](const char* id) { return d.id == id; }))
-      decks.push_back(d);
+  fs::path work;
+  const std::vector<Result> results = test_runs::run_decks(kAeroDecks, [](const char* id) { return std::string(id); }, "utest_corpus_aero", decks, work);
   ASSERT_EQ(decks.size(), std::size(kAeroDecks));
-  Options o;
-  o.program = MBL_BINARY;
-  o.corpus = kCorpus;
-  o.work = mbl::test::fresh_temp_dir("utest_corpus_aero");
-  o.run = true;
-  const std::vector<Result> results = process(decks, o);
   for (std::size_t i = 0; i < decks.size(); ++i) {
     EXPECT_STREQ(outcome_name(results[i].outcome), outcome_name(Outcome::Agree))
         << decks[i].id << ": " << results[i].message;

@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "support/run_program.hpp"
+#include "corpus_runs.hpp"
 #include "tools/corpus.hpp"
 
 using namespace mbl::corpus;
@@ -44,34 +45,21 @@ const InverseDynamicsDeck kDecks[] = {
     {"t.invdyn.planar_3link_ergo_gravity", 101},
 };
 
-long step_lines(const fs::path& out) {
-  std::ifstream f(out);
-  long n = 0;
-  for (std::string line; std::getline(f, line);) n += line.rfind("Step ", 0) == 0;
-  return n;
-}
 
 }  // namespace
 
 TEST(CorpusInverseDynamics, DecksAgreeWithMBDyn) {
   if (!fs::exists(kCorpus / "index.json")) GTEST_SKIP() << "no " << kCorpus;
   std::vector<Deck> decks;
-  for (const Deck& d : read_index(kCorpus))
-    if (std::any_of(std::begin(kDecks), std::end(kDecks), [&](const InverseDynamicsDeck& x) { return d.id == x.id; }))
-      decks.push_back(d);
+  fs::path work;
+  const std::vector<Result> results = test_runs::run_decks(kDecks, [](const InverseDynamicsDeck& x) { return std::string(x.id); }, "utest_corpus_inverse_dynamics", decks, work);
   ASSERT_EQ(decks.size(), std::size(kDecks));
-  Options o;
-  o.program = MBL_BINARY;
-  o.corpus = kCorpus;
-  o.work = mbl::test::fresh_temp_dir("utest_corpus_inverse_dynamics");
-  o.run = true;
-  const std::vector<Result> results = process(decks, o);
   for (std::size_t i = 0; i < decks.size(); ++i) {
     EXPECT_STREQ(outcome_name(results[i].outcome), outcome_name(Outcome::Agree))
         << decks[i].id << ": " << results[i].message;
     EXPECT_EQ(results[i].run_records, decks[i].records) << decks[i].id;
     const auto* x = std::find_if(std::begin(kDecks), std::end(kDecks),
                                  [&](const InverseDynamicsDeck& k) { return decks[i].id == k.id; });
-    EXPECT_EQ(step_lines(o.work / decks[i].id / "run.out"), x->step_lines) << decks[i].id;
+    EXPECT_EQ(test_runs::step_lines(work / decks[i].id / "run.out"), x->step_lines) << decks[i].id;
   }
 }
