@@ -126,6 +126,11 @@ const DeckCase kDecks[] = {
     {.id = "t.joints.screw.screw_forced", .main = "screw_forced", .tol = 1e-4, .reactions = true,
      .joint_extra_vars = "elem.joint.*"},
     {"t.invdyn.eqreac.twomasses2", "twomasses2.mbd", 1e-4, true},
+    // Beam slider (§8.12.4) on a chain of beam3 elements: positions agree to the printed digits.
+    {"t.joints.slider.slider", "slider", 1e-4},
+    // The Swing with a tikhonov joint regularization (§8.13): positions within 5e-5 of the model
+    // size (MBDyn's run and ours regularise the same constraint rows).
+    {"t.stiff.Swing_reg", "Swing_reg", 1e-4},
     {"t.beam.bb_legacy", "bb_legacy", 1e-4, true},
     // Shells (h_shell).
     {"t.plates.beam_1_5_cantilever", "beam_1_5_cantilever", 1e-4},
