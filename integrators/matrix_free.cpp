@@ -220,17 +220,11 @@ NewtonResult NewtonSolver::solve_matrix_free(Problem& problem, double t, double 
     const double ratio = error * error / previous_square;
     previous_square = error * error;
     if (!jacobian_valid_) {
-      if (J_.size() != n) J_.resize(n);
-      J_.zero();
-      problem.jacobian(t, dCoef, J_);
-      ++n_jacobians_;
-      const FactorStatus st = ls_->factor(J_);
+      const FactorStatus st = refresh_jacobian(problem, t, dCoef);
       if (!st.ok) {
         res.singular_index = st.singular_index;
         return fail(FailureReason::SingularMatrix, st.message);
       }
-      jacobian_valid_ = true;
-      jacobian_dcoef_ = dCoef;
     }
     const int unmet = mf.krylov == NewtonOptions::MatrixFree::Krylov::Gmres
                           ? gmres(c, error, eta * error)

@@ -130,6 +130,17 @@ bool NewtonSolver::evaluate_residual(Problem& problem, double t, double dCoef) {
 // starting residual had passed; the line search wants 1e-2 of the tolerance at the prediction,
 // and after a search that ended at lambda's minimum, or with a residual above the prediction's,
 // decides between going on and failing once convergence has been ruled out.
+FactorStatus NewtonSolver::refresh_jacobian(Problem& problem, double t, double dCoef) {
+  if (J_.size() != problem.size()) J_.resize(problem.size());
+  J_.zero();
+  problem.jacobian(t, dCoef, J_);
+  ++n_jacobians_;
+  const FactorStatus st = ls_->factor(J_);
+  jacobian_valid_ = st.ok;
+  if (st.ok) jacobian_dcoef_ = dCoef;
+  return st;
+}
+
 NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, double dCoef_alg,
                                  Vector& y, Vector& yp, UpdateMode mode) {
   if (opt_.matrix_free.krylov != NewtonOptions::MatrixFree::Krylov::None)
@@ -211,18 +222,11 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
 
     // Jacobian: every iteration (full Newton) or every `jacobian_every` iterations.
     if (!jacobian_valid_ || since_jacobian_ >= opt_.jacobian_every) {
-      if (J_.size() != n) J_.resize(n);
-      J_.zero();
-      problem.jacobian(t, dCoef, J_);
-      ++n_jacobians_;
-      const FactorStatus st = ls_->factor(J_);
+      const FactorStatus st = refresh_jacobian(problem, t, dCoef);
       if (!st.ok) {
-        jacobian_valid_ = false;
         res.singular_index = st.singular_index;
         return fail(FailureReason::SingularMatrix, st.message);
       }
-      jacobian_valid_ = true;
-      jacobian_dcoef_ = dCoef;
       since_jacobian_ = 0;
     }
     if (ls.enabled) J_.multiply_transposed(r, g_);  // -gradient of f = 1/2 r.r, before r changes

@@ -161,6 +161,9 @@ class NewtonSolver {
                  Vector& y, Vector& yp) const;
   /// r_ (and abs_r_ when sized) at the problem's current state; false when not finite.
   bool evaluate_residual(Problem& problem, double t, double dCoef);
+  /// Assembles J_ at the current state and factors it (Newton and the matrix-free preconditioner);
+  /// on success the factorisation is valid for dCoef.
+  FactorStatus refresh_jacobian(Problem& problem, double t, double dCoef);
   double max_step_ = 0.0;
   NewtonOptions opt_;
   std::unique_ptr<LinearSolver> ls_;

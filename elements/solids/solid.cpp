@@ -102,28 +102,42 @@ void Solid::setup(Model& model) {
 
 bool Solid::inertial() const { return !p_.is_static; }
 
-void Solid::kinematics(const Point& p, Kinematics& k) const {
-  const int n = p_.shape->node_count();
-  k.F.setZero();
-  k.Fdot.setZero();
-  for (int i = 0; i < n; ++i) {
-    k.F += p_.nodes[i]->x_W() * p.b.row(i);
-    k.Fdot += p_.nodes[i]->v_W() * p.b.row(i);
+/// eps (8.91) and eps*' (8.92-8.93) of F and F', on doubles or on automatic-differentiation scalars.
+template <class Scalar>
+void strains(const Eigen::Matrix<Scalar, 3, 3>& F, const Eigen::Matrix<Scalar, 3, 3>& Fd,
+             Eigen::Matrix<Scalar, 6, 1>& eps, Eigen::Matrix<Scalar, 6, 1>& eps_dot) {
+  using M3 = Eigen::Matrix<Scalar, 3, 3>;
+  const M3 C = F.transpose() * F;
+  M3 G = 0.5 * C;
+  for (int a = 0; a < 3; ++a) G(a, a) -= 0.5;
+  const M3 Gdot = 0.5 * (F.transpose() * Fd + Fd.transpose() * F);
+  Scalar detC;
+  const M3 Cinv = solid::inverse3(C, detC);
+  using std::sqrt;
+  const M3 Gstar = (Cinv * Gdot * Cinv) * sqrt(detC);  // det F = sqrt(det C) > 0
+  eps = strain_voigt(G);
+  eps_dot = strain_voigt(Gstar);
+}
+
+void Solid::deformation(const Point& p, Mat3& F, Mat3& Fdot) const {
+  F.setZero();
+  Fdot.setZero();
+  for (int i = 0; i < p_.shape->node_count(); ++i) {
+    F += p_.nodes[i]->x_W() * p.b.row(i);
+    Fdot += p_.nodes[i]->v_W() * p.b.row(i);
   }
+}
+
+void Solid::kinematics(const Point& p, Kinematics& k) const {
+  deformation(p, k.F, k.Fdot);
   Mat3AD F, Fd;
   for (int a = 0; a < 3; ++a)
     for (int b = 0; b < 3; ++b) {
       F(a, b) = AD18(k.F(a, b), 18, 3 * a + b);
       Fd(a, b) = AD18(k.Fdot(a, b), 18, 9 + 3 * a + b);
     }
-  const Mat3AD C = F.transpose() * F;
-  Mat3AD G = 0.5 * C;
-  for (int a = 0; a < 3; ++a) G(a, a) -= 0.5;
-  const Mat3AD Gdot = 0.5 * (F.transpose() * Fd + Fd.transpose() * F);
-  AD18 detC;
-  const Mat3AD Cinv = solid::inverse3(C, detC);
-  const Mat3AD Gstar = (Cinv * Gdot * Cinv) * sqrt(detC);  // det F = sqrt(det C) > 0
-  const auto e = strain_voigt(G), ed = strain_voigt(Gstar);
+  Eigen::Matrix<AD18, 6, 1> e, ed;
+  strains(F, Fd, e, ed);
   for (int r = 0; r < 6; ++r) {
     k.eps[r] = e[r].value();
     k.eps_dot[r] = ed[r].value();
@@ -136,14 +150,17 @@ void Solid::kinematics(const Point& p, Kinematics& k) const {
 void Solid::residual(ResidualSink& r, const StepContext& c) {
   const int n = p_.shape->node_count();
   Eigen::MatrixX3d f = Eigen::MatrixX3d::Zero(n, 3);  // internal forces, one row per node
-  Kinematics k;
+  Mat3 F, Fdot;
+  Vec6 eps, eps_dot;
   for (std::size_t g = 0; g < points_.size(); ++g) {
     Point& pt = points_[g];
-    kinematics(pt, k);
+    // The residual needs the strains only: no derivatives here (jacobian() takes them).
+    deformation(pt, F, Fdot);
+    strains(F, Fdot, eps, eps_dot);
     ConstitutiveLaw6D& law = *p_.laws[g];
-    law.update(k.eps, k.eps_dot, c.t);
+    law.update(eps, eps_dot, c.t);
     pt.sigma = law.force();
-    const Mat3 P = k.F * stress_tensor(pt.sigma);  // first Piola-Kirchhoff
+    const Mat3 P = F * stress_tensor(pt.sigma);  // first Piola-Kirchhoff
     f += pt.dV0 * pt.b * P.transpose();
   }
   for (int i = 0; i < n; ++i) r.add(p_.nodes[i]->eq_index(), Vec3(-f.row(i).transpose()));

@@ -62,6 +62,9 @@ class Solid : public Element {
   };
   /// Strains, strain rates and their derivatives for F (vec, row-major) and F'.
   struct Kinematics;
+  /// F and F' at a stiffness point.
+  void deformation(const Point& p, Mat3& F, Mat3& Fdot) const;
+  /// F, F', the strains and their derivatives for F and F' (the Jacobian's needs).
   void kinematics(const Point& p, Kinematics& k) const;
   bool inertial() const;
 
