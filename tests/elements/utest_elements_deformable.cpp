@@ -40,10 +40,8 @@ std::unique_ptr<ConstitutiveLaw3D> cubic3() {
 
 /// The residual of `model` at its initial state.
 Vector residual_at_start(Model& model) {
-  model.setup_elements();
-  model.number_dofs();
   Vector y, yp;
-  model.initial_state(y, yp);
+  test_support::numbered_initial_state(model, y, yp);
   model.update(0.0, y, yp);
   Vector r = Vector::Zero(model.size());
   model.residual(0.0, 1.0, r, nullptr);

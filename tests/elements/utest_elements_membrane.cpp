@@ -9,6 +9,7 @@
 #include "elements/bodies/body.hpp"
 #include "elements/shells/membrane.hpp"
 #include "mbdyn-like/core/model.hpp"
+#include "support/element_fixture.hpp"
 #include "support/jacobian_check.hpp"
 #include "support/run_program.hpp"
 #include "mbdyn-like/model/model_builder.hpp"
@@ -166,10 +167,8 @@ begin: elements;
 
   BuildResult b = read_deck_text("point_pendulum_jac", head + "  joint: 2, distance, 2, 1, from nodes;\nend: elements;\n");
   Model& m = *b.model;
-  m.setup_elements();
-  m.number_dofs();
   Vector y, yp;
-  m.initial_state(y, yp);
+  test_support::numbered_initial_state(m, y, yp);
   // Move the point mass and the distance's unknowns (node 1's rotation stays at its reference).
   const int x2 = m.find_struct_node(2)->dof_index(), j2 = m.elements().back()->first_index();
   for (int i = 0; i < 3; ++i) y[x2 + i] += 0.01 * std::sin(1.3 * i);

@@ -14,6 +14,7 @@
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/model/model_builder.hpp"
 #include "mbdyn-like/output/results.hpp"
+#include "support/element_fixture.hpp"
 #include "support/jacobian_check.hpp"
 #include "support/run_program.hpp"
 
@@ -71,11 +72,8 @@ begin: elements;
 
 /// The model of `deck` with its unknowns numbered and its initial state in (y, yp).
 Model& numbered_model(BuildResult& b, Vector& y, Vector& yp) {
-  Model& m = *b.model;
-  m.setup_elements();
-  m.number_dofs();
-  m.initial_state(y, yp);
-  return m;
+  test_support::numbered_initial_state(*b.model, y, yp);
+  return *b.model;
 }
 
 }  // namespace

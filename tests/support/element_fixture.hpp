@@ -11,6 +11,13 @@
 
 namespace mbl::test_support {
 
+/// Sets up the elements of `model`, numbers its unknowns and gives its initial state (y, y').
+inline void numbered_initial_state(Model& model, Vector& y, Vector& yp) {
+  model.setup_elements();
+  model.number_dofs();
+  model.initial_state(y, yp);
+}
+
 inline StructNode::InitialConditions generic_ic(int k) {
   StructNode::InitialConditions c;
   c.x_W = Vec3(0.1 * k, -0.3 + 0.2 * k, 0.5 - 0.1 * k);
@@ -50,10 +57,8 @@ struct ElementFixture {
   }
   /// The residual of element `e` alone at the model's initial state (time 0).
   Vector residual_at_start(Element& e) {
-    model.setup_elements();
-    model.number_dofs();
     Vector y, yp;
-    model.initial_state(y, yp);
+    numbered_initial_state(model, y, yp);
     model.update(0., y, yp);
     Vector r = Vector::Zero(model.size());
     ResidualSink sink(r, nullptr);
