@@ -2,37 +2,27 @@
 
 namespace mbl::elements::electric {
 
-void TranslationalAccelerometer::initial_state(Vector& y, Vector& yp) const {
+void Accelerometer::initial_state(Vector& y, Vector& yp) const {
   const StructNode& n = *p_.node;
   const Vec3 d_W = n.R_WN() * p_.direction_N;
-  y[first_index()] = d_W.dot(n.v_W() + n.w_W().cross(n.R_WN() * p_.position_N));
+  y[first_index()] = kind_ == Kind::Rotational ? d_W.dot(n.w_W())
+                                               : d_W.dot(n.v_W() + n.w_W().cross(n.R_WN() * p_.position_N));
   yp[first_index()] = 0.0;
 }
 
-void TranslationalAccelerometer::assemble(LocalAssembly& a, const StepContext&, bool) {
-  a.reserve(8);
-  const auto k = a.kinematics(*p_.node);
-  const auto [v, vp] = a.scalar(first_index(), true);
-  const auto out = scalar_node(a, *p_.output);
-  const Vec3AD d = k.R * p_.direction_N.cast<AD>();
-  const Vec3AD f = k.R * p_.position_N.cast<AD>();
-  a.add(p_.output->first_index(), AD(vp - out.x));
-  a.add(first_index(), AD(d.dot(k.v + k.w.cross(f)) - v));
-}
-
-void RotationalAccelerometer::initial_state(Vector& y, Vector& yp) const {
-  y[first_index()] = (p_.node->R_WN() * p_.direction_N).dot(p_.node->w_W());
-  yp[first_index()] = 0.0;
-}
-
-void RotationalAccelerometer::assemble(LocalAssembly& a, const StepContext&, bool) {
+void Accelerometer::assemble(LocalAssembly& a, const StepContext&, bool) {
   a.reserve(8);
   const auto k = a.kinematics(*p_.node);
   const auto [v, vp] = a.scalar(first_index(), true);
   const auto out = scalar_node(a, *p_.output);
   const Vec3AD d = k.R * p_.direction_N.cast<AD>();
   a.add(p_.output->first_index(), AD(vp - out.x));
-  a.add(first_index(), AD(d.dot(k.w) - v));
+  if (kind_ == Kind::Rotational) {
+    a.add(first_index(), AD(d.dot(k.w) - v));
+  } else {
+    const Vec3AD f = k.R * p_.position_N.cast<AD>();
+    a.add(first_index(), AD(d.dot(k.v + k.w.cross(f)) - v));
+  }
 }
 
 void FilteredAccelerometer::initial_state(Vector& y, Vector&) const {

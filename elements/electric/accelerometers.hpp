@@ -18,9 +18,11 @@ struct AccelerometerParams {
   Vec3 position_N = Vec3::Zero();        ///< translational only, node frame
 };
 
-class TranslationalAccelerometer final : public ElectricElement {
+/// The translational or rotational accelerometer (`translational` / `rotational`).
+class Accelerometer final : public ElectricElement {
  public:
-  TranslationalAccelerometer(unsigned label, AccelerometerParams p) : ElectricElement(label), p_(p) {}
+  enum class Kind { Translational, Rotational };
+  Accelerometer(unsigned label, Kind kind, AccelerometerParams p) : ElectricElement(label), kind_(kind), p_(p) {}
   std::string_view type_name() const override { return "accelerometer"; }
   int dof_count() const override { return 1; }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
@@ -30,21 +32,7 @@ class TranslationalAccelerometer final : public ElectricElement {
   void assemble(LocalAssembly& a, const StepContext& c, bool record) override;
 
  private:
-  AccelerometerParams p_;
-};
-
-class RotationalAccelerometer final : public ElectricElement {
- public:
-  RotationalAccelerometer(unsigned label, AccelerometerParams p) : ElectricElement(label), p_(p) {}
-  std::string_view type_name() const override { return "accelerometer"; }
-  int dof_count() const override { return 1; }
-  DofOrder dof_order(int) const override { return DofOrder::Differential; }
-  void initial_state(Vector& y, Vector& yp) const override;
-
- protected:
-  void assemble(LocalAssembly& a, const StepContext& c, bool record) override;
-
- private:
+  Kind kind_;
   AccelerometerParams p_;
 };
 

@@ -56,8 +56,8 @@ void read_accelerometer(CardReader& in, BuildContext& ctx, unsigned label) {
   if (translational || rotational) {
     // MBDyn reads the translational accelerometer's position even without the keyword.
     if (in.keyword_is("position") || in.keyword_is("offset") || translational) p.position_N = in.position(p.node->frame());
-    if (translational) return add(in, ctx, std::make_unique<TranslationalAccelerometer>(label, p));
-    return add(in, ctx, std::make_unique<RotationalAccelerometer>(label, p));
+    using K = Accelerometer::Kind;
+    return add(in, ctx, std::make_unique<Accelerometer>(label, translational ? K::Translational : K::Rotational, p));
   }
   FilteredAccelerometerParams f;
   f.measure = p;

@@ -40,9 +40,9 @@ TEST(ElectricJacobians, Accelerometers) {
   auto& out2 = f.scalar(4, "abstract");
   auto& out3 = f.scalar(5, "abstract");
   AccelerometerParams p{f.n2, &out1, Vec3(0.2, 0.6, -0.3).normalized(), Vec3(0.4, -0.1, 0.25)};
-  f.model.add_element(std::make_unique<TranslationalAccelerometer>(1, p));
+  f.model.add_element(std::make_unique<Accelerometer>(1, Accelerometer::Kind::Translational, p));
   p.output = &out2;
-  f.model.add_element(std::make_unique<RotationalAccelerometer>(2, p));
+  f.model.add_element(std::make_unique<Accelerometer>(2, Accelerometer::Kind::Rotational, p));
   FilteredAccelerometerParams fp{{f.n1, &out3, Vec3(0., 0.6, 0.8), Vec3::Zero()}, 30., 0.5, 0.7, 2.};
   f.model.add_element(std::make_unique<FilteredAccelerometer>(3, fp));
   const auto r = f.check_with({&out1, &out2, &out3});
