@@ -50,6 +50,14 @@ struct OneElement {
     r.resize(model.size());
     J = integrators::SparseMatrix(model.size());
   }
+  /// What one Newton iteration asks of the element: its residual and its Jacobian.
+  void residual_and_jacobian() {
+    r.setZero();
+    model.residual(0.1, 0.3, r, nullptr);
+    J.zero();
+    model.jacobian(0.1, 0.3, J);
+    benchmark::DoNotOptimize(r.data());
+  }
 };
 
 void BM_BeamResidualJacobian(benchmark::State& state) {
@@ -70,13 +78,7 @@ void BM_BeamResidualJacobian(benchmark::State& state) {
   }
   m.model.add_element(std::make_unique<Beam>(10, std::move(pts), std::move(secs)));
   m.start();
-  for (auto _ : state) {
-    m.r.setZero();
-    m.model.residual(0.1, 0.3, m.r, nullptr);
-    m.J.zero();
-    m.model.jacobian(0.1, 0.3, m.J);
-    benchmark::DoNotOptimize(m.r.data());
-  }
+  for (auto _ : state) m.residual_and_jacobian();
 }
 BENCHMARK(BM_BeamResidualJacobian);
 
@@ -100,13 +102,7 @@ void BM_ShellResidualJacobian(benchmark::State& state) {
   law.D(8, 8) = law.D(11, 11) = 0.01 * Gh * h * h / 12.0;
   m.model.add_element(std::make_unique<Shell4>(10, nodes, law, false));
   m.start();
-  for (auto _ : state) {
-    m.r.setZero();
-    m.model.residual(0.1, 0.3, m.r, nullptr);
-    m.J.zero();
-    m.model.jacobian(0.1, 0.3, m.J);
-    benchmark::DoNotOptimize(m.r.data());
-  }
+  for (auto _ : state) m.residual_and_jacobian();
 }
 BENCHMARK(BM_ShellResidualJacobian);
 
