@@ -14,6 +14,8 @@ struct DeformableJoint::Kinematics {
   Vec3 f1, f2, d, d1, d_dot, w1, w2, theta;
   Mat3 R1h, Rm, Gamma_inv;
   Mat3 I_hat = Mat3::Zero();  ///< invariant: R^ (I + R~)^-1 R^T (technical manual eq. 9.282)
+  /// The law frame follows the nodes within the Newton iterations (false: fixed at the prediction).
+  bool frame_moves = true;
   Vec6 e, e_dot;
 };
 
@@ -60,7 +62,16 @@ DeformableJoint::Kinematics DeformableJoint::kinematics() const {
   const Mat3 R2h = b_.R_WH();
   k.theta = rot::R_to_rotvec(k.R1h.transpose() * R2h);
   k.Gamma_inv = rotvec_gamma_inverse(k.theta);
-  if (invariant_) {
+  if (invariant_ && kind_ == Kind::Displacement) {
+    // MBDyn 2024's invariant deformable displacement joint (ElasticDispJointInv) takes the halfway
+    // frame of the nodes' reference orientations (the prediction of the step), which stays fixed
+    // during the Newton iterations; node 1 takes I_hat (d x F) of the moment, node 2 the rest.
+    const Mat3 R1h_ref = a_.node->R_ref() * a_.R_NH, R2h_ref = b_.node->R_ref() * b_.R_NH;
+    const Mat3 R_tilde = rot::rotvec_to_R(0.5 * rot::R_to_rotvec(R1h_ref.transpose() * R2h_ref));
+    k.Rm = R1h_ref * R_tilde;
+    k.I_hat = k.Rm * (Mat3::Identity() + R_tilde).inverse() * k.Rm.transpose();
+    k.frame_moves = false;
+  } else if (invariant_) {
     // §9.2.2 "Invariant": the law frame is halfway between the two sides (eq. 9.262-9.263).
     const Mat3 R_tilde = rot::rotvec_to_R(0.5 * k.theta);
     k.Rm = k.R1h * R_tilde;
@@ -122,9 +133,16 @@ void DeformableJoint::residual(ResidualSink& r, const StepContext& c) {
   const Vec3 F = k.Rm * F6_.head<3>(), M = k.Rm * F6_.tail<3>();
   const int r1 = a_.node->eq_index(), r2 = b_.node->eq_index();
   r.add(r1, F);
-  r.add(r1 + 3, Vec3(k.d1.cross(F) + M));
   r.add(r2, Vec3(-F));
-  r.add(r2 + 3, Vec3(-k.f2.cross(F) - M));
+  if (k.frame_moves) {
+    r.add(r1 + 3, Vec3(k.d1.cross(F) + M));
+    r.add(r2 + 3, Vec3(-k.f2.cross(F) - M));
+  } else {
+    // Node 1 takes I_hat (d x F), node 2 the rest (I - I_hat = I_hat^T).
+    const Vec3 d_x_F = k.d.cross(F);
+    r.add(r1 + 3, Vec3(k.f1.cross(F) + k.I_hat * d_x_F + M));
+    r.add(r2 + 3, Vec3(-k.f2.cross(F) + k.I_hat.transpose() * d_x_F - M));
+  }
 }
 
 // Linearisation (technical manual §9.2.2-9.2.4, written here over the node perturbations
@@ -140,7 +158,9 @@ void DeformableJoint::jacobian(JacobianSink& J, const StepContext& c) {
 
   // Rotation of the law frame Rm.
   Lin3 th_m = Lin3::Zero();
-  if (invariant_) {
+  if (!k.frame_moves) {
+    // the law frame is fixed during the step
+  } else if (invariant_) {
     put(th_m, 0, kTh, k.I_hat.transpose());
     put(th_m, 1, kTh, k.I_hat);
   } else {
@@ -183,20 +203,32 @@ void DeformableJoint::jacobian(JacobianSink& J, const StepContext& c) {
   const Vec3 F = k.Rm * F6.head<3>(), M = k.Rm * F6.tail<3>();
   const Lin3 dF = k.Rm * dF6.topRows<3>() - skew(F) * th_m;
   const Lin3 dM = k.Rm * dF6.bottomRows<3>() - skew(M) * th_m;
-  // d1 = x2 + f2 - x1 (f1 rotates with node 1 and cancels).
-  Lin3 dd1 = Lin3::Zero();
-  put(dd1, 0, kX, -I);
-  put(dd1, 1, kX, I);
-  put(dd1, 1, kTh, -skew(k.f2));
   Lin3 df2 = Lin3::Zero();
   put(df2, 1, kTh, -skew(k.f2));
+  Lin3 moment1;
+  Lin3 moment2 = -(skew(k.f2) * dF - skew(F) * df2) - dM;
+  if (k.frame_moves) {
+    // d1 = x2 + f2 - x1 (f1 rotates with node 1 and cancels).
+    Lin3 dd1 = Lin3::Zero();
+    put(dd1, 0, kX, -I);
+    put(dd1, 1, kX, I);
+    put(dd1, 1, kTh, -skew(k.f2));
+    moment1 = skew(k.d1) * dF - skew(F) * dd1 + dM;
+  } else {
+    // f1 x F + I_hat (d x F) + M and -f2 x F + I_hat^T (d x F) - M, I_hat fixed in the step.
+    Lin3 df1 = Lin3::Zero();
+    put(df1, 0, kTh, -skew(k.f1));
+    const Lin3 d_dxF = skew(k.d) * dF - skew(F) * dd;
+    moment1 = skew(k.f1) * dF - skew(F) * df1 + k.I_hat * d_dxF + dM;
+    moment2 += k.I_hat.transpose() * d_dxF;
+  }
 
   const StructNode* nodes[2] = {a_.node, b_.node};
   const int r1 = a_.node->eq_index(), r2 = b_.node->eq_index();
   add_lin_jacobian(J, r1, nodes, c, dF);
-  add_lin_jacobian(J, r1 + 3, nodes, c, Lin3(skew(k.d1) * dF - skew(F) * dd1 + dM));
+  add_lin_jacobian(J, r1 + 3, nodes, c, moment1);
   add_lin_jacobian(J, r2, nodes, c, Lin3(-dF));
-  add_lin_jacobian(J, r2 + 3, nodes, c, Lin3(-(skew(k.f2) * dF - skew(F) * df2) - dM));
+  add_lin_jacobian(J, r2 + 3, nodes, c, moment2);
 }
 
 void DeformableJoint::after_convergence(const StepContext& c) {
@@ -211,9 +243,11 @@ void DeformableJoint::after_convergence(const StepContext& c) {
     case Kind::Full: law_.law6->after_convergence(); break;
     case Kind::Axial: law_.law1->after_convergence(); break;
   }
-  R_WJ_ = k.Rm;
-  F_W_ = k.Rm * F6_.head<3>();
-  M_W_ = k.Rm * F6_.tail<3>();
+  // MBDyn writes the displacement joint's global force in node 1's frame R1h, whatever the law
+  // frame (DeformableDispJoint::Output); the other kinds in the law frame.
+  R_WJ_ = kind_ == Kind::Displacement ? k.R1h : k.Rm;
+  F_W_ = R_WJ_ * F6_.head<3>();
+  M_W_ = R_WJ_ * F6_.tail<3>();
 }
 
 // Appendix C "Deformable hinge / displacement joint / joint / axial joint": the strains of the

@@ -44,9 +44,15 @@ void read_deformable(CardReader& in, BuildContext& ctx, unsigned label, Kind kin
   DeformableJoint::Law law;
   switch (kind) {
     case Kind::Hinge:
-    case Kind::Displacement:
+    case Kind::Displacement: {
+      const parser::SourceLocation law_at = in.location();
       if (!(law.law3 = laws::read_constitutive_law<3>(in, ctx))) return;
+      // MBDyn 2024 builds the invariant displacement joint with elastic laws only.
+      if (invariant && kind == Kind::Displacement && law.law3->is_viscous())
+        throw parser::InputError(law_at, "expected an elastic constitutive law (the invariant deformable "
+                                         "displacement joint has no viscous form), found a viscous one");
       break;
+    }
     case Kind::Full:
       if (!(law.law6 = laws::read_constitutive_law<6>(in, ctx))) return;
       break;
@@ -78,9 +84,7 @@ const bool registered =
     CardRegistry::family("joint").add("deformable joint", deformable(Kind::Full, false)) &&
     CardRegistry::family("joint").add("deformable axial joint", deformable(Kind::Axial, false)) &&
     CardRegistry::family("joint").add("invariant deformable displacement joint",
-                                      [](CardReader& in, BuildContext&, unsigned) {
-                                        in.not_implemented("joint \"invariant deformable displacement joint\"");
-                                      });
+                                      deformable(Kind::Displacement, true));
 
 }  // namespace
 }  // namespace mbl::elements

@@ -193,3 +193,40 @@ TEST(DeformableJacobians, HingeInvariantAngularLaw) {
                                   {.law3 = std::make_unique<laws::InvariantAngularLaw>(0.5, viscoelastic<3>(20.0, 1.5))});
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
+
+// The invariant deformable displacement joint (MBDyn 2024's ElasticDispJointInv): law frame halfway
+// between the nodes' reference orientations, fixed during the step, so the residual's Jacobian is
+// exact with respect to the current positions and rotations.
+TEST(DeformableJacobians, InvariantDisplacementJoint) {
+  const auto r =
+      check_deformable(DeformableJoint::Kind::Displacement, true, {.law3 = viscoelastic<3>(20.0, 0.0)});
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+// Node 2 turned by phi about z and moved by d: the strain is d in the halfway frame R_z(phi/2),
+// F = R_z(phi/2) K R_z(phi/2)^T d on node 1; the element is in equilibrium (forces and moments
+// about the origin sum to zero), and the moment of d x F is shared I_hat / I_hat^T.
+TEST(DeformableForces, InvariantDisplacementHalfwayFrame) {
+  const double phi = 0.6;
+  const Vec3 d(0.3, 0.1, -0.2);
+  Model model;
+  auto [n1, n2] = two_static_nodes(model, d, rot::R3(phi), Vec3::Zero());
+  const Mat3 K = Vec3(100.0, 200.0, 300.0).asDiagonal();
+  DeformableJoint::Law law;
+  law.law3 = std::make_unique<laws::LinearViscoElasticLaw<3>>(K, Mat3::Zero());
+  model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Displacement, true,
+                                                      Attachment{n1}, Attachment{n2}, std::move(law)));
+  const Vector r = residual_at_start(model);
+  const Mat3 R_half = rot::R3(0.5 * phi);
+  const Vec3 F = R_half * K * R_half.transpose() * d;
+  const Vec3 F1 = r.segment<3>(n1->eq_index()), F2 = r.segment<3>(n2->eq_index());
+  const Vec3 M1 = r.segment<3>(n1->eq_index() + 3), M2 = r.segment<3>(n2->eq_index() + 3);
+  EXPECT_LT((F1 - F).norm(), 1e-12);
+  EXPECT_LT((F2 + F).norm(), 1e-12);
+  EXPECT_LT((M1 + M2 + d.cross(F2)).norm(), 1e-12);
+  // Symmetric sharing about z: I_hat = R_half (I + R_z(phi/2))^-1 R_half^T.
+  const Mat3 I_hat = R_half * (Mat3::Identity() + rot::R3(0.5 * phi)).inverse() * R_half.transpose();
+  EXPECT_LT((M1 - I_hat * d.cross(F)).norm(), 1e-12);
+  // The non-invariant joint measures d in node 1's frame: a different force.
+  EXPECT_GT((F - K * d).norm(), 1.0);
+}
