@@ -27,6 +27,12 @@ void Rotor::setup(Model& m) {
   if (!air_) throw std::invalid_argument("the rotor needs the air properties card");
 }
 
+double Rotor::air_density_at_hub(double t) const {
+  double rho = 0., sound = 0.;
+  air_->properties(p_.rotor->x_W(), t, rho, sound);
+  return rho;
+}
+
 void Rotor::add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) {
   F_W_ += F_W;
   M_W_ += M_W + (x_W - p_.rotor->x_W()).cross(F_W);

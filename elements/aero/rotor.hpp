@@ -74,6 +74,14 @@ class Rotor final : public InducedVelocity {
   double mean_velocity() const { return u_mean_; }
   double mean_velocity_converged() const { return u_mean_prev_; }
   const Vec3& thrust_force_W() const { return F_W_; }
+  /// Moment about the hub of the loads summed since the last evaluation (with thrust_force_W(),
+  /// MBDyn's private data Tx ... Mz of an induced velocity element, global frame).
+  const Vec3& summed_moment_W() const { return M_W_; }
+  double radius() const { return p_.radius; }
+  /// Advance ratio of the last evaluation.
+  double advance_ratio() const { return mu_; }
+  /// Air density at the hub.
+  double air_density_at_hub(double t) const;
 
 
  private:

@@ -1,8 +1,11 @@
 #include "elements/genels/genels.hpp"
 
+#include <fmt/format.h>
+
 #include "elements/input/drive_input.hpp"
 #include "elements/laws/law_reader.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
+#include "parser/errors.hpp"
 
 namespace mbl::elements {
 
@@ -76,6 +79,17 @@ void add_genel(parser::CardReader& in, BuildContext& ctx, std::unique_ptr<Elemen
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "genels");
   ctx.model().add_element(std::move(e));
+}
+
+Node* read_differential_abstract_node(parser::CardReader& in, BuildContext& ctx) {
+  const parser::SourceLocation at = in.location();
+  const unsigned label = in.label();
+  Node* n = ctx.model().find_node("abstract", label);
+  if (!n) ctx.skip_if_depends_on_skipped(in, "abstract", label);
+  if (!n) throw parser::InputError(at, fmt::format("expected an existing abstract node, found no abstract node {}", label));
+  if (n->dof_order(0) != DofOrder::Differential)
+    throw parser::InputError(at, fmt::format("expected a differential abstract node, found algebraic abstract node {}", label));
+  return n;
 }
 
 namespace {

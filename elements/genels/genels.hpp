@@ -14,6 +14,8 @@ namespace mbl::elements {
 
 /// Adds a genel read from `in` (its output flag, its card location) to the model.
 void add_genel(parser::CardReader& in, BuildContext& ctx, std::unique_ptr<Element> e);
+/// An abstract node with a derivative (MBDyn's ScalarDifferentialNode), by label.
+Node* read_differential_abstract_node(parser::CardReader& in, BuildContext& ctx);
 
 class GenelClamp final : public Element {
  public:

@@ -57,31 +57,19 @@ namespace {
 
 using parser::CardReader;
 
-/// An abstract node with a derivative (MBDyn's ScalarDifferentialNode), by label.
-Node* read_abstract_node(CardReader& in, BuildContext& ctx) {
-  const parser::SourceLocation at = in.location();
-  const unsigned label = in.label();
-  Node* n = ctx.model().find_node("abstract", label);
-  if (!n) ctx.skip_if_depends_on_skipped(in, "abstract", label);
-  if (!n) throw parser::InputError(at, fmt::format("expected an existing abstract node, found no abstract node {}", label));
-  if (n->dof_order(0) != DofOrder::Differential)
-    throw parser::InputError(at, fmt::format("expected a differential abstract node, found algebraic abstract node {}", label));
-  return n;
-}
-
 // `<coll> [, limits, min, max], <fore/aft> [, limits, ...], <lat> [, limits, ...], <act 1>, <act 2>,
 // <act 3> [, <dynamic coef> [, <cyclic factor> [, <collective factor>]]]`
 void read_swashplate(CardReader& in, BuildContext& ctx, unsigned label) {
   SwashPlate::Params p;
   for (auto& input : p.inputs) {
-    input.node = read_abstract_node(in, ctx);
+    input.node = read_differential_abstract_node(in, ctx);
     if (in.keyword_is("limits")) {
       input.limited = true;
       input.min = in.real();
       input.max = in.real();
     }
   }
-  for (auto& a : p.actuators) a = read_abstract_node(in, ctx);
+  for (auto& a : p.actuators) a = read_differential_abstract_node(in, ctx);
   if (real_follows(in)) p.dynamic_coef = parser::checked_real(in, [](double v) { return v >= 0.0; }, "a non-negative dynamic coefficient");
   if (real_follows(in)) p.cyclic_factor = in.real();
   if (real_follows(in)) p.collective_factor = in.real();

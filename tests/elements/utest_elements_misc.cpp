@@ -508,3 +508,71 @@ end: elements;
   EXPECT_NEAR(test::last_record(run.output("abs"), 6).at(0), kc * coll + ky * (0.5 * fa - s * lat), 1e-6);
   EXPECT_NEAR(test::last_record(run.output("abs"), 7).at(0), kc * coll + ky * (0.5 * fa + s * lat), 1e-6);
 }
+
+// ---- rotor trim genel (§8.9.2) -------------------------------------------------------------------
+
+// `generic` rotor trim at hover (mu = 0) with gamma = 8, p^2 = 2, hence C = 8 (p^2 - 1) / gamma = 1
+// and f = C / (1 + C^2) = 1/2: A = [1/6, 0, 0; 0, -1/32, -1/32; 0, 1/32, -1/32]. Thrust coefficient
+// 0.005 (T / (rho pi R^4 Omega^2)), no moments, desired (0.01, 0.001, 0.002): v0 = 6 (0.01 - 0.005),
+// -v1 - v2 = 0.032, v1 - v2 = 0.064, so v = (0.03, 0.016, -0.048); with kappa0 = 2, kappa1 = 3 and
+// tau = 0.01 s the controls settle at kappa v = (0.06, 0.048, -0.144). Before the trigger (t < 0.1)
+// the nodes stay at zero.
+TEST(Genels, RotorTrimGenericSettlesAtTheTrimControls) {
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 0.6; time step: 1.e-3; tolerance: 1e-10;
+  method: ms, .6; end: initial value;
+begin: control data; abstract nodes: 3; genels: 1; air properties; default output: all; end: control data;
+set: real RHO = 1.225; set: real R = 2.; set: real OMEGA = 10.;
+begin: nodes; abstract: 1; abstract: 2; abstract: 3; end: nodes;
+begin: elements;
+  air properties: RHO, 340., 1., 0., 0., const, 0.;
+  genel: 1, rotor trim, generic,
+    const, 0.005*RHO*pi*R^4*OMEGA^2, const, 0., const, 0.,
+    R, const, OMEGA, const, 0.,
+    1, 2, 3,
+    const, 0.01, const, 0.001, const, 0.002,
+    8., sqrt(2.), 0.01, 0.01, 2., 3.,
+    trigger, step, 0.1, 1., 0.;
+end: elements;
+)";
+  const auto run = test::run_deck_text("genel_rotor_trim", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::vector<double> expected = {0.06, 0.048, -0.144};
+  for (unsigned i = 1; i <= 3; ++i)
+    EXPECT_NEAR(test::last_record(run.output("abs"), i).at(0), expected[i - 1], 1e-6) << "node " << i;
+  // Before the trigger the unit spring holds the controls at zero.
+  const auto all = test::records(run.output("abs"), 1);
+  ASSERT_GT(all.size(), 50u);
+  EXPECT_NEAR(all[50].at(0), 0.0, 1e-12);
+}
+
+// The `rotor` form reads the loads its rotor's blades summed: MBDyn's rigid rotor with dynamic
+// inflow (../shared corpus deck t.aero.rigidrotor-di, copied to a temporary folder) with a trim of
+// its collective and cyclic controls added; the controls leave zero once the blades load the rotor.
+TEST(Genels, RotorTrimOnARotorRuns) {
+  namespace fs = std::filesystem;
+  const fs::path src = fs::path(MBL_SHARED_DIR) / "corpus" / "t.aero.rigidrotor-di" / "deck";
+  std::ifstream in(src / "rigidrotor-di");
+  ASSERT_TRUE(in) << src;
+  std::string deck((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto replace_once = [&](const std::string& from, const std::string& to) {
+    const auto at = deck.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    deck.replace(at, from.size(), to);
+  };
+  replace_once("\tair properties;\n", "\tair properties;\n\tabstract nodes: 3;\n\tgenels: 1;\n");
+  replace_once("end: nodes;", "abstract: 901, output, yes; abstract: 902, output, yes; abstract: 903, output, yes;\nend: nodes;");
+  replace_once("end: elements;",
+               "genel: 1, rotor trim, rotor, 1, 901, 902, 903, const, 0.01, const, 0., const, 0.,"
+               " 6., 1.05, 0.05, 0.05, 1., 1.;\nend: elements;");
+  replace_once("final time: 1.;", "final time: 0.05;");
+  const fs::path dir = test::fresh_temp_dir("genel_rotor_trim_rotor");
+  fs::copy_file(src / "naca0012.c81", dir / "naca0012.c81");
+  std::ofstream(dir / "deck") << deck;
+  ASSERT_EQ(test::run_deck(dir / "deck", dir / "run", dir / "log"), 0) << test::read_file(dir / "log");
+  const auto collective = test::last_record(dir / "run.abs", 901);
+  ASSERT_FALSE(collective.empty());
+  EXPECT_TRUE(std::isfinite(collective.at(0)));
+  EXPECT_GT(std::abs(collective.at(0)), 1e-6);
+}
