@@ -71,8 +71,10 @@ void read_structural(CardReader& in, BuildContext& ctx, unsigned label) {
       if (in.keyword_is("position")) node->dummy_offset_B = in.position(node->dummy_reference->frame());
       if (in.keyword_is("orientation")) node->dummy_R_BH = in.orientation(node->dummy_reference->frame());
       if (in.keyword_is("pivot node")) {
-        in.not_implemented("dummy node \"relative frame\" with \"pivot node\"");
-        return;
+        // MBDyn reads the pivot's offset and orientation in the reference node's frame.
+        node->dummy_pivot = &ctx.struct_node(in);
+        if (in.keyword_is("position")) node->dummy_pivot_offset = in.position(node->dummy_reference->frame());
+        if (in.keyword_is("orientation")) node->dummy_R_pivot = in.orientation(node->dummy_reference->frame());
       }
     } else {
       in.fail_expected("a dummy node type (offset, relative frame)");

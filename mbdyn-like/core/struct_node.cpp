@@ -211,17 +211,33 @@ void StructNode::update_dummy() {
     xpp_W_ = b.xpp_W() + b.wp_W().cross(o_W) + b.w_W().cross(b.w_W().cross(o_W));
     wp_W_ = b.wp_W();
   } else if (dummy_reference) {
-    // Technical manual (8.28).
+    // Technical manual (8.28): the base node's motion in the frame R_r R_h at x_r + R_r f_h,
+    // i.e. x_n = x_r + R_r (f_h + R_h x) (MBDyn subtracts R_h^T f_h).
     const StructNode& r = *dummy_reference;
     const Mat3 RT = dummy_R_BH.transpose() * r.R_WN().transpose();
     const Vec3 d = b.x_W() - r.x_W();
-    x_W_ = RT * d - dummy_offset_B;
+    x_W_ = RT * d - dummy_R_BH.transpose() * dummy_offset_B;
     R_WN_ = RT * b.R_WN();
     v_W_ = RT * (b.v_W() - r.v_W() - r.w_W().cross(d));
     w_W_ = RT * (b.w_W() - r.w_W());
-    xpp_W_ = RT * (b.xpp_W() - r.xpp_W() - r.wp_W().cross(d) - r.w_W().cross(r.w_W().cross(d)) -
-                   2.0 * r.w_W().cross(b.v_W() - r.v_W()));
+    // Relative acceleration: the Coriolis term 2 w_r x (v_n - v_r) includes 2 w_r x (w_r x d),
+    // hence + w_r x (w_r x d) (the centripetal part of the frame's own motion is -w_r x (w_r x d)).
+    xpp_W_ = RT * (b.xpp_W() - r.xpp_W() - r.wp_W().cross(d) - 2.0 * r.w_W().cross(b.v_W() - r.v_W()) +
+                   r.w_W().cross(r.w_W().cross(d)));
     wp_W_ = RT * (b.wp_W() - r.wp_W() - r.w_W().cross(b.w_W()));
+    if (dummy_pivot) {
+      // The relative motion placed on the pivot node's frame R_p R_h2 at x_p + R_p f_h2.
+      const StructNode& p = *dummy_pivot;
+      const Mat3 R2 = p.R_WN() * dummy_R_pivot;
+      const Vec3 x_rel_W = p.R_WN() * (dummy_R_pivot * x_W_ + dummy_pivot_offset);
+      wp_W_ = p.wp_W() + p.w_W().cross(R2 * w_W_) + R2 * wp_W_;
+      xpp_W_ = p.xpp_W() + p.wp_W().cross(x_rel_W) + p.w_W().cross(p.w_W().cross(x_rel_W)) +
+               2.0 * p.w_W().cross(R2 * v_W_) + R2 * xpp_W_;
+      w_W_ = p.w_W() + R2 * w_W_;
+      v_W_ = p.v_W() + p.w_W().cross(x_rel_W) + R2 * v_W_;
+      R_WN_ = R2 * R_WN_;
+      x_W_ = p.x_W() + x_rel_W;
+    }
   }
 }
 

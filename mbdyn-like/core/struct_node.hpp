@@ -144,6 +144,11 @@ class StructNode : public Node {
   StructNode* dummy_reference = nullptr;  ///< relative frame dummy: the reference node
   Vec3 dummy_offset_B = Vec3::Zero();
   Mat3 dummy_R_BH = Mat3::Identity();
+  /// Relative frame dummy with a `pivot node`: the relative motion re-expressed from the pivot
+  /// node's frame (offset and orientation given in the reference node's frame, as MBDyn reads them).
+  StructNode* dummy_pivot = nullptr;
+  Vec3 dummy_pivot_offset = Vec3::Zero();
+  Mat3 dummy_R_pivot = Mat3::Identity();
   /// Recomputes a dummy node from its base node(s).
   void update_dummy();
 
