@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "elements/bodies/body.hpp"
+#include "elements/joints/total_joint.hpp"
 #include "integrators/linear_solver.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/phases/model_output.hpp"
@@ -57,6 +58,11 @@ class InverseDynamicsStep {
       : model_(model), s_(s), log_(log), roles_(std::move(roles)), n_(model.size()) {
     for (const auto& node : model.nodes())
       if (auto* sn = dynamic_cast<StructNode*>(node.get()); sn && sn->dof_count() > 0) nodes_.push_back(sn);
+    carried_g_.assign(nodes_.size(), Vec3::Zero());
+    // MBDyn's inverse dynamics assembles the joints' own inverse-dynamics Jacobians, whose frames
+    // stay at the step's start (totalj.cc).
+    for (const auto& e : model.elements())
+      if (auto* tj = dynamic_cast<elements::TotalJoint*>(e.get())) tj->set_frames_at_reference(true);
     kinematic_parts_ = roles_.prescribed;
     kinematic_parts_.insert(kinematic_parts_.end(), roles_.ergonomy.begin(), roles_.ergonomy.end());
   }
@@ -82,13 +88,18 @@ class InverseDynamicsStep {
     const std::array<double, 3> w1 = weights();
     // The multipliers of the last dynamics subproblem are no reactions of this one.
     for (const auto& e : model_.elements()) y.segment(e->first_index(), e->dof_count()).setZero();
-    // ---- position: Newton on the constraints, the weighted distance from the previous step and
-    // the ergonomy springs (invdataman.cc AssConstrRes/AssConstrJac, POSITION). Unlike MBDyn's,
-    // the prescribed joints' multipliers are iterated too, so that their reactions and geometric
-    // stiffness make it a full Newton method: the same solution, in fewer iterations ----------
+    // ---- position: MBDyn's Newton on the constraints (invdataman.cc AssConstrRes/AssConstrJac,
+    // POSITION; stepsol.cc). The node rows hold the weighted distance from the previous step and
+    // the ergonomy forces but no reaction: each solve gives the whole multipliers, which stay out
+    // of the configuration, and the matrix has no geometric stiffness. The test covers the
+    // constraint rows only (DataManager::IDSetTest), so the iterations stop on the constraints
+    // wherever the minimisation has got to. The orientation parameters add up from the step's
+    // start (R = R(g) R_ref, as MBDyn's StructNode::Update for POSITION) ------------------------
     const int max_iter = std::abs(s_.newton.max_iterations);
-    rebase_orientations(y, yp);
+    start_position(y, yp);
+    int newton_iterations = 0;
     for (int iter = 0;; ++iter) {
+      for (Element* e : roles_.prescribed) y.segment(e->first_index(), e->dof_count()).setZero();
       update(y, yp);
       Vector r;
       participants_residual(kinematic_parts_, context(t, y, yp), n_, r);
@@ -116,12 +127,18 @@ class InverseDynamicsStep {
       SparseMatrix J(n_);
       kinematic_matrix(kinematic_parts_, w1[0], y, yp, J);
       if (!solve_linear(J, rhs, res, "position")) return res;
-      for (StructNode* sn : nodes_) y.segment<6>(sn->dof_index()) += rhs.segment<6>(sn->dof_index());
-      for (Element* e : roles_.prescribed)
-        y.segment(e->first_index(), e->dof_count()) += rhs.segment(e->first_index(), e->dof_count());
-      rebase_orientations(y, yp);
-      ++res.iterations;
+      for (std::size_t k = 0; k < nodes_.size(); ++k) {
+        const int i = nodes_[k]->dof_index();
+        y.segment<6>(i) += rhs.segment<6>(i);
+        // MBDyn's solution vector still holds the orientation parameters of the steps before:
+        // its first update applies them once more.
+        if (iter == 0) y.segment<3>(i + 3) += carried_g_[k];
+      }
+      ++newton_iterations;
     }
+    if (newton_iterations > 0)
+      for (std::size_t k = 0; k < nodes_.size(); ++k) carried_g_[k] = y.segment<3>(nodes_[k]->dof_index() + 3);
+    res.iterations += newton_iterations;
     // ---- velocity: Phi_q u = -Phi_t, nearest to the finite-difference velocity (linear: no
     // reaction in the node rows) -------------------------------------------------------------
     for (Element* e : roles_.prescribed) y.segment(e->first_index(), e->dof_count()).setZero();
@@ -320,17 +337,23 @@ class InverseDynamicsStep {
     update(y, yp);
   }
 
-  /// Each node's orientation becomes the reference of g = 0, so that the elements' Jacobian
-  /// (linearised at g = 0, technical manual §5.1) is exact at the next Newton iteration; the
-  /// elements that keep references of their own (beam sections) follow, as after a prediction.
-  void rebase_orientations(Vector& y, const Vector& yp) {
+  /// Start of the position subproblem: each node's converged orientation becomes the reference of
+  /// g = 0 (MBDyn's StructNode::AfterConvergence for inverse dynamics). The elements that keep
+  /// references of their own (beam sections) follow, as after a prediction, but they see the
+  /// nodes turned by the carried parameters: MBDyn's Beam2::AfterPredict takes the nodes' gRef,
+  /// the parameters left in the solution vector.
+  void start_position(Vector& y, const Vector& yp) {
     update(y, yp);
-    for (StructNode* sn : nodes_) {
-      sn->place(sn->R_WN());
-      y.segment<3>(sn->dof_index() + 3).setZero();
+    std::vector<Mat3> R_start;
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      R_start.push_back(nodes_[k]->R_WN());
+      nodes_[k]->place(rot::cgr_to_R(carried_g_[k]) * R_start.back());
+      y.segment<3>(nodes_[k]->dof_index() + 3).setZero();
     }
     update(y, yp);
     for (const auto& e : model_.elements()) e->after_predict(context(t_, y, yp));
+    for (std::size_t k = 0; k < nodes_.size(); ++k) nodes_[k]->place(R_start[k]);
+    update(y, yp);
   }
 
   /// The solved velocities into y': v, and g' = G(g)^-1 omega.
@@ -369,6 +392,8 @@ class InverseDynamicsStep {
   std::vector<StructNode*> nodes_;
   std::vector<Element*> kinematic_parts_;
   std::vector<Eigen::Matrix<double, 6, 1>> velocities_;
+  /// Per node, the orientation parameters MBDyn leaves in its solution vector after a step.
+  std::vector<Vec3> carried_g_;
   double t_ = 0.0, h_ = 0.0;
   long step_ = 0;
 };
