@@ -53,9 +53,26 @@ Roles element_roles(const Model& model, const InverseDynamicsSettings& id) {
 
 /// One solved time: the nodes' configuration, velocities and accelerations, the multipliers.
 class InverseDynamicsStep {
+  /// A linear subproblem's matrix and solver, kept from step to step: KLU analyses the pattern
+  /// once (SparseMatrix::pattern_version() is per matrix) and refactors afterwards.
+  struct LinearSubproblem {
+    LinearSubproblem(int n, const integrators::LinearSolverSpec& spec)
+        : J(n), solver(integrators::make_linear_solver(spec).solver) {}
+    SparseMatrix J;
+    std::unique_ptr<integrators::LinearSolver> solver;
+  };
+
  public:
   InverseDynamicsStep(Model& model, const RunSettings& s, Roles roles, std::ostream& log)
-      : model_(model), s_(s), log_(log), roles_(std::move(roles)), n_(model.size()) {
+      : model_(model),
+        s_(s),
+        log_(log),
+        roles_(std::move(roles)),
+        n_(model.size()),
+        position_(n_, s.linear_solver),
+        velocity_(n_, s.linear_solver),
+        dynamics_(n_, s.linear_solver),
+        parts_jacobian_(n_) {
     for (const auto& node : model.nodes())
       if (auto* sn = dynamic_cast<StructNode*>(node.get()); sn && sn->dof_count() > 0) nodes_.push_back(sn);
     carried_g_.assign(nodes_.size(), Vec3::Zero());
@@ -124,9 +141,8 @@ class InverseDynamicsStep {
       if (iter >= max_iter)
         return fail(res, fmt::format("position subproblem: max iterations {} reached (error {:g})", max_iter,
                                      res.residual_error));
-      SparseMatrix J(n_);
-      kinematic_matrix(kinematic_parts_, w1[0], y, yp, J);
-      if (!solve_linear(J, rhs, res, "position")) return res;
+      kinematic_matrix(kinematic_parts_, w1[0], y, yp, position_.J);
+      if (!factor_and_solve(position_, rhs, res, "position")) return res;
       for (std::size_t k = 0; k < nodes_.size(); ++k) {
         const int i = nodes_[k]->dof_index();
         y.segment<6>(i) += rhs.segment<6>(i);
@@ -143,8 +159,7 @@ class InverseDynamicsStep {
     // reaction in the node rows) -------------------------------------------------------------
     for (Element* e : roles_.prescribed) y.segment(e->first_index(), e->dof_count()).setZero();
     update(y, yp);
-    SparseMatrix Jc(n_);
-    kinematic_matrix(roles_.prescribed, w1[1], y, yp, Jc);
+    kinematic_matrix(roles_.prescribed, w1[1], y, yp, velocity_.J);
     {
       const Vector phi_t = constraint_rate(y, yp);
       Vector rhs = Vector::Zero(n_);
@@ -155,14 +170,14 @@ class InverseDynamicsStep {
       }
       for (Element* e : roles_.prescribed)
         for (int k = 0; k < e->dof_count(); ++k) rhs[e->first_index() + k] = phi_t[e->first_index() + k];
-      SparseMatrix J = Jc;
-      if (!solve_linear(J, rhs, res, "velocity")) return res;
+      if (!factor_and_solve(velocity_, rhs, res, "velocity")) return res;
       ++res.iterations;
       velocities_.resize(nodes_.size());
       for (std::size_t k = 0; k < nodes_.size(); ++k) velocities_[k] = rhs.segment<6>(nodes_[k]->dof_index());
       set_velocities(y, yp);
     }
-    // ---- acceleration: Phi_q a = -(d/dt)^2 Phi at a = 0 ---------------------------------------
+    // ---- acceleration: Phi_q a = -(d/dt)^2 Phi at a = 0, with the velocity's matrix (and
+    // factorisation) ------------------------------------------------------------------------------
     {
       const Vector phi_tt = constraint_acceleration(y, yp);
       Vector rhs = Vector::Zero(n_);
@@ -174,8 +189,7 @@ class InverseDynamicsStep {
       }
       for (Element* e : roles_.prescribed)
         for (int k = 0; k < e->dof_count(); ++k) rhs[e->first_index() + k] = phi_tt[e->first_index() + k];
-      SparseMatrix J = Jc;
-      if (!solve_linear(J, rhs, res, "acceleration")) return res;
+      if (!solve(velocity_, rhs, res, "acceleration")) return res;
       if (s_.inverse_dynamics.problem == Problem::UnderdeterminedFullyActuated) ++res.iterations;
       for (StructNode* sn : nodes_)
         sn->set_accelerations(rhs.segment<3>(sn->dof_index()), rhs.segment<3>(sn->dof_index() + 3));
@@ -188,9 +202,8 @@ class InverseDynamicsStep {
       add_inertia_forces(rhs);
       Vector b = Vector::Zero(n_);
       for (StructNode* sn : nodes_) b.segment<6>(sn->eq_index()) = rhs.segment<6>(sn->eq_index());
-      SparseMatrix J(n_);
-      dynamics_matrix(y, yp, J);
-      if (!solve_linear(J, b, res, "dynamics")) return res;
+      dynamics_matrix(y, yp, dynamics_.J);
+      if (!factor_and_solve(dynamics_, b, res, "dynamics")) return res;
       if (s_.inverse_dynamics.problem == Problem::UnderdeterminedFullyActuated) ++res.iterations;
       for (const auto& e : model_.elements())
         for (int k = 0; k < e->dof_count(); ++k) y[e->first_index() + k] = b[e->first_index() + k];
@@ -224,9 +237,9 @@ class InverseDynamicsStep {
       for (int k = 0; k < 6; ++k) active[sn->dof_index() + k] = 1;
     for (Element* e : roles_.prescribed)
       for (int k = 0; k < e->dof_count(); ++k) active[e->first_index() + k] = 1;
-    SparseMatrix full(n_);
-    participants_jacobian(parts, context(t_, y, yp), full);
-    for_each_entry(full, [&](int row, int col, double v) {
+    J.zero();
+    participants_jacobian(parts, context(t_, y, yp), parts_jacobian_);
+    for_each_entry(parts_jacobian_, [&](int row, int col, double v) {
       if (active[row] && active[col]) J.add(row, col, v);
     });
     for (StructNode* sn : nodes_)
@@ -242,9 +255,9 @@ class InverseDynamicsStep {
       for (int k = 0; k < 6; ++k) active[sn->dof_index() + k] = 1;
     for (Element* e : roles_.torques)
       for (int k = 0; k < e->dof_count(); ++k) active[e->first_index() + k] = 1;
-    SparseMatrix full(n_);
-    participants_jacobian(roles_.torques, context(t_, y, yp), full);
-    for_each_entry(full, [&](int row, int col, double v) {
+    J.zero();
+    participants_jacobian(roles_.torques, context(t_, y, yp), parts_jacobian_);
+    for_each_entry(parts_jacobian_, [&](int row, int col, double v) {
       // The node-node block is the multipliers' geometric stiffness (zero multipliers here).
       if (active[row] && active[col] && !(is_node_dof(row) && is_node_dof(col))) J.add(row, col, v);
     });
@@ -258,17 +271,21 @@ class InverseDynamicsStep {
     return false;
   }
 
-  /// A fresh solver each time: the subproblems' matrices differ in pattern.
-  bool solve_linear(SparseMatrix& J, Vector& rhs, integrators::StepResult& res, const char* subproblem) {
-    const std::unique_ptr<integrators::LinearSolver> linear = integrators::make_linear_solver(s_.linear_solver).solver;
-    const integrators::FactorStatus st = linear->factor(J);
+  /// Factors the subproblem's matrix (KLU refactors while its pattern stays) and solves.
+  bool factor_and_solve(LinearSubproblem& p, Vector& rhs, integrators::StepResult& res, const char* subproblem) {
+    const integrators::FactorStatus st = p.solver->factor(p.J);
     if (!st.ok) {
-      fail(res, std::string(subproblem) + " subproblem: singular matrix" + (st.singular_index >= 0 ? " (at " + model_.describe_dof(st.singular_index) + ")"
-                                                             : std::string()));
+      fail(res, std::string(subproblem) + " subproblem: singular matrix" +
+                    (st.singular_index >= 0 ? " (at " + model_.describe_dof(st.singular_index) + ")" : std::string()));
       res.singular_index = st.singular_index;
       return false;
     }
-    linear->solve(rhs);
+    return solve(p, rhs, res, subproblem);
+  }
+
+  /// Solves with the subproblem's last factorisation.
+  bool solve(LinearSubproblem& p, Vector& rhs, integrators::StepResult& res, const char* subproblem) {
+    p.solver->solve(rhs);
     if (!rhs.allFinite()) {
       fail(res, std::string(subproblem) + " subproblem: the solution is not finite");
       return false;
@@ -391,6 +408,8 @@ class InverseDynamicsStep {
   int n_;
   std::vector<StructNode*> nodes_;
   std::vector<Element*> kinematic_parts_;
+  LinearSubproblem position_, velocity_, dynamics_;
+  SparseMatrix parts_jacobian_;  ///< the participants' own Jacobian, before the subproblem's selection
   std::vector<Eigen::Matrix<double, 6, 1>> velocities_;
   /// Per node, the orientation parameters MBDyn leaves in its solution vector after a step.
   std::vector<Vec3> carried_g_;
