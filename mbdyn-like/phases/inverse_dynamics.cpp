@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "elements/bodies/body.hpp"
+#include "elements/joints/total_joint.hpp"
 #include "integrators/linear_solver.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/phases/model_output.hpp"
@@ -52,11 +53,33 @@ Roles element_roles(const Model& model, const InverseDynamicsSettings& id) {
 
 /// One solved time: the nodes' configuration, velocities and accelerations, the multipliers.
 class InverseDynamicsStep {
+  /// A linear subproblem's matrix and solver, kept from step to step: KLU analyses the pattern
+  /// once (SparseMatrix::pattern_version() is per matrix) and refactors afterwards.
+  struct LinearSubproblem {
+    LinearSubproblem(int n, const integrators::LinearSolverSpec& spec)
+        : J(n), solver(integrators::make_linear_solver(spec).solver) {}
+    SparseMatrix J;
+    std::unique_ptr<integrators::LinearSolver> solver;
+  };
+
  public:
   InverseDynamicsStep(Model& model, const RunSettings& s, Roles roles, std::ostream& log)
-      : model_(model), s_(s), log_(log), roles_(std::move(roles)), n_(model.size()) {
+      : model_(model),
+        s_(s),
+        log_(log),
+        roles_(std::move(roles)),
+        n_(model.size()),
+        position_(n_, s.linear_solver),
+        velocity_(n_, s.linear_solver),
+        dynamics_(n_, s.linear_solver),
+        parts_jacobian_(n_) {
     for (const auto& node : model.nodes())
       if (auto* sn = dynamic_cast<StructNode*>(node.get()); sn && sn->dof_count() > 0) nodes_.push_back(sn);
+    carried_g_.assign(nodes_.size(), Vec3::Zero());
+    // MBDyn's inverse dynamics assembles the joints' own inverse-dynamics Jacobians, whose frames
+    // stay at the step's start (totalj.cc).
+    for (const auto& e : model.elements())
+      if (auto* tj = dynamic_cast<elements::TotalJoint*>(e.get())) tj->set_frames_at_reference(true);
     kinematic_parts_ = roles_.prescribed;
     kinematic_parts_.insert(kinematic_parts_.end(), roles_.ergonomy.begin(), roles_.ergonomy.end());
   }
@@ -82,13 +105,18 @@ class InverseDynamicsStep {
     const std::array<double, 3> w1 = weights();
     // The multipliers of the last dynamics subproblem are no reactions of this one.
     for (const auto& e : model_.elements()) y.segment(e->first_index(), e->dof_count()).setZero();
-    // ---- position: Newton on the constraints, the weighted distance from the previous step and
-    // the ergonomy springs (invdataman.cc AssConstrRes/AssConstrJac, POSITION). Unlike MBDyn's,
-    // the prescribed joints' multipliers are iterated too, so that their reactions and geometric
-    // stiffness make it a full Newton method: the same solution, in fewer iterations ----------
+    // ---- position: MBDyn's Newton on the constraints (invdataman.cc AssConstrRes/AssConstrJac,
+    // POSITION; stepsol.cc). The node rows hold the weighted distance from the previous step and
+    // the ergonomy forces but no reaction: each solve gives the whole multipliers, which stay out
+    // of the configuration, and the matrix has no geometric stiffness. The test covers the
+    // constraint rows only (DataManager::IDSetTest), so the iterations stop on the constraints
+    // wherever the minimisation has got to. The orientation parameters add up from the step's
+    // start (R = R(g) R_ref, as MBDyn's StructNode::Update for POSITION) ------------------------
     const int max_iter = std::abs(s_.newton.max_iterations);
-    rebase_orientations(y, yp);
+    start_position(y, yp);
+    int newton_iterations = 0;
     for (int iter = 0;; ++iter) {
+      for (Element* e : roles_.prescribed) y.segment(e->first_index(), e->dof_count()).setZero();
       update(y, yp);
       Vector r;
       participants_residual(kinematic_parts_, context(t, y, yp), n_, r);
@@ -113,21 +141,25 @@ class InverseDynamicsStep {
       if (iter >= max_iter)
         return fail(res, fmt::format("position subproblem: max iterations {} reached (error {:g})", max_iter,
                                      res.residual_error));
-      SparseMatrix J(n_);
-      kinematic_matrix(kinematic_parts_, w1[0], y, yp, J);
-      if (!solve_linear(J, rhs, res, "position")) return res;
-      for (StructNode* sn : nodes_) y.segment<6>(sn->dof_index()) += rhs.segment<6>(sn->dof_index());
-      for (Element* e : roles_.prescribed)
-        y.segment(e->first_index(), e->dof_count()) += rhs.segment(e->first_index(), e->dof_count());
-      rebase_orientations(y, yp);
-      ++res.iterations;
+      kinematic_matrix(kinematic_parts_, w1[0], y, yp, position_.J);
+      if (!factor_and_solve(position_, rhs, res, "position")) return res;
+      for (std::size_t k = 0; k < nodes_.size(); ++k) {
+        const int i = nodes_[k]->dof_index();
+        y.segment<6>(i) += rhs.segment<6>(i);
+        // MBDyn's solution vector still holds the orientation parameters of the steps before:
+        // its first update applies them once more.
+        if (iter == 0) y.segment<3>(i + 3) += carried_g_[k];
+      }
+      ++newton_iterations;
     }
+    if (newton_iterations > 0)
+      for (std::size_t k = 0; k < nodes_.size(); ++k) carried_g_[k] = y.segment<3>(nodes_[k]->dof_index() + 3);
+    res.iterations += newton_iterations;
     // ---- velocity: Phi_q u = -Phi_t, nearest to the finite-difference velocity (linear: no
     // reaction in the node rows) -------------------------------------------------------------
     for (Element* e : roles_.prescribed) y.segment(e->first_index(), e->dof_count()).setZero();
     update(y, yp);
-    SparseMatrix Jc(n_);
-    kinematic_matrix(roles_.prescribed, w1[1], y, yp, Jc);
+    kinematic_matrix(roles_.prescribed, w1[1], y, yp, velocity_.J);
     {
       const Vector phi_t = constraint_rate(y, yp);
       Vector rhs = Vector::Zero(n_);
@@ -138,14 +170,14 @@ class InverseDynamicsStep {
       }
       for (Element* e : roles_.prescribed)
         for (int k = 0; k < e->dof_count(); ++k) rhs[e->first_index() + k] = phi_t[e->first_index() + k];
-      SparseMatrix J = Jc;
-      if (!solve_linear(J, rhs, res, "velocity")) return res;
+      if (!factor_and_solve(velocity_, rhs, res, "velocity")) return res;
       ++res.iterations;
       velocities_.resize(nodes_.size());
       for (std::size_t k = 0; k < nodes_.size(); ++k) velocities_[k] = rhs.segment<6>(nodes_[k]->dof_index());
       set_velocities(y, yp);
     }
-    // ---- acceleration: Phi_q a = -(d/dt)^2 Phi at a = 0 ---------------------------------------
+    // ---- acceleration: Phi_q a = -(d/dt)^2 Phi at a = 0, with the velocity's matrix (and
+    // factorisation) ------------------------------------------------------------------------------
     {
       const Vector phi_tt = constraint_acceleration(y, yp);
       Vector rhs = Vector::Zero(n_);
@@ -157,8 +189,7 @@ class InverseDynamicsStep {
       }
       for (Element* e : roles_.prescribed)
         for (int k = 0; k < e->dof_count(); ++k) rhs[e->first_index() + k] = phi_tt[e->first_index() + k];
-      SparseMatrix J = Jc;
-      if (!solve_linear(J, rhs, res, "acceleration")) return res;
+      if (!solve(velocity_, rhs, res, "acceleration")) return res;
       if (s_.inverse_dynamics.problem == Problem::UnderdeterminedFullyActuated) ++res.iterations;
       for (StructNode* sn : nodes_)
         sn->set_accelerations(rhs.segment<3>(sn->dof_index()), rhs.segment<3>(sn->dof_index() + 3));
@@ -171,9 +202,8 @@ class InverseDynamicsStep {
       add_inertia_forces(rhs);
       Vector b = Vector::Zero(n_);
       for (StructNode* sn : nodes_) b.segment<6>(sn->eq_index()) = rhs.segment<6>(sn->eq_index());
-      SparseMatrix J(n_);
-      dynamics_matrix(y, yp, J);
-      if (!solve_linear(J, b, res, "dynamics")) return res;
+      dynamics_matrix(y, yp, dynamics_.J);
+      if (!factor_and_solve(dynamics_, b, res, "dynamics")) return res;
       if (s_.inverse_dynamics.problem == Problem::UnderdeterminedFullyActuated) ++res.iterations;
       for (const auto& e : model_.elements())
         for (int k = 0; k < e->dof_count(); ++k) y[e->first_index() + k] = b[e->first_index() + k];
@@ -207,9 +237,9 @@ class InverseDynamicsStep {
       for (int k = 0; k < 6; ++k) active[sn->dof_index() + k] = 1;
     for (Element* e : roles_.prescribed)
       for (int k = 0; k < e->dof_count(); ++k) active[e->first_index() + k] = 1;
-    SparseMatrix full(n_);
-    participants_jacobian(parts, context(t_, y, yp), full);
-    for_each_entry(full, [&](int row, int col, double v) {
+    J.zero();
+    participants_jacobian(parts, context(t_, y, yp), parts_jacobian_);
+    for_each_entry(parts_jacobian_, [&](int row, int col, double v) {
       if (active[row] && active[col]) J.add(row, col, v);
     });
     for (StructNode* sn : nodes_)
@@ -225,9 +255,9 @@ class InverseDynamicsStep {
       for (int k = 0; k < 6; ++k) active[sn->dof_index() + k] = 1;
     for (Element* e : roles_.torques)
       for (int k = 0; k < e->dof_count(); ++k) active[e->first_index() + k] = 1;
-    SparseMatrix full(n_);
-    participants_jacobian(roles_.torques, context(t_, y, yp), full);
-    for_each_entry(full, [&](int row, int col, double v) {
+    J.zero();
+    participants_jacobian(roles_.torques, context(t_, y, yp), parts_jacobian_);
+    for_each_entry(parts_jacobian_, [&](int row, int col, double v) {
       // The node-node block is the multipliers' geometric stiffness (zero multipliers here).
       if (active[row] && active[col] && !(is_node_dof(row) && is_node_dof(col))) J.add(row, col, v);
     });
@@ -241,17 +271,21 @@ class InverseDynamicsStep {
     return false;
   }
 
-  /// A fresh solver each time: the subproblems' matrices differ in pattern.
-  bool solve_linear(SparseMatrix& J, Vector& rhs, integrators::StepResult& res, const char* subproblem) {
-    const std::unique_ptr<integrators::LinearSolver> linear = integrators::make_linear_solver(s_.linear_solver).solver;
-    const integrators::FactorStatus st = linear->factor(J);
+  /// Factors the subproblem's matrix (KLU refactors while its pattern stays) and solves.
+  bool factor_and_solve(LinearSubproblem& p, Vector& rhs, integrators::StepResult& res, const char* subproblem) {
+    const integrators::FactorStatus st = p.solver->factor(p.J);
     if (!st.ok) {
-      fail(res, std::string(subproblem) + " subproblem: singular matrix" + (st.singular_index >= 0 ? " (at " + model_.describe_dof(st.singular_index) + ")"
-                                                             : std::string()));
+      fail(res, std::string(subproblem) + " subproblem: singular matrix" +
+                    (st.singular_index >= 0 ? " (at " + model_.describe_dof(st.singular_index) + ")" : std::string()));
       res.singular_index = st.singular_index;
       return false;
     }
-    linear->solve(rhs);
+    return solve(p, rhs, res, subproblem);
+  }
+
+  /// Solves with the subproblem's last factorisation.
+  bool solve(LinearSubproblem& p, Vector& rhs, integrators::StepResult& res, const char* subproblem) {
+    p.solver->solve(rhs);
     if (!rhs.allFinite()) {
       fail(res, std::string(subproblem) + " subproblem: the solution is not finite");
       return false;
@@ -320,17 +354,23 @@ class InverseDynamicsStep {
     update(y, yp);
   }
 
-  /// Each node's orientation becomes the reference of g = 0, so that the elements' Jacobian
-  /// (linearised at g = 0, technical manual §5.1) is exact at the next Newton iteration; the
-  /// elements that keep references of their own (beam sections) follow, as after a prediction.
-  void rebase_orientations(Vector& y, const Vector& yp) {
+  /// Start of the position subproblem: each node's converged orientation becomes the reference of
+  /// g = 0 (MBDyn's StructNode::AfterConvergence for inverse dynamics). The elements that keep
+  /// references of their own (beam sections) follow, as after a prediction, but they see the
+  /// nodes turned by the carried parameters: MBDyn's Beam2::AfterPredict takes the nodes' gRef,
+  /// the parameters left in the solution vector.
+  void start_position(Vector& y, const Vector& yp) {
     update(y, yp);
-    for (StructNode* sn : nodes_) {
-      sn->place(sn->R_WN());
-      y.segment<3>(sn->dof_index() + 3).setZero();
+    std::vector<Mat3> R_start;
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      R_start.push_back(nodes_[k]->R_WN());
+      nodes_[k]->place(rot::cgr_to_R(carried_g_[k]) * R_start.back());
+      y.segment<3>(nodes_[k]->dof_index() + 3).setZero();
     }
     update(y, yp);
     for (const auto& e : model_.elements()) e->after_predict(context(t_, y, yp));
+    for (std::size_t k = 0; k < nodes_.size(); ++k) nodes_[k]->place(R_start[k]);
+    update(y, yp);
   }
 
   /// The solved velocities into y': v, and g' = G(g)^-1 omega.
@@ -368,7 +408,11 @@ class InverseDynamicsStep {
   int n_;
   std::vector<StructNode*> nodes_;
   std::vector<Element*> kinematic_parts_;
+  LinearSubproblem position_, velocity_, dynamics_;
+  SparseMatrix parts_jacobian_;  ///< the participants' own Jacobian, before the subproblem's selection
   std::vector<Eigen::Matrix<double, 6, 1>> velocities_;
+  /// Per node, the orientation parameters MBDyn leaves in its solution vector after a step.
+  std::vector<Vec3> carried_g_;
   double t_ = 0.0, h_ = 0.0;
   long step_ = 0;
 };

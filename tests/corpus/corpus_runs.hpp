@@ -3,6 +3,7 @@
 // shared by the corpus tests of each family.
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,20 @@ inline long step_lines(const fs::path& out) {
   long n = 0;
   for (std::string line; std::getline(f, line);) n += line.rfind("Step ", 0) == 0;
   return n;
+}
+
+/// The iteration counts of a .out's "Step" lines (its fifth field), in order; MBDyn may indent
+/// a line.
+inline std::vector<long> step_iterations(const fs::path& out) {
+  std::ifstream f(out);
+  std::vector<long> iterations;
+  for (std::string line; std::getline(f, line);) {
+    std::istringstream fields(line);
+    std::string word, step, time, dt;
+    long n = -1;
+    if (fields >> word && word == "Step" && fields >> step >> time >> dt >> n) iterations.push_back(n);
+  }
+  return iterations;
 }
 
 }  // namespace mbl::corpus::test_runs

@@ -1,12 +1,10 @@
 // The inverse dynamics decks of the corpus (MBDyn's tests/invdyn, `problem: inverse dynamics`):
 // fully actuated (invdyn, invdyn1) and underdetermined fully actuated ones, with ergonomy
 // deformable hinges, rods and beams and the PA-10 arm, agree with MBDyn's .mov with its number
-// of records and write its .out "Step" lines (none under `output: none`). Two decks are left
-// out: t.invdyn.beam.planar_3link_beam (its ergonomy beam2 in MBDyn's inverse dynamics measures
-// curvature from a reference of its own, 4e-2 apart by mid run) and t.invdyn.pa10 (up to 1e-3
-// apart mid run, 1e-11 again when the arm stops at the end: the gap follows the arm's speed, as
-// a lag of MBDyn's position iterations would; MBDyn stops them on the constraint rows, with
-// Jacobians taken at the previous step's orientations).
+// of records, within a bound per deck, and write its .out "Step" lines (none under `output:
+// none`). The position subproblem iterates as MBDyn's (it stops on the constraints, so MBDyn's
+// iterates are the answer): where the decks say so, every step takes MBDyn's number of
+// iterations.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -28,21 +26,28 @@ struct InverseDynamicsDeck {
   /// indents the first one when it prints the error at full precision: index.json's `steps`
   /// misses it for the two decks with 202 records).
   long step_lines;
+  /// Bound on the worst position error / model size.
+  double max_error;
+  /// Every step takes as many iterations as MBDyn's (the .out's Step lines); the others part
+  /// by one iteration on a few steps where the test straddles the tolerance.
+  bool mbdyn_iterations;
 };
 
 const InverseDynamicsDeck kDecks[] = {
-    {"t.invdyn.invdyn", 0},
-    {"t.invdyn.invdyn1", 101},
-    {"t.invdyn.beam.planar_3link_rod", 202},
-    {"t.invdyn.beam2.idcheck", 3},
-    {"t.invdyn.pa10_test_traj", 373},
-    {"t.invdyn.pa10_test_traj2", 626},
-    {"t.invdyn.pa10_test_traj3", 626},
-    {"t.invdyn.planar_3link", 101},
-    {"t.invdyn.planar_3link_ergo", 202},
-    {"t.invdyn.planar_3link_ergo2", 101},
-    {"t.invdyn.planar_3link_ergo2_driven", 101},
-    {"t.invdyn.planar_3link_ergo_gravity", 101},
+    {"t.invdyn.invdyn", 0, 1e-10, true},
+    {"t.invdyn.invdyn1", 101, 1e-10, true},
+    {"t.invdyn.beam.planar_3link_beam", 202, 1e-10, true},
+    {"t.invdyn.beam.planar_3link_rod", 202, 1e-6, false},
+    {"t.invdyn.beam2.idcheck", 3, 1e-10, true},
+    {"t.invdyn.pa10", 501, 1e-10, true},
+    {"t.invdyn.pa10_test_traj", 373, 1e-10, false},
+    {"t.invdyn.pa10_test_traj2", 626, 1e-10, true},
+    {"t.invdyn.pa10_test_traj3", 626, 1e-10, true},
+    {"t.invdyn.planar_3link", 101, 1e-10, true},
+    {"t.invdyn.planar_3link_ergo", 202, 1e-10, true},
+    {"t.invdyn.planar_3link_ergo2", 101, 1e-10, true},
+    {"t.invdyn.planar_3link_ergo2_driven", 101, 1e-10, true},
+    {"t.invdyn.planar_3link_ergo_gravity", 101, 1e-10, true},
 };
 
 
@@ -61,5 +66,11 @@ TEST(CorpusInverseDynamics, DecksAgreeWithMBDyn) {
     const auto* x = std::find_if(std::begin(kDecks), std::end(kDecks),
                                  [&](const InverseDynamicsDeck& k) { return decks[i].id == k.id; });
     EXPECT_EQ(test_runs::step_lines(work / decks[i].id / "run.out"), x->step_lines) << decks[i].id;
+    EXPECT_LE(results[i].error, x->max_error) << decks[i].id;
+    if (x->mbdyn_iterations) {
+      EXPECT_EQ(test_runs::step_iterations(work / decks[i].id / "run.out"),
+                test_runs::step_iterations(work / decks[i].id / "ref.out"))
+          << decks[i].id;
+    }
   }
 }

@@ -163,3 +163,31 @@ TEST(VelocityJointJacobian, LinearAndAngular) {
     }
   }
 }
+
+TEST(TotalJointInverseDynamics, FramesAtReferenceOrientation) {
+  // MBDyn's inverse-dynamics Jacobian (totalj.cc) takes side a's frames at the node's reference
+  // orientation and the rotation rows without Gamma^-1: with node 1 turned away from its
+  // reference, the constraint rows hold (R_ref R_h)^T, not (R R_h)^T.
+  for (const bool at_reference : {false, true}) {
+    ElementFixture f;
+    TotalJoint::Params p = total_params(f, {P, P, P}, {P, P, P});
+    auto j = std::make_unique<TotalJoint>(1, p);
+    TotalJoint* jp = j.get();
+    jp->set_frames_at_reference(at_reference);
+    f.model.add_element(std::move(j));
+    Vector y, yp;
+    mbl::test_support::numbered_initial_state(f.model, y, yp);
+    y.segment<3>(f.n1->dof_index() + 3) = Vec3(0.2, -0.1, 0.3);  // node 1 off its reference
+    f.model.update(0.25, y, yp);
+    integrators::SparseMatrix J(f.model.size());
+    JacobianSink sink(J);
+    jp->jacobian(sink, StepContext{0.25, 1.0, &y, &yp});
+    const Eigen::MatrixXd Jd = J.to_dense();
+    const Mat3& R_a = at_reference ? f.n1->R_ref() : f.n1->R_WN();
+    const Mat3 R_ah = R_a * p.a.R_h, R_ahr = R_a * p.a.R_hr;
+    const int c = jp->first_index(), xb = f.n2->dof_index(), gb = xb + 3;
+    EXPECT_LT((Jd.block<3, 3>(c, xb) + R_ah.transpose()).norm(), 1e-12) << at_reference;
+    if (at_reference) EXPECT_LT((Jd.block<3, 3>(c + 3, gb) + R_ahr.transpose()).norm(), 1e-12);
+    EXPECT_GT((f.n1->R_ref() - f.n1->R_WN()).norm(), 0.1);
+  }
+}
