@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -54,6 +55,62 @@ Mat3 gamma_T_v_derivative(const RotationTerms& r, const Vec3& phi, const Vec3& v
          r.c * (pv * Mat3::Identity() + phi * v.transpose() - 2.0 * v * phi.transpose());
 }
 
+/// d(Gamma(phi) v)/d phi at fixed v, from Gamma v = v + b phi x v + c (phi (phi . v) - t2 v).
+Mat3 gamma_v_derivative(const RotationTerms& r, const Vec3& phi, const Vec3& v) {
+  const double pv = phi.dot(v);
+  return 2.0 * r.db * phi.cross(v) * phi.transpose() - r.b * skew(v) +
+         2.0 * r.dc * (phi * pv - r.t2 * v) * phi.transpose() +
+         r.c * (pv * Mat3::Identity() + phi * v.transpose() - 2.0 * v * phi.transpose());
+}
+
+/// Second derivatives d2b/dt2^2, d2c/dt2^2 of RotationTerms' b and c: power series
+/// b = sum (-t2)^j / (2j + 2)!, c = sum (-t2)^j / (2j + 3)! below t2 = 1 (the closed forms
+/// lose digits to cancellation near zero), closed forms above.
+std::pair<double, double> second_derivatives(double t2) {
+  if (t2 < 1.0) {
+    double ddb = 0.0, ddc = 0.0, tj = 1.0, fact = 720.0;  // fact = (2j + 2)! for j = 2
+    for (int j = 2; j <= 12; ++j) {
+      const double sign = j % 2 == 0 ? 1.0 : -1.0;
+      ddb += sign * j * (j - 1) * tj / fact;
+      ddc += sign * j * (j - 1) * tj / (fact * (2 * j + 3));
+      tj *= t2;
+      fact *= (2 * j + 3) * (2 * j + 4);
+    }
+    return {ddb, ddc};
+  }
+  const double p = std::sqrt(t2), s = std::sin(p), co = std::cos(p);
+  const double a = s / p, b = (1.0 - co) / t2, c = (p - s) / (t2 * p);
+  const double da = (co - a) / (2.0 * t2), db = (a - 2.0 * b) / (2.0 * t2), dc = (b - 3.0 * c) / (2.0 * t2);
+  return {(da - 4.0 * db) / (2.0 * t2), (db - 5.0 * dc) / (2.0 * t2)};
+}
+
+/// Hessian w.r.t. phi of p . Gamma(phi) s at fixed p, s (the curvature's virtual work, with
+/// p . Gamma s = p . s + b phi . (s x p) + c ((p . phi)(s . phi) - t2 p . s)).
+Mat3 curvature_hessian(const RotationTerms& r, std::pair<double, double> dd, const Vec3& phi, const Vec3& p,
+                       const Vec3& s) {
+  const Vec3 sxp = s.cross(p);
+  const double ps = p.dot(s), pphi = p.dot(phi), sphi = s.dot(phi);
+  const double a1 = phi.dot(sxp), a2 = pphi * sphi - r.t2 * ps;
+  const Vec3 g2 = sphi * p + pphi * s - 2.0 * ps * phi;  // gradient of a2
+  const Mat3 I = Mat3::Identity();
+  return 4.0 * (dd.first * a1 + dd.second * a2) * phi * phi.transpose() +
+         2.0 * r.db * (a1 * I + phi * sxp.transpose() + sxp * phi.transpose()) +
+         2.0 * r.dc * (a2 * I + phi * g2.transpose() + g2 * phi.transpose()) +
+         r.c * (p * s.transpose() + s * p.transpose() - 2.0 * ps * I);
+}
+
+/// Second derivatives of the stretch's virtual work h = (Rot(phi) a) . w at fixed a:
+/// d h/d w = Rot a, d h/d phi = Gamma^T ((Rot a) x w), so d2h/dphi dw = Gamma^T (Rot a) x and
+/// d2h/dphi2 = d(Gamma^T v)/dphi|_{v = Rot a x w} + Gamma^T w x (Rot a) x Gamma.
+struct StretchHessian {
+  Mat3 phi_phi, phi_w;
+};
+StretchHessian stretch_hessian(const RotationTerms& r, const Vec3& phi, const Vec3& a, const Vec3& w) {
+  const Vec3 Ra = r.R * a;
+  const Mat3 Gamma_T = r.Gamma.transpose();
+  return {gamma_T_v_derivative(r, phi, Ra.cross(w)) + Gamma_T * skew(w) * skew(Ra) * r.Gamma, Gamma_T * skew(Ra)};
+}
+
 /// The element's reference orientation T = Rot(VecRot(mean T_n)) (eqs. 11.35, 11.36), taken
 /// relative to node 1's triad: the mean is near the identity there, so the rotation vector stays
 /// far from the angle pi where its axis is ill-defined (the triads may be turned by pi from W).
@@ -82,15 +139,6 @@ namespace {
 
 using Mat12x24 = Eigen::Matrix<double, 12, 24>;
 
-/// The position parts of a point's kinematics (y_,k, w_k), for the given node positions.
-template <class PointT, class FrameT>
-void set_point_positions(PointState& ps, const PointT& p, const FrameT& f, const std::array<Vec3, 4>& y_n) {
-  ps.y_s = {Vec3::Zero(), Vec3::Zero()};
-  for (int n = 0; n < 4; ++n)
-    for (int k = 0; k < 2; ++k) ps.y_s[k] += p.dL_ds[n][k] * y_n[n];
-  for (int k = 0; k < 2; ++k) ps.w[k] = f.T.transpose() * ps.y_s[k];
-}
-
 template <class PointT, class FrameT>
 PointState point_state(const PointT& p, const FrameT& f, const std::array<Vec3, 4>& y_n) {
   PointState ps;
@@ -102,7 +150,10 @@ PointState point_state(const PointT& p, const FrameT& f, const std::array<Vec3, 
   }
   ps.rt = rotation_terms(ps.phi);
   ps.T_xi = f.T * ps.rt.R;
-  set_point_positions(ps, p, f, y_n);
+  ps.y_s = {Vec3::Zero(), Vec3::Zero()};
+  for (int n = 0; n < 4; ++n)
+    for (int k = 0; k < 2; ++k) ps.y_s[k] += p.dL_ds[n][k] * y_n[n];
+  for (int k = 0; k < 2; ++k) ps.w[k] = f.T.transpose() * ps.y_s[k];
   return ps;
 }
 
@@ -162,7 +213,6 @@ void Shell4::setup(Model&) {
     s0.R[n] = nodes_[n]->initial().R_WN;
   }
   // Nodal triads from the surface tangents at the nodes (eq. 11.33): t1 along dx/dxi1, t3 normal.
-  double diag = 0.0;
   for (int n = 0; n < 4; ++n) {
     Vec3 a1 = Vec3::Zero(), a2 = Vec3::Zero();
     for (int m = 0; m < 4; ++m) {
@@ -173,9 +223,7 @@ void Shell4::setup(Model&) {
     if (!(a1.norm() > 1e-12) || !(normal.norm() > 1e-12 * a1.squaredNorm()))
       throw std::invalid_argument(fmt::format("shell {}: degenerate geometry at node {}", label(), nodes_[n]->label()));
     iTa_[n] = s0.R[n].transpose() * bilinear::surface_frame(a1, a2);
-    diag = std::max(diag, (s0.x[n] - s0.x[(n + 2) % 4]).norm());
   }
-  size_ = diag;
 
   // Reference frame and nodal rotation vectors of the initial configuration.
   std::array<Mat3, 4> T_n0;
@@ -254,11 +302,18 @@ Vec7 Shell4::beta(const StepContext& c) const {
   return c.y->segment<7>(first_index());
 }
 
-Shell4::Frame Shell4::frame(const NodeStates& s) const {
-  Frame f;
+std::array<Mat3, 4> Shell4::triads(const NodeStates& s) const {
   std::array<Mat3, 4> T_n;
   for (int n = 0; n < 4; ++n) T_n[n] = s.R[n] * iTa_[n];
-  f.T = reference_frame(T_n);
+  return T_n;
+}
+
+Shell4::Frame Shell4::frame(const NodeStates& s) const { return frame(s, reference_frame(triads(s))); }
+
+Shell4::Frame Shell4::frame(const NodeStates& s, const Mat3& T) const {
+  Frame f;
+  const std::array<Mat3, 4> T_n = triads(s);
+  f.T = T;
   for (int n = 0; n < 4; ++n) {
     f.phi[n] = rot::R_to_rotvec(f.T.transpose() * T_n[n]);
     f.dphi_dspin[n] = rotation_terms(f.phi[n]).Gamma.inverse() * f.T.transpose();
@@ -270,10 +325,10 @@ Shell4::Frame Shell4::frame(const NodeStates& s) const {
 // b, d. Used by both cards: MBDyn's `shell4eas` results match this shear interpolation (to 1e-8
 // on its plate decks), not the fully integrated shear. Only these two components are sampled
 // there: a, c give eps_13 (k = 1), b, d eps_23 (k = 2).
-Shell4::Strains Shell4::strains(const NodeStates& s, const Frame& f) const {
+Shell4::Strains Shell4::strains(const PointStates& pst, const Frame& f) const {
   Strains out;
   for (int g = 0; g < 4; ++g) {
-    const PointState ps = point_state(gauss_[g], f, s.x);
+    const PointState& ps = pst.gauss[g];
     out.eps[g] = point_strains(gauss_[g], ps);
     out.B[g] = point_B(gauss_[g], ps, f);
   }
@@ -281,7 +336,7 @@ Shell4::Strains Shell4::strains(const NodeStates& s, const Frame& f) const {
   std::array<Eigen::Matrix<double, 1, 24>, 4> dshear_mid;
   for (int m = 0; m < 4; ++m) {
     const int k = m % 2;
-    const PointState ps = point_state(mid_[m], f, s.x);
+    const PointState& ps = pst.mid[m];
     shear_mid[m] = mid_shear(ps, f.T, k);
     const Vec3 t3 = ps.T_xi.col(2), d_phi = mid_shear_dphi(ps, k);
     for (int n = 0; n < 4; ++n) {
@@ -375,16 +430,92 @@ void Shell4::residual(ResidualSink& r, const StepContext& c) {
   r.add(first_index(), Vec7(-f_b));
 }
 
+// The Hessian of the virtual work Pi = sum_g alpha sigma_g . eps_g at fixed sigma w.r.t. the
+// point variables (phi, phi_,k, w_k = T^T y_,k), gathered per node pair with phi = sum L_n phi_n,
+// phi_,k = sum L_n,k phi_n, y_,k = sum L_n,k y_n; mapped to the spins with dphi_dspin, plus the
+// derivative of dphi_dspin^T = T Gamma(phi_n)^-T itself at the generalised force it maps.
+void Shell4::fixed_frame_tangent(const PointStates& pst, const Frame& f, const Strains& st, const Vec24& f_q,
+                                 Eigen::Matrix<double, 24, 24>& K_qq, Eigen::Matrix<double, 7, 24>& K_bq) const {
+  K_qq.setZero();
+  K_bq.setZero();
+  for (int g = 0; g < 4; ++g) {
+    const Eigen::Matrix<double, 12, 24> DB = law_.D * st.B[g];
+    K_qq += st.B[g].transpose() * DB * gauss_[g].alpha;
+    K_bq += gauss_[g].P.transpose() * DB * gauss_[g].alpha;
+  }
+  std::array<std::array<Mat3, 4>, 4> H_pp, H_pw;  // (phi_n, phi_m), (phi_n, w of y_m)
+  for (auto& row : H_pp) row.fill(Mat3::Zero());
+  for (auto& row : H_pw) row.fill(Mat3::Zero());
+  // One point's Hessian: phi-phi, phi-phi_,k (rows phi) and phi-w_k.
+  auto gather = [&](const Point& p, const Mat3& h_pp, const std::array<Mat3, 2>& h_ps, const std::array<Mat3, 2>& h_pw) {
+    std::array<Mat3, 4> S, U, Q;
+    for (int m = 0; m < 4; ++m) {
+      S[m] = p.L[m] * h_pp + p.dL_ds[m][0] * h_ps[0] + p.dL_ds[m][1] * h_ps[1];
+      U[m] = p.dL_ds[m][0] * h_ps[0].transpose() + p.dL_ds[m][1] * h_ps[1].transpose();
+      Q[m] = p.dL_ds[m][0] * h_pw[0] + p.dL_ds[m][1] * h_pw[1];
+    }
+    for (int n = 0; n < 4; ++n)
+      for (int m = 0; m < 4; ++m) {
+        H_pp[n][m] += p.L[n] * S[m] + p.L[m] * U[n];
+        H_pw[n][m] += p.L[n] * Q[m];
+      }
+  };
+  std::array<double, 4> sigma_mid{0.0, 0.0, 0.0, 0.0};
+  for (int g = 0; g < 4; ++g) {
+    const Point& p = gauss_[g];
+    const PointState& ps = pst.gauss[g];
+    const Vec12 as = p.alpha * sigma_[g];
+    const std::array<double, 4> a = ans_weights(p.xi1, p.xi2);
+    for (int m = 0; m < 4; ++m) sigma_mid[m] += a[m] * as[m % 2 == 0 ? 2 : 5];
+    const auto dd = second_derivatives(ps.rt.t2);
+    Mat3 h_pp = Mat3::Zero();
+    std::array<Mat3, 2> h_ps, h_pw;
+    for (int k = 0; k < 2; ++k) {
+      Vec3 s_eps = as.segment<3>(3 * k);
+      s_eps[2] = 0.0;  // the transverse shear is the ANS one
+      const Vec3 s_kap = as.segment<3>(6 + 3 * k);
+      const StretchHessian hs = stretch_hessian(ps.rt, ps.phi, s_eps, ps.w[k]);
+      h_pp += hs.phi_phi + curvature_hessian(ps.rt, dd, ps.phi, ps.phi_s[k], s_kap);
+      h_pw[k] = hs.phi_w;
+      h_ps[k] = gamma_v_derivative(ps.rt, ps.phi, s_kap).transpose();
+    }
+    gather(p, h_pp, h_ps, h_pw);
+  }
+  for (int m = 0; m < 4; ++m) {
+    const int k = m % 2;
+    const PointState& ps = pst.mid[m];
+    const StretchHessian hs = stretch_hessian(ps.rt, ps.phi, Vec3(0.0, 0.0, sigma_mid[m]), ps.w[k]);
+    std::array<Mat3, 2> h_pw{Mat3::Zero(), Mat3::Zero()};
+    h_pw[k] = hs.phi_w;
+    gather(mid_[m], hs.phi_phi, {Mat3::Zero(), Mat3::Zero()}, h_pw);
+  }
+  const Mat3 T_T = f.T.transpose();
+  for (int n = 0; n < 4; ++n) {
+    const Mat3 Dn_T = f.dphi_dspin[n].transpose();
+    for (int m = 0; m < 4; ++m) {
+      K_qq.block<3, 3>(6 * n + 3, 6 * m + 3) += Dn_T * H_pp[n][m] * f.dphi_dspin[m];
+      K_qq.block<3, 3>(6 * n + 3, 6 * m) += Dn_T * H_pw[n][m] * T_T;
+      K_qq.block<3, 3>(6 * m, 6 * n + 3) += f.T * H_pw[n][m].transpose() * f.dphi_dspin[n];
+    }
+    // d(T Gamma^-T g)/d phi_n = -T Gamma^-T d(Gamma^T v)/d phi_n at v = Gamma^-T g = T^T f_q,n.
+    const RotationTerms rt = rotation_terms(f.phi[n]);
+    const Mat3 Gamma_inv_T = (f.dphi_dspin[n] * f.T).transpose();
+    const Vec3 v = T_T * f_q.segment<3>(6 * n + 3);
+    K_qq.block<3, 3>(6 * n + 3, 6 * n + 3) -=
+        f.T * Gamma_inv_T * gamma_T_v_derivative(rt, f.phi[n], v) * f.dphi_dspin[n];
+  }
+}
+
 void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   const NodeStates s = current_states();
   const Frame f = frame(s);
   const Vec7 b = beta(c);
-  Vec24 f_p, f_m;
-  Vec7 f_bp, f_bm;
+  Vec24 f_q, f_p, f_m;
+  Vec7 f_b, f_bp, f_bm;
   const PointStates ps = point_states(s, f);
-  internal_forces(ps, f, b, f_p, f_bp, true);  // keeps the output quantities of the unperturbed state
+  internal_forces(ps, f, b, f_q, f_b, true);  // keeps the output quantities of the unperturbed state
   // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
-  const Strains st = strains(s, f);
+  const Strains st = strains(ps, f);
   Eigen::Matrix<double, 24, 7> K_qb = Eigen::Matrix<double, 24, 7>::Zero();
   Eigen::Matrix<double, 7, 7> K_bb = Eigen::Matrix<double, 7, 7>::Zero();
   for (int g = 0; g < 4; ++g) {
@@ -393,39 +524,37 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
     K_qb += st.B[g].transpose() * DP * p.alpha;
     K_bb += p.P.transpose() * DP * p.alpha;
   }
-  // Nodal columns: central differences of the exact internal forces (positions, then spins);
-  // they include the variation of the reference frame T that B leaves out. A position change
-  // leaves the frame and the rotations at the points as they are.
+  // Nodal columns: the tangent with T fixed, plus the variation of T (an average of the nodal
+  // triads, eqs. 11.35, 11.36): d f = d f/d theta|_nodes d theta, d theta = sum_m A_m spin_m, with
+  // theta the world spin of T; both by central differences (3 + 12 columns, of cheap functions
+  // for A).
   Eigen::Matrix<double, 24, 24> K_qq;
   Eigen::Matrix<double, 7, 24> K_bq;
-  const double h_x = 1e-6 * size_, h_r = 1e-6;
-  for (int n = 0; n < 4; ++n) {
-    for (int k = 0; k < 6; ++k) {
-      NodeStates sp = s, sm = s;
-      if (k < 3) {
-        sp.x[n][k] += h_x;
-        sm.x[n][k] -= h_x;
-        PointStates ps_p = ps, ps_m = ps;
-        for (int g = 0; g < 4; ++g) {
-          set_point_positions(ps_p.gauss[g], gauss_[g], f, sp.x);
-          set_point_positions(ps_m.gauss[g], gauss_[g], f, sm.x);
-          set_point_positions(ps_p.mid[g], mid_[g], f, sp.x);
-          set_point_positions(ps_m.mid[g], mid_[g], f, sm.x);
-        }
-        internal_forces(ps_p, f, b, f_p, f_bp);
-        internal_forces(ps_m, f, b, f_m, f_bm);
-      } else {
-        Vec3 d = Vec3::Zero();
-        d[k - 3] = h_r;
-        sp.R[n] = rot::rotvec_to_R(d) * s.R[n];
-        sm.R[n] = rot::rotvec_to_R(-d) * s.R[n];
-        internal_forces(sp, frame(sp), b, f_p, f_bp);
-        internal_forces(sm, frame(sm), b, f_m, f_bm);
-      }
-      const double h2 = 2.0 * (k < 3 ? h_x : h_r);
-      K_qq.col(6 * n + k) = (f_p - f_m) / h2;
-      K_bq.col(6 * n + k) = (f_bp - f_bm) / h2;
+  fixed_frame_tangent(ps, f, st, f_q, K_qq, K_bq);
+  const double h_r = 1e-6;
+  Eigen::Matrix<double, 24, 3> dfq_dtheta;
+  Eigen::Matrix<double, 7, 3> dfb_dtheta;
+  Eigen::Matrix<double, 3, 12> A;
+  const std::array<Mat3, 4> T_n = triads(s);
+  for (int k = 0; k < 3; ++k) {
+    Vec3 d = Vec3::Zero();
+    d[k] = h_r;
+    internal_forces(s, frame(s, rot::rotvec_to_R(d) * f.T), b, f_p, f_bp);
+    internal_forces(s, frame(s, rot::rotvec_to_R(-d) * f.T), b, f_m, f_bm);
+    dfq_dtheta.col(k) = (f_p - f_m) / (2.0 * h_r);
+    dfb_dtheta.col(k) = (f_bp - f_bm) / (2.0 * h_r);
+    for (int n = 0; n < 4; ++n) {
+      std::array<Mat3, 4> T_p = T_n, T_m = T_n;
+      T_p[n] = rot::rotvec_to_R(d) * T_n[n];
+      T_m[n] = rot::rotvec_to_R(-d) * T_n[n];
+      A.col(3 * n + k) = (rot::R_to_rotvec(reference_frame(T_p) * f.T.transpose()) -
+                          rot::R_to_rotvec(reference_frame(T_m) * f.T.transpose())) /
+                         (2.0 * h_r);
     }
+  }
+  for (int n = 0; n < 4; ++n) {
+    K_qq.middleCols<3>(6 * n + 3) += dfq_dtheta * A.middleCols<3>(3 * n);
+    K_bq.middleCols<3>(6 * n + 3) += dfb_dtheta * A.middleCols<3>(3 * n);
   }
   // The nodes' unknowns are incremental rotations g (R = R(g) R_ref): a change dg is the spin
   // G(g) dg, so the spin columns are mapped with G(g) (exact also away from g = 0).
