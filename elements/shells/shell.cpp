@@ -510,8 +510,8 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   const NodeStates s = current_states();
   const Frame f = frame(s);
   const Vec7 b = beta(c);
-  Vec24 f_q, f_p, f_m;
-  Vec7 f_b, f_bp, f_bm;
+  Vec24 f_q;
+  Vec7 f_b;
   const PointStates ps = point_states(s, f);
   internal_forces(ps, f, b, f_q, f_b, true);  // keeps the output quantities of the unperturbed state
   // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
@@ -526,23 +526,30 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   }
   // Nodal columns: the tangent with T fixed, plus the variation of T (an average of the nodal
   // triads, eqs. 11.35, 11.36): d f = d f/d theta|_nodes d theta, d theta = sum_m A_m spin_m, with
-  // theta the world spin of T; both by central differences (3 + 12 columns, of cheap functions
-  // for A).
+  // theta the world spin of T. A rigid rotation delta of the element (positions about their
+  // centroid, every spin delta) turns T by delta and every nodal force vector with it and leaves
+  // the beta forces as they are, so
+  //   d f/d theta = -[f_n]x - sum_m (K_q,spin_m - K_q,y_m [y_m - y_c]x)   (T fixed in K),
+  // exact; A_m = d theta/d spin_m by central differences of the frame alone.
   Eigen::Matrix<double, 24, 24> K_qq;
   Eigen::Matrix<double, 7, 24> K_bq;
   fixed_frame_tangent(ps, f, st, f_q, K_qq, K_bq);
-  const double h_r = 1e-6;
+  const Vec3 y_c = 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]);
   Eigen::Matrix<double, 24, 3> dfq_dtheta;
-  Eigen::Matrix<double, 7, 3> dfb_dtheta;
+  Eigen::Matrix<double, 7, 3> dfb_dtheta = Eigen::Matrix<double, 7, 3>::Zero();
+  for (int n = 0; n < 4; ++n) dfq_dtheta.middleRows<3>(6 * n) = -skew(f_q.segment<3>(6 * n));
+  for (int n = 0; n < 4; ++n) dfq_dtheta.middleRows<3>(6 * n + 3) = -skew(f_q.segment<3>(6 * n + 3));
+  for (int m = 0; m < 4; ++m) {
+    const Mat3 r_x = skew(s.x[m] - y_c);
+    dfq_dtheta += K_qq.middleCols<3>(6 * m) * r_x - K_qq.middleCols<3>(6 * m + 3);
+    dfb_dtheta += K_bq.middleCols<3>(6 * m) * r_x - K_bq.middleCols<3>(6 * m + 3);
+  }
+  const double h_r = 1e-6;
   Eigen::Matrix<double, 3, 12> A;
   const std::array<Mat3, 4> T_n = triads(s);
   for (int k = 0; k < 3; ++k) {
     Vec3 d = Vec3::Zero();
     d[k] = h_r;
-    internal_forces(s, frame(s, rot::rotvec_to_R(d) * f.T), b, f_p, f_bp);
-    internal_forces(s, frame(s, rot::rotvec_to_R(-d) * f.T), b, f_m, f_bm);
-    dfq_dtheta.col(k) = (f_p - f_m) / (2.0 * h_r);
-    dfb_dtheta.col(k) = (f_bp - f_bm) / (2.0 * h_r);
     for (int n = 0; n < 4; ++n) {
       std::array<Mat3, 4> T_p = T_n, T_m = T_n;
       T_p[n] = rot::rotvec_to_R(d) * T_n[n];
