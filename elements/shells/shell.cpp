@@ -120,6 +120,47 @@ Mat3 reference_frame(const std::array<Mat3, 4>& T_n) {
   return T_n[0] * rot::rotvec_to_R(rot::R_to_rotvec(mean_1));
 }
 
+/// d theta/d spin (3 x 12): the world spin theta of the reference frame T per unit world spin of
+/// each nodal triad. T = T_1 Rot(psi), psi = VecRot(M), M = mean_n T_1^T T_n, so
+/// d theta = spin_1 + T_1 Gamma(psi) d psi with dM = mean_n [T_1^T (spin_n - spin_1)]x T_1^T T_n,
+/// and d psi the derivative of rot::R_to_rotvec's psi = ax(M) phi / sin, sin = |ax M|,
+/// phi = atan2(sin, (tr M - 1) / 2) (M, a mean of rotations, need not be orthogonal).
+Eigen::Matrix<double, 3, 12> reference_frame_derivative(const std::array<Mat3, 4>& T_n) {
+  std::array<Mat3, 4> M_n;
+  Mat3 M = Mat3::Zero();
+  for (int n = 0; n < 4; ++n) {
+    M_n[n] = T_n[0].transpose() * T_n[n];
+    M += 0.25 * M_n[n];
+  }
+  const Vec3 s = ax(M);
+  const double sin_phi = s.norm(), cos_phi = 0.5 * (M.trace() - 1.0);
+  const bool small = sin_phi < 1e-12;  // R_to_rotvec's small-angle branch: psi = ax(M)
+  const double phi = small ? 0.0 : std::atan2(sin_phi, cos_phi);
+  const Vec3 psi = small ? s : Vec3(s * (phi / sin_phi));
+  const Mat3 T1_Gamma = T_n[0] * rotation_terms(psi).Gamma;
+  Eigen::Matrix<double, 3, 12> A = Eigen::Matrix<double, 3, 12>::Zero();
+  for (int n = 0; n < 4; ++n)
+    for (int k = 0; k < 3; ++k) {
+      const Mat3 e_x = skew(T_n[0].row(k).transpose());  // [T_1^T e_k]x
+      Mat3 dM = Mat3::Zero();
+      if (n == 0) {
+        for (int m = 1; m < 4; ++m) dM -= 0.25 * e_x * M_n[m];
+        A(k, k) = 1.0;
+      } else {
+        dM = 0.25 * e_x * M_n[n];
+      }
+      const Vec3 ds = ax(dM);
+      Vec3 dpsi = ds;
+      if (!small) {
+        const double d_sin = s.dot(ds) / sin_phi, d_cos = 0.5 * dM.trace();
+        const double d_phi = (cos_phi * d_sin - sin_phi * d_cos) / (sin_phi * sin_phi + cos_phi * cos_phi);
+        dpsi = (phi / sin_phi) * ds + s * (d_phi / sin_phi - phi * d_sin / (sin_phi * sin_phi));
+      }
+      A.col(3 * n + k) += T1_Gamma * dpsi;
+    }
+  return A;
+}
+
 }  // namespace
 
 Shell4::Shell4(unsigned label, std::array<StructNode*, 4> nodes, ShellLaw law, bool ans)
@@ -439,9 +480,11 @@ void Shell4::fixed_frame_tangent(const PointStates& pst, const Frame& f, const S
   K_qq.setZero();
   K_bq.setZero();
   for (int g = 0; g < 4; ++g) {
-    const Eigen::Matrix<double, 12, 24> DB = law_.D * st.B[g];
-    K_qq += st.B[g].transpose() * DB * gauss_[g].alpha;
-    K_bq += gauss_[g].P.transpose() * DB * gauss_[g].alpha;
+    // Coefficient-based products: at these fixed sizes Eigen's blocked GEMM spends more time
+    // packing than multiplying.
+    const Eigen::Matrix<double, 12, 24> DB = gauss_[g].alpha * law_.D.lazyProduct(st.B[g]);
+    K_qq += st.B[g].transpose().lazyProduct(DB);
+    K_bq += gauss_[g].P.transpose().lazyProduct(DB);
   }
   std::array<std::array<Mat3, 4>, 4> H_pp, H_pw;  // (phi_n, phi_m), (phi_n, w of y_m)
   for (auto& row : H_pp) row.fill(Mat3::Zero());
@@ -520,9 +563,9 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   Eigen::Matrix<double, 7, 7> K_bb = Eigen::Matrix<double, 7, 7>::Zero();
   for (int g = 0; g < 4; ++g) {
     const Point& p = gauss_[g];
-    const Eigen::Matrix<double, 12, 7> DP = law_.D * p.P;
-    K_qb += st.B[g].transpose() * DP * p.alpha;
-    K_bb += p.P.transpose() * DP * p.alpha;
+    const Eigen::Matrix<double, 12, 7> DP = p.alpha * law_.D.lazyProduct(p.P);
+    K_qb += st.B[g].transpose().lazyProduct(DP);
+    K_bb += p.P.transpose().lazyProduct(DP);
   }
   // Nodal columns: the tangent with T fixed, plus the variation of T (an average of the nodal
   // triads, eqs. 11.35, 11.36): d f = d f/d theta|_nodes d theta, d theta = sum_m A_m spin_m, with
@@ -530,7 +573,7 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   // centroid, every spin delta) turns T by delta and every nodal force vector with it and leaves
   // the beta forces as they are, so
   //   d f/d theta = -[f_n]x - sum_m (K_q,spin_m - K_q,y_m [y_m - y_c]x)   (T fixed in K),
-  // exact; A_m = d theta/d spin_m by central differences of the frame alone.
+  // exact, as is A_m = d theta/d spin_m.
   Eigen::Matrix<double, 24, 24> K_qq;
   Eigen::Matrix<double, 7, 24> K_bq;
   fixed_frame_tangent(ps, f, st, f_q, K_qq, K_bq);
@@ -544,21 +587,7 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
     dfq_dtheta += K_qq.middleCols<3>(6 * m) * r_x - K_qq.middleCols<3>(6 * m + 3);
     dfb_dtheta += K_bq.middleCols<3>(6 * m) * r_x - K_bq.middleCols<3>(6 * m + 3);
   }
-  const double h_r = 1e-6;
-  Eigen::Matrix<double, 3, 12> A;
-  const std::array<Mat3, 4> T_n = triads(s);
-  for (int k = 0; k < 3; ++k) {
-    Vec3 d = Vec3::Zero();
-    d[k] = h_r;
-    for (int n = 0; n < 4; ++n) {
-      std::array<Mat3, 4> T_p = T_n, T_m = T_n;
-      T_p[n] = rot::rotvec_to_R(d) * T_n[n];
-      T_m[n] = rot::rotvec_to_R(-d) * T_n[n];
-      A.col(3 * n + k) = (rot::R_to_rotvec(reference_frame(T_p) * f.T.transpose()) -
-                          rot::R_to_rotvec(reference_frame(T_m) * f.T.transpose())) /
-                         (2.0 * h_r);
-    }
-  }
+  const Eigen::Matrix<double, 3, 12> A = reference_frame_derivative(triads(s));
   for (int n = 0; n < 4; ++n) {
     K_qq.middleCols<3>(6 * n + 3) += dfq_dtheta * A.middleCols<3>(3 * n);
     K_bq.middleCols<3>(6 * n + 3) += dfb_dtheta * A.middleCols<3>(3 * n);
