@@ -405,11 +405,7 @@ Shell4::PointStates Shell4::point_states(const NodeStates& s, const Frame& f) co
   return st;
 }
 
-void Shell4::internal_forces(const NodeStates& s, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b, bool keep) {
-  internal_forces(point_states(s, f), f, b, f_q, f_b, keep);
-}
-
-void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b, bool keep) {
+void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b) {
   const std::array<PointState, 4>& ps_mid = st.mid;
   std::array<double, 4> shear_mid;
   for (int m = 0; m < 4; ++m) shear_mid[m] = mid_shear(ps_mid[m], f.T, m % 2);
@@ -427,10 +423,8 @@ void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& 
     const Vec12 eps_t = eps + p.P * b;
     const Vec12 sigma = law_.D * eps_t + law_.prestress;
     f_b += p.P.transpose() * sigma * p.alpha;
-    if (keep) {
-      eps_t_[g] = eps_t;
-      sigma_[g] = sigma;
-    }
+    eps_t_[g] = eps_t;
+    sigma_[g] = sigma;
     const Vec12 as = p.alpha * sigma;
     for (int m = 0; m < 4; ++m) sigma_mid[m] += a[m] * as[m % 2 == 0 ? 2 : 5];
     Vec3 u = Vec3::Zero();  // conjugate to d phi at this point
@@ -459,11 +453,26 @@ void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& 
   for (int n = 0; n < 4; ++n) f_q.segment<3>(6 * n + 3) = f.dphi_dspin[n].transpose() * g_n[n];
 }
 
-void Shell4::residual(ResidualSink& r, const StepContext& c) {
-  Vec24 f_q;
-  Vec7 f_b;
+const Shell4::Evaluation& Shell4::evaluate(const StepContext& c) {
   const NodeStates s = current_states();
-  internal_forces(s, frame(s), beta(c), f_q, f_b, true);
+  const Vec7 b = beta(c);
+  bool same = last_.valid && b == last_.beta;
+  for (int n = 0; n < 4 && same; ++n) same = s.x[n] == last_.s.x[n] && s.R[n] == last_.s.R[n];
+  if (!same) {
+    last_.s = s;
+    last_.beta = b;
+    last_.f = frame(s);
+    last_.ps = point_states(s, last_.f);
+    internal_forces(last_.ps, last_.f, b, last_.f_q, last_.f_b);
+    last_.valid = true;
+  }
+  return last_;
+}
+
+void Shell4::residual(ResidualSink& r, const StepContext& c) {
+  const Evaluation& e = evaluate(c);
+  const Vec24& f_q = e.f_q;
+  const Vec7& f_b = e.f_b;
   for (int n = 0; n < 4; ++n) {
     if (nodes_[n]->dof_count() == 0) continue;
     r.add(nodes_[n]->eq_index(), Eigen::Matrix<double, 6, 1>(-f_q.segment<6>(6 * n)));
@@ -550,13 +559,11 @@ void Shell4::fixed_frame_tangent(const PointStates& pst, const Frame& f, const S
 }
 
 void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
-  const NodeStates s = current_states();
-  const Frame f = frame(s);
-  const Vec7 b = beta(c);
-  Vec24 f_q;
-  Vec7 f_b;
-  const PointStates ps = point_states(s, f);
-  internal_forces(ps, f, b, f_q, f_b, true);  // keeps the output quantities of the unperturbed state
+  const Evaluation& e = evaluate(c);
+  const NodeStates& s = e.s;
+  const Frame& f = e.f;
+  const PointStates& ps = e.ps;
+  const Vec24& f_q = e.f_q;
   // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
   const Strains st = strains(ps, f);
   Eigen::Matrix<double, 24, 7> K_qb = Eigen::Matrix<double, 24, 7>::Zero();

@@ -124,6 +124,20 @@ class Shell4 : public Element {
     std::array<shell_kinematics::PointState, 4> gauss, mid;
   };
 
+  /// One evaluation of the internal forces: the state it was made at, the frame, the point
+  /// kinematics and the forces. residual() and jacobian() of one iterate share it.
+  struct Evaluation {
+    NodeStates s;
+    Vec7 beta;
+    Frame f;
+    PointStates ps;
+    Vec24 f_q;
+    Vec7 f_b;
+    bool valid = false;
+  };
+  /// The evaluation at the current state (kept: the output's strains and forces are its own).
+  const Evaluation& evaluate(const StepContext& c);
+
   NodeStates current_states() const;
   PointStates point_states(const NodeStates& s, const Frame& f) const;
   /// The nodal triads T_n = R_n iTa_n.
@@ -138,11 +152,8 @@ class Shell4 : public Element {
   /// sum alpha sigma . eps at fixed sigma); `f_q` are the internal forces at this state.
   void fixed_frame_tangent(const PointStates& ps, const Frame& f, const Strains& st, const Vec24& f_q,
                            Eigen::Matrix<double, 24, 24>& K_qq, Eigen::Matrix<double, 7, 24>& K_bq) const;
-  /// Internal nodal forces (24) and beta forces (7); `keep` keeps strains/forces for output.
-  void internal_forces(const NodeStates& s, const Frame& f, const Vec7& beta, Vec24& f_q, Vec7& f_b,
-                       bool keep = false);
-  void internal_forces(const PointStates& st, const Frame& f, const Vec7& beta, Vec24& f_q, Vec7& f_b,
-                       bool keep = false);
+  /// Internal nodal forces (24) and beta forces (7); keeps the strains and forces for output.
+  void internal_forces(const PointStates& st, const Frame& f, const Vec7& beta, Vec24& f_q, Vec7& f_b);
 
   std::array<StructNode*, 4> nodes_;
   ShellLaw law_;
@@ -151,6 +162,7 @@ class Shell4 : public Element {
   std::array<Point, 4> gauss_;
   std::array<Point, 4> mid_;  ///< ANS shear sampling points a, b, c, d
   std::array<Vec12, 4> eps_t_{}, sigma_{};
+  Evaluation last_;
 };
 
 }  // namespace mbl::elements
