@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -54,6 +55,62 @@ Mat3 gamma_T_v_derivative(const RotationTerms& r, const Vec3& phi, const Vec3& v
          r.c * (pv * Mat3::Identity() + phi * v.transpose() - 2.0 * v * phi.transpose());
 }
 
+/// d(Gamma(phi) v)/d phi at fixed v, from Gamma v = v + b phi x v + c (phi (phi . v) - t2 v).
+Mat3 gamma_v_derivative(const RotationTerms& r, const Vec3& phi, const Vec3& v) {
+  const double pv = phi.dot(v);
+  return 2.0 * r.db * phi.cross(v) * phi.transpose() - r.b * skew(v) +
+         2.0 * r.dc * (phi * pv - r.t2 * v) * phi.transpose() +
+         r.c * (pv * Mat3::Identity() + phi * v.transpose() - 2.0 * v * phi.transpose());
+}
+
+/// Second derivatives d2b/dt2^2, d2c/dt2^2 of RotationTerms' b and c: power series
+/// b = sum (-t2)^j / (2j + 2)!, c = sum (-t2)^j / (2j + 3)! below t2 = 1 (the closed forms
+/// lose digits to cancellation near zero), closed forms above.
+std::pair<double, double> second_derivatives(double t2) {
+  if (t2 < 1.0) {
+    double ddb = 0.0, ddc = 0.0, tj = 1.0, fact = 720.0;  // fact = (2j + 2)! for j = 2
+    for (int j = 2; j <= 12; ++j) {
+      const double sign = j % 2 == 0 ? 1.0 : -1.0;
+      ddb += sign * j * (j - 1) * tj / fact;
+      ddc += sign * j * (j - 1) * tj / (fact * (2 * j + 3));
+      tj *= t2;
+      fact *= (2 * j + 3) * (2 * j + 4);
+    }
+    return {ddb, ddc};
+  }
+  const double p = std::sqrt(t2), s = std::sin(p), co = std::cos(p);
+  const double a = s / p, b = (1.0 - co) / t2, c = (p - s) / (t2 * p);
+  const double da = (co - a) / (2.0 * t2), db = (a - 2.0 * b) / (2.0 * t2), dc = (b - 3.0 * c) / (2.0 * t2);
+  return {(da - 4.0 * db) / (2.0 * t2), (db - 5.0 * dc) / (2.0 * t2)};
+}
+
+/// Hessian w.r.t. phi of p . Gamma(phi) s at fixed p, s (the curvature's virtual work, with
+/// p . Gamma s = p . s + b phi . (s x p) + c ((p . phi)(s . phi) - t2 p . s)).
+Mat3 curvature_hessian(const RotationTerms& r, std::pair<double, double> dd, const Vec3& phi, const Vec3& p,
+                       const Vec3& s) {
+  const Vec3 sxp = s.cross(p);
+  const double ps = p.dot(s), pphi = p.dot(phi), sphi = s.dot(phi);
+  const double a1 = phi.dot(sxp), a2 = pphi * sphi - r.t2 * ps;
+  const Vec3 g2 = sphi * p + pphi * s - 2.0 * ps * phi;  // gradient of a2
+  const Mat3 I = Mat3::Identity();
+  return 4.0 * (dd.first * a1 + dd.second * a2) * phi * phi.transpose() +
+         2.0 * r.db * (a1 * I + phi * sxp.transpose() + sxp * phi.transpose()) +
+         2.0 * r.dc * (a2 * I + phi * g2.transpose() + g2 * phi.transpose()) +
+         r.c * (p * s.transpose() + s * p.transpose() - 2.0 * ps * I);
+}
+
+/// Second derivatives of the stretch's virtual work h = (Rot(phi) a) . w at fixed a:
+/// d h/d w = Rot a, d h/d phi = Gamma^T ((Rot a) x w), so d2h/dphi dw = Gamma^T (Rot a) x and
+/// d2h/dphi2 = d(Gamma^T v)/dphi|_{v = Rot a x w} + Gamma^T w x (Rot a) x Gamma.
+struct StretchHessian {
+  Mat3 phi_phi, phi_w;
+};
+StretchHessian stretch_hessian(const RotationTerms& r, const Vec3& phi, const Vec3& a, const Vec3& w) {
+  const Vec3 Ra = r.R * a;
+  const Mat3 Gamma_T = r.Gamma.transpose();
+  return {gamma_T_v_derivative(r, phi, Ra.cross(w)) + Gamma_T * skew(w) * skew(Ra) * r.Gamma, Gamma_T * skew(Ra)};
+}
+
 /// The element's reference orientation T = Rot(VecRot(mean T_n)) (eqs. 11.35, 11.36), taken
 /// relative to node 1's triad: the mean is near the identity there, so the rotation vector stays
 /// far from the angle pi where its axis is ill-defined (the triads may be turned by pi from W).
@@ -61,6 +118,47 @@ Mat3 reference_frame(const std::array<Mat3, 4>& T_n) {
   Mat3 mean_1 = Mat3::Zero();
   for (int n = 0; n < 4; ++n) mean_1 += 0.25 * T_n[0].transpose() * T_n[n];
   return T_n[0] * rot::rotvec_to_R(rot::R_to_rotvec(mean_1));
+}
+
+/// d theta/d spin (3 x 12): the world spin theta of the reference frame T per unit world spin of
+/// each nodal triad. T = T_1 Rot(psi), psi = VecRot(M), M = mean_n T_1^T T_n, so
+/// d theta = spin_1 + T_1 Gamma(psi) d psi with dM = mean_n [T_1^T (spin_n - spin_1)]x T_1^T T_n,
+/// and d psi the derivative of rot::R_to_rotvec's psi = ax(M) phi / sin, sin = |ax M|,
+/// phi = atan2(sin, (tr M - 1) / 2) (M, a mean of rotations, need not be orthogonal).
+Eigen::Matrix<double, 3, 12> reference_frame_derivative(const std::array<Mat3, 4>& T_n) {
+  std::array<Mat3, 4> M_n;
+  Mat3 M = Mat3::Zero();
+  for (int n = 0; n < 4; ++n) {
+    M_n[n] = T_n[0].transpose() * T_n[n];
+    M += 0.25 * M_n[n];
+  }
+  const Vec3 s = ax(M);
+  const double sin_phi = s.norm(), cos_phi = 0.5 * (M.trace() - 1.0);
+  const bool small = sin_phi < 1e-12;  // R_to_rotvec's small-angle branch: psi = ax(M)
+  const double phi = small ? 0.0 : std::atan2(sin_phi, cos_phi);
+  const Vec3 psi = small ? s : Vec3(s * (phi / sin_phi));
+  const Mat3 T1_Gamma = T_n[0] * rotation_terms(psi).Gamma;
+  Eigen::Matrix<double, 3, 12> A = Eigen::Matrix<double, 3, 12>::Zero();
+  for (int n = 0; n < 4; ++n)
+    for (int k = 0; k < 3; ++k) {
+      const Mat3 e_x = skew(T_n[0].row(k).transpose());  // [T_1^T e_k]x
+      Mat3 dM = Mat3::Zero();
+      if (n == 0) {
+        for (int m = 1; m < 4; ++m) dM -= 0.25 * e_x * M_n[m];
+        A(k, k) = 1.0;
+      } else {
+        dM = 0.25 * e_x * M_n[n];
+      }
+      const Vec3 ds = ax(dM);
+      Vec3 dpsi = ds;
+      if (!small) {
+        const double d_sin = s.dot(ds) / sin_phi, d_cos = 0.5 * dM.trace();
+        const double d_phi = (cos_phi * d_sin - sin_phi * d_cos) / (sin_phi * sin_phi + cos_phi * cos_phi);
+        dpsi = (phi / sin_phi) * ds + s * (d_phi / sin_phi - phi * d_sin / (sin_phi * sin_phi));
+      }
+      A.col(3 * n + k) += T1_Gamma * dpsi;
+    }
+  return A;
 }
 
 }  // namespace
@@ -82,15 +180,6 @@ namespace {
 
 using Mat12x24 = Eigen::Matrix<double, 12, 24>;
 
-/// The position parts of a point's kinematics (y_,k, w_k), for the given node positions.
-template <class PointT, class FrameT>
-void set_point_positions(PointState& ps, const PointT& p, const FrameT& f, const std::array<Vec3, 4>& y_n) {
-  ps.y_s = {Vec3::Zero(), Vec3::Zero()};
-  for (int n = 0; n < 4; ++n)
-    for (int k = 0; k < 2; ++k) ps.y_s[k] += p.dL_ds[n][k] * y_n[n];
-  for (int k = 0; k < 2; ++k) ps.w[k] = f.T.transpose() * ps.y_s[k];
-}
-
 template <class PointT, class FrameT>
 PointState point_state(const PointT& p, const FrameT& f, const std::array<Vec3, 4>& y_n) {
   PointState ps;
@@ -102,7 +191,10 @@ PointState point_state(const PointT& p, const FrameT& f, const std::array<Vec3, 
   }
   ps.rt = rotation_terms(ps.phi);
   ps.T_xi = f.T * ps.rt.R;
-  set_point_positions(ps, p, f, y_n);
+  ps.y_s = {Vec3::Zero(), Vec3::Zero()};
+  for (int n = 0; n < 4; ++n)
+    for (int k = 0; k < 2; ++k) ps.y_s[k] += p.dL_ds[n][k] * y_n[n];
+  for (int k = 0; k < 2; ++k) ps.w[k] = f.T.transpose() * ps.y_s[k];
   return ps;
 }
 
@@ -162,7 +254,6 @@ void Shell4::setup(Model&) {
     s0.R[n] = nodes_[n]->initial().R_WN;
   }
   // Nodal triads from the surface tangents at the nodes (eq. 11.33): t1 along dx/dxi1, t3 normal.
-  double diag = 0.0;
   for (int n = 0; n < 4; ++n) {
     Vec3 a1 = Vec3::Zero(), a2 = Vec3::Zero();
     for (int m = 0; m < 4; ++m) {
@@ -173,9 +264,7 @@ void Shell4::setup(Model&) {
     if (!(a1.norm() > 1e-12) || !(normal.norm() > 1e-12 * a1.squaredNorm()))
       throw std::invalid_argument(fmt::format("shell {}: degenerate geometry at node {}", label(), nodes_[n]->label()));
     iTa_[n] = s0.R[n].transpose() * bilinear::surface_frame(a1, a2);
-    diag = std::max(diag, (s0.x[n] - s0.x[(n + 2) % 4]).norm());
   }
-  size_ = diag;
 
   // Reference frame and nodal rotation vectors of the initial configuration.
   std::array<Mat3, 4> T_n0;
@@ -254,11 +343,18 @@ Vec7 Shell4::beta(const StepContext& c) const {
   return c.y->segment<7>(first_index());
 }
 
-Shell4::Frame Shell4::frame(const NodeStates& s) const {
-  Frame f;
+std::array<Mat3, 4> Shell4::triads(const NodeStates& s) const {
   std::array<Mat3, 4> T_n;
   for (int n = 0; n < 4; ++n) T_n[n] = s.R[n] * iTa_[n];
-  f.T = reference_frame(T_n);
+  return T_n;
+}
+
+Shell4::Frame Shell4::frame(const NodeStates& s) const { return frame(s, reference_frame(triads(s))); }
+
+Shell4::Frame Shell4::frame(const NodeStates& s, const Mat3& T) const {
+  Frame f;
+  const std::array<Mat3, 4> T_n = triads(s);
+  f.T = T;
   for (int n = 0; n < 4; ++n) {
     f.phi[n] = rot::R_to_rotvec(f.T.transpose() * T_n[n]);
     f.dphi_dspin[n] = rotation_terms(f.phi[n]).Gamma.inverse() * f.T.transpose();
@@ -270,10 +366,10 @@ Shell4::Frame Shell4::frame(const NodeStates& s) const {
 // b, d. Used by both cards: MBDyn's `shell4eas` results match this shear interpolation (to 1e-8
 // on its plate decks), not the fully integrated shear. Only these two components are sampled
 // there: a, c give eps_13 (k = 1), b, d eps_23 (k = 2).
-Shell4::Strains Shell4::strains(const NodeStates& s, const Frame& f) const {
+Shell4::Strains Shell4::strains(const PointStates& pst, const Frame& f) const {
   Strains out;
   for (int g = 0; g < 4; ++g) {
-    const PointState ps = point_state(gauss_[g], f, s.x);
+    const PointState& ps = pst.gauss[g];
     out.eps[g] = point_strains(gauss_[g], ps);
     out.B[g] = point_B(gauss_[g], ps, f);
   }
@@ -281,7 +377,7 @@ Shell4::Strains Shell4::strains(const NodeStates& s, const Frame& f) const {
   std::array<Eigen::Matrix<double, 1, 24>, 4> dshear_mid;
   for (int m = 0; m < 4; ++m) {
     const int k = m % 2;
-    const PointState ps = point_state(mid_[m], f, s.x);
+    const PointState& ps = pst.mid[m];
     shear_mid[m] = mid_shear(ps, f.T, k);
     const Vec3 t3 = ps.T_xi.col(2), d_phi = mid_shear_dphi(ps, k);
     for (int n = 0; n < 4; ++n) {
@@ -309,11 +405,7 @@ Shell4::PointStates Shell4::point_states(const NodeStates& s, const Frame& f) co
   return st;
 }
 
-void Shell4::internal_forces(const NodeStates& s, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b, bool keep) {
-  internal_forces(point_states(s, f), f, b, f_q, f_b, keep);
-}
-
-void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b, bool keep) {
+void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& b, Vec24& f_q, Vec7& f_b) {
   const std::array<PointState, 4>& ps_mid = st.mid;
   std::array<double, 4> shear_mid;
   for (int m = 0; m < 4; ++m) shear_mid[m] = mid_shear(ps_mid[m], f.T, m % 2);
@@ -331,10 +423,8 @@ void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& 
     const Vec12 eps_t = eps + p.P * b;
     const Vec12 sigma = law_.D * eps_t + law_.prestress;
     f_b += p.P.transpose() * sigma * p.alpha;
-    if (keep) {
-      eps_t_[g] = eps_t;
-      sigma_[g] = sigma;
-    }
+    eps_t_[g] = eps_t;
+    sigma_[g] = sigma;
     const Vec12 as = p.alpha * sigma;
     for (int m = 0; m < 4; ++m) sigma_mid[m] += a[m] * as[m % 2 == 0 ? 2 : 5];
     Vec3 u = Vec3::Zero();  // conjugate to d phi at this point
@@ -363,11 +453,26 @@ void Shell4::internal_forces(const PointStates& st, const Frame& f, const Vec7& 
   for (int n = 0; n < 4; ++n) f_q.segment<3>(6 * n + 3) = f.dphi_dspin[n].transpose() * g_n[n];
 }
 
-void Shell4::residual(ResidualSink& r, const StepContext& c) {
-  Vec24 f_q;
-  Vec7 f_b;
+const Shell4::Evaluation& Shell4::evaluate(const StepContext& c) {
   const NodeStates s = current_states();
-  internal_forces(s, frame(s), beta(c), f_q, f_b, true);
+  const Vec7 b = beta(c);
+  bool same = last_.valid && b == last_.beta;
+  for (int n = 0; n < 4 && same; ++n) same = s.x[n] == last_.s.x[n] && s.R[n] == last_.s.R[n];
+  if (!same) {
+    last_.s = s;
+    last_.beta = b;
+    last_.f = frame(s);
+    last_.ps = point_states(s, last_.f);
+    internal_forces(last_.ps, last_.f, b, last_.f_q, last_.f_b);
+    last_.valid = true;
+  }
+  return last_;
+}
+
+void Shell4::residual(ResidualSink& r, const StepContext& c) {
+  const Evaluation& e = evaluate(c);
+  const Vec24& f_q = e.f_q;
+  const Vec7& f_b = e.f_b;
   for (int n = 0; n < 4; ++n) {
     if (nodes_[n]->dof_count() == 0) continue;
     r.add(nodes_[n]->eq_index(), Eigen::Matrix<double, 6, 1>(-f_q.segment<6>(6 * n)));
@@ -375,57 +480,124 @@ void Shell4::residual(ResidualSink& r, const StepContext& c) {
   r.add(first_index(), Vec7(-f_b));
 }
 
+// The Hessian of the virtual work Pi = sum_g alpha sigma_g . eps_g at fixed sigma w.r.t. the
+// point variables (phi, phi_,k, w_k = T^T y_,k), gathered per node pair with phi = sum L_n phi_n,
+// phi_,k = sum L_n,k phi_n, y_,k = sum L_n,k y_n; mapped to the spins with dphi_dspin, plus the
+// derivative of dphi_dspin^T = T Gamma(phi_n)^-T itself at the generalised force it maps.
+void Shell4::fixed_frame_tangent(const PointStates& pst, const Frame& f, const Strains& st, const Vec24& f_q,
+                                 Eigen::Matrix<double, 24, 24>& K_qq, Eigen::Matrix<double, 7, 24>& K_bq) const {
+  K_qq.setZero();
+  K_bq.setZero();
+  for (int g = 0; g < 4; ++g) {
+    // Coefficient-based products: at these fixed sizes Eigen's blocked GEMM spends more time
+    // packing than multiplying.
+    const Eigen::Matrix<double, 12, 24> DB = gauss_[g].alpha * law_.D.lazyProduct(st.B[g]);
+    K_qq += st.B[g].transpose().lazyProduct(DB);
+    K_bq += gauss_[g].P.transpose().lazyProduct(DB);
+  }
+  std::array<std::array<Mat3, 4>, 4> H_pp, H_pw;  // (phi_n, phi_m), (phi_n, w of y_m)
+  for (auto& row : H_pp) row.fill(Mat3::Zero());
+  for (auto& row : H_pw) row.fill(Mat3::Zero());
+  // One point's Hessian: phi-phi, phi-phi_,k (rows phi) and phi-w_k.
+  auto gather = [&](const Point& p, const Mat3& h_pp, const std::array<Mat3, 2>& h_ps, const std::array<Mat3, 2>& h_pw) {
+    std::array<Mat3, 4> S, U, Q;
+    for (int m = 0; m < 4; ++m) {
+      S[m] = p.L[m] * h_pp + p.dL_ds[m][0] * h_ps[0] + p.dL_ds[m][1] * h_ps[1];
+      U[m] = p.dL_ds[m][0] * h_ps[0].transpose() + p.dL_ds[m][1] * h_ps[1].transpose();
+      Q[m] = p.dL_ds[m][0] * h_pw[0] + p.dL_ds[m][1] * h_pw[1];
+    }
+    for (int n = 0; n < 4; ++n)
+      for (int m = 0; m < 4; ++m) {
+        H_pp[n][m] += p.L[n] * S[m] + p.L[m] * U[n];
+        H_pw[n][m] += p.L[n] * Q[m];
+      }
+  };
+  std::array<double, 4> sigma_mid{0.0, 0.0, 0.0, 0.0};
+  for (int g = 0; g < 4; ++g) {
+    const Point& p = gauss_[g];
+    const PointState& ps = pst.gauss[g];
+    const Vec12 as = p.alpha * sigma_[g];
+    const std::array<double, 4> a = ans_weights(p.xi1, p.xi2);
+    for (int m = 0; m < 4; ++m) sigma_mid[m] += a[m] * as[m % 2 == 0 ? 2 : 5];
+    const auto dd = second_derivatives(ps.rt.t2);
+    Mat3 h_pp = Mat3::Zero();
+    std::array<Mat3, 2> h_ps, h_pw;
+    for (int k = 0; k < 2; ++k) {
+      Vec3 s_eps = as.segment<3>(3 * k);
+      s_eps[2] = 0.0;  // the transverse shear is the ANS one
+      const Vec3 s_kap = as.segment<3>(6 + 3 * k);
+      const StretchHessian hs = stretch_hessian(ps.rt, ps.phi, s_eps, ps.w[k]);
+      h_pp += hs.phi_phi + curvature_hessian(ps.rt, dd, ps.phi, ps.phi_s[k], s_kap);
+      h_pw[k] = hs.phi_w;
+      h_ps[k] = gamma_v_derivative(ps.rt, ps.phi, s_kap).transpose();
+    }
+    gather(p, h_pp, h_ps, h_pw);
+  }
+  for (int m = 0; m < 4; ++m) {
+    const int k = m % 2;
+    const PointState& ps = pst.mid[m];
+    const StretchHessian hs = stretch_hessian(ps.rt, ps.phi, Vec3(0.0, 0.0, sigma_mid[m]), ps.w[k]);
+    std::array<Mat3, 2> h_pw{Mat3::Zero(), Mat3::Zero()};
+    h_pw[k] = hs.phi_w;
+    gather(mid_[m], hs.phi_phi, {Mat3::Zero(), Mat3::Zero()}, h_pw);
+  }
+  const Mat3 T_T = f.T.transpose();
+  for (int n = 0; n < 4; ++n) {
+    const Mat3 Dn_T = f.dphi_dspin[n].transpose();
+    for (int m = 0; m < 4; ++m) {
+      K_qq.block<3, 3>(6 * n + 3, 6 * m + 3) += Dn_T * H_pp[n][m] * f.dphi_dspin[m];
+      K_qq.block<3, 3>(6 * n + 3, 6 * m) += Dn_T * H_pw[n][m] * T_T;
+      K_qq.block<3, 3>(6 * m, 6 * n + 3) += f.T * H_pw[n][m].transpose() * f.dphi_dspin[n];
+    }
+    // d(T Gamma^-T g)/d phi_n = -T Gamma^-T d(Gamma^T v)/d phi_n at v = Gamma^-T g = T^T f_q,n.
+    const RotationTerms rt = rotation_terms(f.phi[n]);
+    const Mat3 Gamma_inv_T = (f.dphi_dspin[n] * f.T).transpose();
+    const Vec3 v = T_T * f_q.segment<3>(6 * n + 3);
+    K_qq.block<3, 3>(6 * n + 3, 6 * n + 3) -=
+        f.T * Gamma_inv_T * gamma_T_v_derivative(rt, f.phi[n], v) * f.dphi_dspin[n];
+  }
+}
+
 void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
-  const NodeStates s = current_states();
-  const Frame f = frame(s);
-  const Vec7 b = beta(c);
-  Vec24 f_p, f_m;
-  Vec7 f_bp, f_bm;
-  const PointStates ps = point_states(s, f);
-  internal_forces(ps, f, b, f_p, f_bp, true);  // keeps the output quantities of the unperturbed state
+  const Evaluation& e = evaluate(c);
+  const NodeStates& s = e.s;
+  const Frame& f = e.f;
+  const PointStates& ps = e.ps;
+  const Vec24& f_q = e.f_q;
   // EAS columns (eqs. 11.81, 11.83): the forces are linear in beta.
-  const Strains st = strains(s, f);
+  const Strains st = strains(ps, f);
   Eigen::Matrix<double, 24, 7> K_qb = Eigen::Matrix<double, 24, 7>::Zero();
   Eigen::Matrix<double, 7, 7> K_bb = Eigen::Matrix<double, 7, 7>::Zero();
   for (int g = 0; g < 4; ++g) {
     const Point& p = gauss_[g];
-    const Eigen::Matrix<double, 12, 7> DP = law_.D * p.P;
-    K_qb += st.B[g].transpose() * DP * p.alpha;
-    K_bb += p.P.transpose() * DP * p.alpha;
+    const Eigen::Matrix<double, 12, 7> DP = p.alpha * law_.D.lazyProduct(p.P);
+    K_qb += st.B[g].transpose().lazyProduct(DP);
+    K_bb += p.P.transpose().lazyProduct(DP);
   }
-  // Nodal columns: central differences of the exact internal forces (positions, then spins);
-  // they include the variation of the reference frame T that B leaves out. A position change
-  // leaves the frame and the rotations at the points as they are.
+  // Nodal columns: the tangent with T fixed, plus the variation of T (an average of the nodal
+  // triads, eqs. 11.35, 11.36): d f = d f/d theta|_nodes d theta, d theta = sum_m A_m spin_m, with
+  // theta the world spin of T. A rigid rotation delta of the element (positions about their
+  // centroid, every spin delta) turns T by delta and every nodal force vector with it and leaves
+  // the beta forces as they are, so
+  //   d f/d theta = -[f_n]x - sum_m (K_q,spin_m - K_q,y_m [y_m - y_c]x)   (T fixed in K),
+  // exact, as is A_m = d theta/d spin_m.
   Eigen::Matrix<double, 24, 24> K_qq;
   Eigen::Matrix<double, 7, 24> K_bq;
-  const double h_x = 1e-6 * size_, h_r = 1e-6;
+  fixed_frame_tangent(ps, f, st, f_q, K_qq, K_bq);
+  const Vec3 y_c = 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]);
+  Eigen::Matrix<double, 24, 3> dfq_dtheta;
+  Eigen::Matrix<double, 7, 3> dfb_dtheta = Eigen::Matrix<double, 7, 3>::Zero();
+  for (int n = 0; n < 4; ++n) dfq_dtheta.middleRows<3>(6 * n) = -skew(f_q.segment<3>(6 * n));
+  for (int n = 0; n < 4; ++n) dfq_dtheta.middleRows<3>(6 * n + 3) = -skew(f_q.segment<3>(6 * n + 3));
+  for (int m = 0; m < 4; ++m) {
+    const Mat3 r_x = skew(s.x[m] - y_c);
+    dfq_dtheta += K_qq.middleCols<3>(6 * m) * r_x - K_qq.middleCols<3>(6 * m + 3);
+    dfb_dtheta += K_bq.middleCols<3>(6 * m) * r_x - K_bq.middleCols<3>(6 * m + 3);
+  }
+  const Eigen::Matrix<double, 3, 12> A = reference_frame_derivative(triads(s));
   for (int n = 0; n < 4; ++n) {
-    for (int k = 0; k < 6; ++k) {
-      NodeStates sp = s, sm = s;
-      if (k < 3) {
-        sp.x[n][k] += h_x;
-        sm.x[n][k] -= h_x;
-        PointStates ps_p = ps, ps_m = ps;
-        for (int g = 0; g < 4; ++g) {
-          set_point_positions(ps_p.gauss[g], gauss_[g], f, sp.x);
-          set_point_positions(ps_m.gauss[g], gauss_[g], f, sm.x);
-          set_point_positions(ps_p.mid[g], mid_[g], f, sp.x);
-          set_point_positions(ps_m.mid[g], mid_[g], f, sm.x);
-        }
-        internal_forces(ps_p, f, b, f_p, f_bp);
-        internal_forces(ps_m, f, b, f_m, f_bm);
-      } else {
-        Vec3 d = Vec3::Zero();
-        d[k - 3] = h_r;
-        sp.R[n] = rot::rotvec_to_R(d) * s.R[n];
-        sm.R[n] = rot::rotvec_to_R(-d) * s.R[n];
-        internal_forces(sp, frame(sp), b, f_p, f_bp);
-        internal_forces(sm, frame(sm), b, f_m, f_bm);
-      }
-      const double h2 = 2.0 * (k < 3 ? h_x : h_r);
-      K_qq.col(6 * n + k) = (f_p - f_m) / h2;
-      K_bq.col(6 * n + k) = (f_bp - f_bm) / h2;
-    }
+    K_qq.middleCols<3>(6 * n + 3) += dfq_dtheta * A.middleCols<3>(3 * n);
+    K_bq.middleCols<3>(6 * n + 3) += dfb_dtheta * A.middleCols<3>(3 * n);
   }
   // The nodes' unknowns are incremental rotations g (R = R(g) R_ref): a change dg is the spin
   // G(g) dg, so the spin columns are mapped with G(g) (exact also away from g = 0).

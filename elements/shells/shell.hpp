@@ -20,8 +20,11 @@
 // -sum P^T sigma alpha w for beta (eqs. 11.89, 11.90).
 //
 // The strain derivatives B are computed exactly (closed-form derivatives of the strain
-// evaluation, shell.cpp); the Jacobian of the nodal forces is the central finite difference of the exact
-// residual, the beta blocks are analytical (eqs. 11.81-11.83).
+// evaluation, shell.cpp). The Jacobian is the exact tangent of these forces: with T held fixed,
+// sum alpha B^T D B plus the geometric term (second derivatives of the strains at fixed stresses),
+// in closed form; the variation of T with the nodal spins by central differences (3 directions
+// of T, and T's derivative w.r.t. each spin); the beta blocks analytical (eqs. 11.81-11.83).
+// (MBDyn's own shell Jacobian is analytical too, eqs. 11.81-11.83 with its geometric terms.)
 #include <array>
 #include <string>
 
@@ -121,16 +124,36 @@ class Shell4 : public Element {
     std::array<shell_kinematics::PointState, 4> gauss, mid;
   };
 
+  /// One evaluation of the internal forces: the state it was made at, the frame, the point
+  /// kinematics and the forces. residual() and jacobian() of one iterate share it.
+  struct Evaluation {
+    NodeStates s;
+    Vec7 beta;
+    Frame f;
+    PointStates ps;
+    Vec24 f_q;
+    Vec7 f_b;
+    bool valid = false;
+  };
+  /// The evaluation at the current state (kept: the output's strains and forces are its own).
+  const Evaluation& evaluate(const StepContext& c);
+
   NodeStates current_states() const;
   PointStates point_states(const NodeStates& s, const Frame& f) const;
+  /// The nodal triads T_n = R_n iTa_n.
+  std::array<Mat3, 4> triads(const NodeStates& s) const;
   Frame frame(const NodeStates& s) const;
+  /// The frame for a given reference orientation T (the Jacobian's variation of T).
+  Frame frame(const NodeStates& s, const Mat3& T) const;
   Vec7 beta(const StepContext& c) const;
-  Strains strains(const NodeStates& s, const Frame& f) const;
-  /// Internal nodal forces (24) and beta forces (7); `keep` keeps strains/forces for output.
-  void internal_forces(const NodeStates& s, const Frame& f, const Vec7& beta, Vec24& f_q, Vec7& f_b,
-                       bool keep = false);
-  void internal_forces(const PointStates& st, const Frame& f, const Vec7& beta, Vec24& f_q, Vec7& f_b,
-                       bool keep = false);
+  Strains strains(const PointStates& ps, const Frame& f) const;
+  /// Derivative of the internal forces (24 nodal, 7 beta) w.r.t. the nodal positions and spins
+  /// with T held fixed: sum alpha B^T D B plus the geometric term (the Hessian of the virtual work
+  /// sum alpha sigma . eps at fixed sigma); `f_q` are the internal forces at this state.
+  void fixed_frame_tangent(const PointStates& ps, const Frame& f, const Strains& st, const Vec24& f_q,
+                           Eigen::Matrix<double, 24, 24>& K_qq, Eigen::Matrix<double, 7, 24>& K_bq) const;
+  /// Internal nodal forces (24) and beta forces (7); keeps the strains and forces for output.
+  void internal_forces(const PointStates& st, const Frame& f, const Vec7& beta, Vec24& f_q, Vec7& f_b);
 
   std::array<StructNode*, 4> nodes_;
   ShellLaw law_;
@@ -138,8 +161,8 @@ class Shell4 : public Element {
   std::array<Mat3, 4> iTa_;
   std::array<Point, 4> gauss_;
   std::array<Point, 4> mid_;  ///< ANS shear sampling points a, b, c, d
-  double size_ = 1.0;        ///< element size, for finite-difference steps
   std::array<Vec12, 4> eps_t_{}, sigma_{};
+  Evaluation last_;
 };
 
 }  // namespace mbl::elements

@@ -92,17 +92,35 @@ TEST(ShellJacobian, EasAnsDynamicNodes) {
   EXPECT_LT(r.max_error, 1e-5) << r.str();
 }
 
-TEST(ShellJacobian, AwayFromTheNewtonReference) {
-  // Iterates with g != 0: the spin columns are mapped with G(g), exact there too.
-  ShellFixture f(false, T::Static);
+namespace {
+
+/// The check at a predicted state whose nodes carry the incremental rotations g[k] (g != 0).
+test_support::JacobianCheck check_rotated(bool ans, const std::array<Vec3, 4>& g) {
+  ShellFixture f(ans, T::Static);
   f.model.setup_elements();
   f.model.number_dofs();
   Vector y, yp;
   f.model.initial_state(y, yp);
   f.model.after_predict(0.25, y, yp);
-  for (std::size_t k = 0; k < f.nodes.size(); ++k)
-    y.segment<3>(f.nodes[k]->dof_index() + 3) = 0.05 * Vec3(0.4 - 0.3 * k, 0.2 * k, -0.5);
-  const auto r = test_support::check_jacobian(f.model, 0.25, 0.37, y, yp);
+  for (std::size_t k = 0; k < f.nodes.size(); ++k) y.segment<3>(f.nodes[k]->dof_index() + 3) = g[k];
+  return test_support::check_jacobian(f.model, 0.25, 0.37, y, yp);
+}
+
+}  // namespace
+
+TEST(ShellJacobian, AwayFromTheNewtonReference) {
+  // Iterates with g != 0: the spin columns are mapped with G(g), exact there too.
+  std::array<Vec3, 4> g;
+  for (int k = 0; k < 4; ++k) g[k] = 0.05 * Vec3(0.4 - 0.3 * k, 0.2 * k, -0.5);
+  const auto r = check_rotated(false, g);
+  EXPECT_LT(r.max_error, 1e-5) << r.str();
+}
+
+TEST(ShellJacobian, LargeRotationsWithinTheElement) {
+  // Nodal rotations relative to the element's frame near 1 rad and beyond: the geometric tangent's
+  // closed-form branches (|phi|^2 >= 1 at the points) as well as the series ones.
+  const auto r = check_rotated(true, {Vec3(1.6, 0.4, -0.3), Vec3(-0.5, 1.8, 0.2), Vec3(-1.4, -0.6, 0.9),
+                                      Vec3(0.3, -1.5, -1.0)});
   EXPECT_LT(r.max_error, 1e-5) << r.str();
 }
 
