@@ -141,11 +141,19 @@ Shape1D read_shape(CardReader& in) {
   if (in.keyword_is("const")) {
     s.coef = {in.real()};
   } else if (in.keyword_is("linear")) {
+    // Input manual eq. 2.59: the values at xi = -1 and 1, or (MBDyn's source) `coefficients, a0, a1`.
     s.kind = Shape1D::Kind::Linear;
-    s.coef = {in.real(), in.real()};
+    if (in.keyword_is("coefficients")) {
+      s.coef = {in.real(), in.real()};
+    } else {
+      const double at_m1 = in.real(), at_p1 = in.real();
+      s.coef = {(at_p1 + at_m1) / 2., (at_p1 - at_m1) / 2.};
+    }
   } else if (in.keyword_is("parabolic")) {
+    // Input manual eq. 2.61: the values at xi = -1, 0 and 1.
     s.kind = Shape1D::Kind::Parabolic;
-    s.coef = {in.real(), in.real(), in.real()};
+    const double at_m1 = in.real(), at_0 = in.real(), at_p1 = in.real();
+    s.coef = {at_0, (at_p1 - at_m1) / 2., (at_p1 + at_m1) / 2. - at_0};
   } else if (const bool steps = in.keyword_is("piecewise const"); steps || in.keyword_is("piecewise linear")) {
     s.kind = steps ? Shape1D::Kind::PiecewiseConst : Shape1D::Kind::PiecewiseLinear;
     const int n = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "at least one point"));

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <numbers>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "elements/aero/aerodynamic_body.hpp"
 #include "elements/aero/air_properties.hpp"
@@ -14,6 +16,7 @@
 #include "elements/aero/c81_data.hpp"
 #include "elements/aero/rotor.hpp"
 #include "support/element_fixture.hpp"
+#include "support/run_program.hpp"
 
 using namespace mbl;
 using namespace mbl::elements::aero;
@@ -313,4 +316,63 @@ TEST(AeroShape, PiecewiseConstHoldsEachValueUpToTheNextAbscissa) {
   EXPECT_EQ(s.at(0.49), 2.0);
   EXPECT_EQ(s.at(0.5), 3.0);
   EXPECT_EQ(s.at(1.0), 3.0);
+}
+
+// Input manual eqs. 2.59 and 2.61: `linear` gives the values at xi = -1 and 1 (or, after
+// `coefficients`, a0 and a1), `parabolic` the values at -1, 0 and 1. The .log line of the body
+// shows them: its trailing and leading edges at both ends, chord `c` and twist `tw` there.
+TEST(AeroShape, LinearAndParabolicShapesTakeTheValuesAtTheEnds) {
+  auto deck = [](const std::string& chord, const std::string& twist) {
+    return R"(begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 1; rigid bodies: 1; air properties; aerodynamic elements: 1; end: control data;
+begin: nodes; structural: 1, dynamic, null, eye, null, null; end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, eye;
+  air properties: 1.225, 340., 1., 0., 0., const, 0.;
+  aerodynamic body: 1, 1, null, eye, 2., )" +
+           chord + ", const, 0., const, 0., " + twist + R"(, 1;
+end: elements;
+)";
+  };
+  // The edges of the .log line: ( trailing, leading ) at xi = -1, then at xi = 1 (node frame).
+  auto edges = [](const test::TextDeckRun& run) {
+    std::ifstream log(run.output("log"));
+    std::string line;
+    while (std::getline(log, line) && line.rfind("aero0:", 0) != 0) {}
+    std::istringstream in(line.substr(6));
+    std::vector<double> v;
+    double label = 0., node = 0., x = 0.;
+    in >> label >> node;
+    while (in >> x) v.push_back(x);
+    return v;
+  };
+  const auto linear = test::run_deck_text("aero_shape_linear", deck("linear, 1., 3.", "linear, 0., 90.*deg2rad"));
+  ASSERT_EQ(linear.rc, 0) << linear.log();
+  const auto e = edges(linear);
+  ASSERT_EQ(e.size(), 12u);
+  // xi = -1: chord 1, no twist: trailing edge 3/4 chord behind along axis 1, at z = -1.
+  EXPECT_NEAR(e[0], -0.75, 1e-12);
+  EXPECT_NEAR(e[1], 0., 1e-12);
+  EXPECT_NEAR(e[2], -1., 1e-12);
+  EXPECT_NEAR(e[3], 0.25, 1e-12);
+  // xi = 1: chord 3, twist 90 deg: the chord along axis 2.
+  EXPECT_NEAR(e[6], 0., 1e-12);
+  EXPECT_NEAR(e[7], -2.25, 1e-12);
+  EXPECT_NEAR(e[8], 1., 1e-12);
+  EXPECT_NEAR(e[10], 0.75, 1e-12);
+
+  const auto coefficients = test::run_deck_text("aero_shape_coefficients", deck("linear, coefficients, 2., 1.", "const, 0."));
+  ASSERT_EQ(coefficients.rc, 0) << coefficients.log();
+  const auto ec = edges(coefficients);
+  ASSERT_EQ(ec.size(), 12u);
+  EXPECT_NEAR(ec[3] - ec[0], 1., 1e-12);  // chord 2 - 1 at xi = -1
+  EXPECT_NEAR(ec[9] - ec[6], 3., 1e-12);  // 2 + 1 at xi = 1
+
+  const auto parabolic = test::run_deck_text("aero_shape_parabolic", deck("parabolic, 1., 4., 2.", "const, 0."));
+  ASSERT_EQ(parabolic.rc, 0) << parabolic.log();
+  const auto ep = edges(parabolic);
+  ASSERT_EQ(ep.size(), 12u);
+  EXPECT_NEAR(ep[3] - ep[0], 1., 1e-12);
+  EXPECT_NEAR(ep[9] - ep[6], 2., 1e-12);
 }
