@@ -48,6 +48,9 @@ const char* const kAeroDecks[] = {
     // Twisted surfaces whose `linear` twist gives the values at both ends: a falling, spinning
     // seed (an aerodynamic body) and a helicopter's rotor under uniform inflow.
     "t.aero.macrophyllum",
+    // MBDyn's built-in NACA 0012 on an aerodynamic beam2 whose node frames differ by 10 deg: the
+    // section frames interpolate the rotation vector between them.
+    "t.aero.aero2",
     "web.userfiles.documents.examples.rigidhelicopter2",
 };
 

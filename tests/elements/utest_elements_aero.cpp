@@ -376,3 +376,34 @@ end: elements;
   EXPECT_NEAR(ep[3] - ep[0], 1., 1e-12);
   EXPECT_NEAR(ep[9] - ep[6], 2., 1e-12);
 }
+
+// MBDyn's aerodynamic beam2 turns its section frames from node 1's by the rotation vector of
+// half the relative rotation of the nodes' frames, scaled by (1 + xi) / 2 (exponential map, not
+// Cayley-Gibbs-Rodrigues): with the frames 1.2 rad apart about the span, the single points of
+// the two portions (xi = -1/2, 1/2) see angles of attack 0.6 / 4 and 0.6 * 3 / 4 rad.
+TEST(AeroBeam, Beam2SectionFramesInterpolateTheRotationVector) {
+  const auto run = test::run_deck_text("aero_beam2_frames", R"(begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 2; joints: 2; beams: 1; air properties; aerodynamic elements: 1; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, static, 0., 0., 1., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, clamp, 2, node, node;
+  beam2: 1, 1, null, 2, null, eye, linear elastic, 1e6;
+  air properties: 1.225, 340., -1., 0., 0., const, 20.;
+  aerodynamic beam2: 1, 1,
+    reference, node, null, reference, node, eye,
+    reference, node, null, reference, node, 3, 0., 0., 1., 1, cos(1.2), sin(1.2), 0.,
+    const, 0.1, const, 0., const, 0., const, 0., 1;
+end: elements;
+)");
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto aer = test::last_record(run.output("aer"), 1);
+  ASSERT_EQ(aer.size(), 16u);
+  // .aer angles: MBDyn's rounded degrees (aerod2's DEGRAD .017453293), 7 digits.
+  EXPECT_NEAR(aer[0] * .017453293, 0.6 * 0.25, 1e-6);
+  EXPECT_NEAR(aer[8] * .017453293, 0.6 * 0.75, 1e-6);
+}
