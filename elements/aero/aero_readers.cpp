@@ -240,8 +240,16 @@ bool read_surface(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p, int b
       if (std::abs(p.bc_point.at(x) - p.force_point.at(x)) < std::numeric_limits<double>::epsilon())
         in.fail("theodorsen aerodynamics need the force point and the velocity point apart");
   if (in.keyword_is("unsteady")) {
-    if (!in.keyword_is("steady")) {
-      in.not_implemented("unsteady aerodynamics (bielawa)");
+    // steady | bielawa, or MBDyn's numbers 0, 2 (MBDyn refuses Harris's model, 1, too).
+    if (in.peek_keyword_is("harris")) in.fail_expected("steady or bielawa (Harris's model is not available)");
+    int model = 0;
+    if (in.keyword_is("bielawa")) model = 2;
+    else if (!in.keyword_is("steady"))
+      model = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v == 0 || v == 2; },
+                                                       "steady, bielawa, 0 or 2"));
+    p.bielawa = model == 2;
+    if (p.bielawa && (p.airfoil.at_point.empty() || p.theodorsen)) {
+      in.not_implemented(p.theodorsen ? "unsteady, bielawa with theodorsen" : "unsteady, bielawa on the built-in airfoils");
       return false;
     }
   }

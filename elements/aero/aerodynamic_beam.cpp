@@ -63,7 +63,7 @@ void AerodynamicBeam::residual(ResidualSink& r, const StepContext& c) {
       const Mat3 R_W0 = nn_ == 3 ? Mat3(R[1] * rot::rotvec_to_R(N[0] * g1 + N[2] * g3))
                                  : Mat3(R[0] * rot::rotvec_to_R(g1 * ((1. + N[1] - N[0]) / 2.)));
       const Mat3 R_WS = section_frame(R_W0, s, c.t);
-      const Vec6d T = section_loads(point, s, xi_[i], section_velocity(R_WS, Vr, wr), rho, sound, true);
+      const Vec6d T = section_loads(point, s, xi_[i], section_velocity(R_WS, Vr, wr), rho, sound, c.t, true);
       const double weight = dx_ds.norm() * half * w_[i];
       const Vec3 F = R_WS * Vec3(T[0], T[1], T[2]) * weight;
       F_W_[k] += F;

@@ -407,3 +407,69 @@ end: elements;
   EXPECT_NEAR(aer[0] * .017453293, 0.6 * 0.25, 1e-6);
   EXPECT_NEAR(aer[8] * .017453293, 0.6 * 0.75, 1e-6);
 }
+
+// `unsteady, bielawa` without rates and without sideslip is the steady strip theory; with rates
+// the corrections follow the sign of alpha: (alpha, rates) and (-alpha, -rates) on a symmetric
+// airfoil give opposite lift and moment and the same drag.
+TEST(AeroBielawa, ZeroRatesAreSteadyAndCorrectionsFollowTheSignOfAlpha) {
+  const C81Data d = flat_plate();
+  const SectionData s{1.225, 340., 0.5, 0.1, -0.2};
+  const double V = 50., alpha = 4. * kPi / 180.;
+  const Vec6d W{V * std::cos(alpha), -V * std::sin(alpha), 0., 0., 0., 0.};
+  SectionOutput steady_out, unsteady_out;
+  const AlphaRates none;
+  const Vec6d steady = c81_section_forces(d, s, W, steady_out);
+  const Vec6d still = c81_section_forces(d, s, W, unsteady_out, &none);
+  for (int k = 0; k < 6; ++k) EXPECT_NEAR(still[k], steady[k], 1e-12 * (1. + std::abs(steady[k])));
+
+  const AlphaRates pitching{2., 30.}, mirrored{-2., -30.};
+  SectionOutput up, down;
+  const Vec6d Fu = c81_section_forces(d, s, W, up, &pitching);
+  const Vec6d Wm{W[0], -W[1], 0., 0., 0., 0.};
+  const Vec6d Fd = c81_section_forces(d, s, Wm, down, &mirrored);
+  EXPECT_EQ(up.alf1, 2.);
+  EXPECT_EQ(up.alf2, 30.);
+  EXPECT_GT(std::abs(up.cl - steady_out.cl), 1e-3);  // the rates change the lift
+  EXPECT_NEAR(down.cl, -up.cl, 1e-12);
+  EXPECT_NEAR(down.cm, -up.cm, 1e-12);
+  EXPECT_NEAR(down.cd, up.cd, 1e-12);
+  EXPECT_NEAR(Fd[0], Fu[0], 1e-9);
+  EXPECT_NEAR(Fd[1], -Fu[1], 1e-9);
+}
+
+// MBDyn's AeroMemory: the rates come from the quadratic through the angles of attack at the last
+// two converged times and the current one; a pitch drive quadratic in time is differentiated
+// exactly: alpha = .05 + .2 t + .5 t^2 rad gives alpha' = .2 + t, alpha'' = 1 (.aer std
+// columns 7 and 8), from the fourth step on.
+TEST(AeroBielawa, RatesOfAQuadraticPitchAreExact) {
+  const auto table = test::fresh_temp_dir("aero_bielawa_table") / "flat.c81";
+  std::ofstream(table) << flat_plate_c81();
+  const auto run = test::run_deck_text("aero_bielawa_rates", R"(begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: .1; time step: 1e-2; end: initial value;
+begin: control data; structural nodes: 1; joints: 1; air properties; aerodynamic elements: 1; end: control data;
+begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;
+set: const integer FLAT = 1;
+c81 data: FLAT, ")" + table.string() + R"(", free format;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  air properties: 1.225, 340., -1., 0., 0., const, 30.;
+  aerodynamic body: 1, 1, null, eye, 1.,
+    const, .2, const, 0., const, 0., const, 0., 1,
+    control, string, ".05 + .2*Time + .5*Time^2",
+    c81, FLAT, unsteady, bielawa;
+end: elements;
+)");
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto aer = test::records(run.output("aer"), 1);
+  ASSERT_GE(aer.size(), 11u);  // t = 0, .01, ..., .1
+  for (std::size_t k = 0; k < 11; ++k) {
+    const double t = 1e-2 * static_cast<double>(k);
+    EXPECT_NEAR(aer[k][0] * kPi / 180., .05 + .2 * t + .5 * t * t, 1e-6) << "t = " << t;
+    if (k < 3) {
+      EXPECT_EQ(aer[k][6], 0.) << "t = " << t;
+      continue;
+    }
+    EXPECT_NEAR(aer[k][6], .2 + t, 1e-6) << "t = " << t;
+    EXPECT_NEAR(aer[k][7], 1., 1e-5) << "t = " << t;
+  }
+}
