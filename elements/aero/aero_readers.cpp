@@ -141,11 +141,19 @@ Shape1D read_shape(CardReader& in) {
   if (in.keyword_is("const")) {
     s.coef = {in.real()};
   } else if (in.keyword_is("linear")) {
+    // Input manual eq. 2.59: the values at xi = -1 and 1, or (MBDyn's source) `coefficients, a0, a1`.
     s.kind = Shape1D::Kind::Linear;
-    s.coef = {in.real(), in.real()};
+    if (in.keyword_is("coefficients")) {
+      s.coef = {in.real(), in.real()};
+    } else {
+      const double at_m1 = in.real(), at_p1 = in.real();
+      s.coef = {(at_p1 + at_m1) / 2., (at_p1 - at_m1) / 2.};
+    }
   } else if (in.keyword_is("parabolic")) {
+    // Input manual eq. 2.61: the values at xi = -1, 0 and 1.
     s.kind = Shape1D::Kind::Parabolic;
-    s.coef = {in.real(), in.real(), in.real()};
+    const double at_m1 = in.real(), at_0 = in.real(), at_p1 = in.real();
+    s.coef = {at_0, (at_p1 - at_m1) / 2., (at_p1 + at_m1) / 2. - at_0};
   } else if (const bool steps = in.keyword_is("piecewise const"); steps || in.keyword_is("piecewise linear")) {
     s.kind = steps ? Shape1D::Kind::PiecewiseConst : Shape1D::Kind::PiecewiseLinear;
     const int n = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "at least one point"));
@@ -232,8 +240,16 @@ bool read_surface(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p, int b
       if (std::abs(p.bc_point.at(x) - p.force_point.at(x)) < std::numeric_limits<double>::epsilon())
         in.fail("theodorsen aerodynamics need the force point and the velocity point apart");
   if (in.keyword_is("unsteady")) {
-    if (!in.keyword_is("steady")) {
-      in.not_implemented("unsteady aerodynamics (bielawa)");
+    // steady | bielawa, or MBDyn's numbers 0, 2 (MBDyn refuses Harris's model, 1, too).
+    if (in.peek_keyword_is("harris")) in.fail_expected("steady or bielawa (Harris's model is not available)");
+    int model = 0;
+    if (in.keyword_is("bielawa")) model = 2;
+    else if (!in.keyword_is("steady"))
+      model = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v == 0 || v == 2; },
+                                                       "steady, bielawa, 0 or 2"));
+    p.bielawa = model == 2;
+    if (p.bielawa && (p.airfoil.at_point.empty() || p.theodorsen)) {
+      in.not_implemented(p.theodorsen ? "unsteady, bielawa with theodorsen" : "unsteady, bielawa on the built-in airfoils");
       return false;
     }
   }

@@ -17,6 +17,7 @@ AeroSurface::AeroSurface(unsigned label, AeroSurfaceParams p, int blocks) : Elem
   out_.resize(static_cast<std::size_t>(blocks) * p_.points);
   gauss_out_.resize(out_.size());
   history_.resize(out_.size());
+  alpha_history_.resize(p_.bielawa ? out_.size() : 0);
 }
 
 void AeroSurface::after_convergence(const StepContext& c) {
@@ -26,6 +27,22 @@ void AeroSurface::after_convergence(const StepContext& c) {
   }
   prev_time_ = c.t;
   converged_once_ = true;
+  for (AlphaHistory& h : alpha_history_) {
+    h.alpha = {h.alpha[1], h.alpha[2], h.alpha[2]};
+    h.time = {h.time[1], h.time[2], h.time[2]};
+  }
+  ++converged_steps_;
+}
+
+AlphaRates AeroSurface::alpha_rates(int i, double alpha, double t) const {
+  if (converged_steps_ < 3) return {};
+  const AlphaHistory& h = alpha_history_[i];
+  const double t0 = h.time[0], t1 = h.time[1], a0 = h.alpha[0], a1 = h.alpha[1];
+  if (!(t0 < t1 && t1 < t)) return {};  // evaluations at a converged time (Jacobian checks)
+  // Newton form a0 + f01 (t - t0) + c2 (t - t0)(t - t1), differentiated at t.
+  const double f01 = (a1 - a0) / (t1 - t0);
+  const double c2 = ((alpha - a0) / (t - t0) - f01) / (t - t1);
+  return {f01 + c2 * (2. * t - t0 - t1), 2. * c2};
 }
 
 void AeroSurface::setup(Model& m) {
@@ -55,12 +72,21 @@ Vec3 AeroSurface::air_relative(const Vec3& x_W, double t) const {
   return v;
 }
 
-Vec6d AeroSurface::section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, bool record) {
+Vec6d AeroSurface::section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, double t,
+                                 bool record) {
   const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
   SectionOutput scratch;
   SectionOutput& out = record ? out_[i] : scratch;
-  Vec6d T = p_.airfoil.at_point.empty() ? builtin_section_forces(p_.airfoil.builtin, s, W, out)
-                                        : c81_section_forces(*p_.airfoil.at_point[i], s, W, out);
+  AlphaRates rates;
+  if (p_.bielawa) {
+    // The angle of the velocity at the reference point (MBDyn's AeroMemory::Predict).
+    const double alpha = std::atan2(-W[1], W[0]);
+    rates = alpha_rates(i, alpha, t);
+    if (record) alpha_history_[i].alpha[2] = alpha, alpha_history_[i].time[2] = t;
+  }
+  Vec6d T = p_.airfoil.at_point.empty()
+                ? builtin_section_forces(p_.airfoil.builtin, s, W, out)
+                : c81_section_forces(*p_.airfoil.at_point[i], s, W, out, p_.bielawa ? &rates : nullptr);
   T[1] *= p_.tip_loss.at(xi_tip);
   if (record) gauss_out_[i] = {std::atan2(-W[1], W[0]) * 180. / std::numbers::pi, Vec3(T[1], T[0], T[5])};
   return T;

@@ -29,6 +29,7 @@ struct AeroSurfaceParams {
   AirfoilData airfoil;     ///< tables at each integration point (of every block)
   bool jacobian = false;
   bool theodorsen = false;  ///< two states per point (theodorsen.hpp)
+  bool bielawa = false;     ///< `unsteady, bielawa` (c81 airfoils; airfoil.hpp)
   enum class Output { Std, Gauss, Node } output = Output::Std;
   bool has_induced_velocity = false;
   unsigned induced_velocity_label = 0;
@@ -56,9 +57,10 @@ class AeroSurface : public Element {
   Vec6d section_velocity(const Mat3& R_WS, const Vec3& Vr_W, const Vec3& w_W) const;
   /// Airstream and induced velocity at x_W: v_induced - v_air.
   Vec3 air_relative(const Vec3& x_W, double t) const;
-  /// Load per unit span (airfoil frame) at point i for section velocity W; xi: span coordinate
-  /// of the shapes, xi_tip: that of the tip-loss shape; records the .aer data of the point.
-  Vec6d section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c,
+  /// Load per unit span (airfoil frame) at point i for section velocity W at time t; xi: span
+  /// coordinate of the shapes, xi_tip: that of the tip-loss shape; records the .aer data of the
+  /// point (and, under `unsteady, bielawa`, its angle of attack at t).
+  Vec6d section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, double t,
                       bool record);
   /// The same with Theodorsen states q at point i (time t, not recorded unless `record`); g
   /// receives the states' rates.
@@ -82,6 +84,16 @@ class AeroSurface : public Element {
   /// Per point: wind angle (deg) and (T2, T1, M3) of the section loads per unit span.
   std::vector<std::pair<double, Vec3>> gauss_out_;
   std::vector<TheodorsenHistory> history_;
+  /// `unsteady, bielawa`: per point the angles of attack (rad) at the last two converged times
+  /// and at the latest evaluation, and those times (MBDyn's AeroMemory).
+  struct AlphaHistory {
+    std::array<double, 3> alpha{}, time{};
+  };
+  std::vector<AlphaHistory> alpha_history_;
+  int converged_steps_ = 0;
+  /// The rates of the quadratic through the history, the last point replaced by (t, alpha);
+  /// zero until three steps have converged.
+  AlphaRates alpha_rates(int i, double alpha, double t) const;
   double prev_time_ = 0.;
   bool converged_once_ = false;
 };

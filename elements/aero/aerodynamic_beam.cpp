@@ -27,13 +27,15 @@ void AerodynamicBeam::residual(ResidualSink& r, const StepContext& c) {
     w[k] = n.w_W();
     R[k] = n.R_WN() * R_NA_[k];
   }
-  // Frame interpolation parameters (MBDyn's): about node 2 (beam3) or node 1 (beam2).
+  // Frame interpolation (MBDyn's): rotation vectors about node 2 (beam3) or node 1 (beam2; half
+  // the relative rotation, as MBDyn's AerodynamicBeam2 takes it), interpolated linearly and
+  // mapped back through the exponential.
   Vec3 g1 = Vec3::Zero(), g3 = Vec3::Zero();
   if (nn_ == 3) {
-    g1 = rot::R_to_cgr(R[1].transpose() * R[0]);
-    g3 = rot::R_to_cgr(R[1].transpose() * R[2]);
+    g1 = rot::R_to_rotvec(R[1].transpose() * R[0]);
+    g3 = rot::R_to_rotvec(R[1].transpose() * R[2]);
   } else {
-    g1 = rot::R_to_cgr(R[0].transpose() * R[1]) / 2.;
+    g1 = rot::R_to_rotvec(R[0].transpose() * R[1]) / 2.;
   }
   double rho = 0., sound = 0.;
   air_->properties(nn_ == 3 ? x[1] : Vec3((x[0] + x[1]) / 2.), c.t, rho, sound);
@@ -58,10 +60,10 @@ void AerodynamicBeam::residual(ResidualSink& r, const StepContext& c) {
         dx_ds += dN[j] * x[j];
       }
       Vr += air_relative(Xr, c.t);
-      const Mat3 R_W0 = nn_ == 3 ? Mat3(R[1] * rot::cgr_to_R(N[0] * g1 + N[2] * g3))
-                                 : Mat3(R[0] * rot::cgr_to_R(g1 * ((1. + N[1] - N[0]) / 2.)));
+      const Mat3 R_W0 = nn_ == 3 ? Mat3(R[1] * rot::rotvec_to_R(N[0] * g1 + N[2] * g3))
+                                 : Mat3(R[0] * rot::rotvec_to_R(g1 * ((1. + N[1] - N[0]) / 2.)));
       const Mat3 R_WS = section_frame(R_W0, s, c.t);
-      const Vec6d T = section_loads(point, s, xi_[i], section_velocity(R_WS, Vr, wr), rho, sound, true);
+      const Vec6d T = section_loads(point, s, xi_[i], section_velocity(R_WS, Vr, wr), rho, sound, c.t, true);
       const double weight = dx_ds.norm() * half * w_[i];
       const Vec3 F = R_WS * Vec3(T[0], T[1], T[2]) * weight;
       F_W_[k] += F;

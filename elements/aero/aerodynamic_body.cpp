@@ -42,7 +42,7 @@ void AerodynamicBody::residual(ResidualSink& r, const StepContext& c) {
       r.add(first_index() + 2 * i, g[0] - qp[0]);
       r.add(first_index() + 2 * i + 1, g[1] - qp[1]);
     } else {
-      T = section_loads(i, xi_[i], xi_[i], W, rho, sound, true);
+      T = section_loads(i, xi_[i], xi_[i], W, rho, sound, c.t, true);
     }
     const double weight = half_span_ * w_[i];
     const Vec3 F = R_WS * Vec3(T[0], T[1], T[2]) * weight;
@@ -74,7 +74,7 @@ void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
     auto section = [&](const Vec6d& Wx, const std::array<double, 2>& q, std::array<double, 2>& g) {
       g = {};
       return p_.theodorsen ? theodorsen_loads(i, xi_[i], xi_[i], Wx, rho, sound, c.t, q, g, false)
-                           : section_loads(i, xi_[i], xi_[i], Wx, rho, sound, false);
+                           : section_loads(i, xi_[i], xi_[i], Wx, rho, sound, c.t, false);
     };
     std::array<double, 2> g0;
     const Vec6d T = section(W, q0, g0);

@@ -32,8 +32,21 @@ struct SectionData {
 
 using Vec6d = std::array<double, 6>;
 
+/// Rates of the angle of attack atan2(-W2, W1) (rad/s, rad/s^2) for `unsteady, bielawa`.
+struct AlphaRates {
+  double first = 0., second = 0.;
+};
+
 /// Force and moment per unit span (airfoil frame) of a c81 airfoil for the section velocity W.
-Vec6d c81_section_forces(const C81Data& table, const SectionData& s, const Vec6d& W, SectionOutput& out);
+/// With `bielawa`, Bielawa's synthesized unsteady corrections (31st AHS Forum, 1975, as MBDyn's
+/// aerodc81 applies them): from the reduced rates A = c alpha' / (2 |v'_12|), B = c^2 alpha'' /
+/// (4 |v'_12|^2) (scaled back to the ellipse (A/.048)^2 + (B/.016)^2 <= 1) and the ratio of
+/// alpha to the static stall angle .22689 (1 - M), fitted shifts of the lift and moment angles
+/// (DAN, DAM) and increments (DCN, DCM); the tables are read at alpha - DAN (lift, drag) and
+/// alpha - DAM (moment), the lift keeps the sideslip secant slope, and the normal-force increment
+/// cn = a DAN + DCN .9457 / sqrt(1 - M^2) is split into lift and drag along the wind.
+Vec6d c81_section_forces(const C81Data& table, const SectionData& s, const Vec6d& W, SectionOutput& out,
+                         const AlphaRates* bielawa = nullptr);
 
 /// MBDyn's built-in semi-analytical airfoils (input manual §8.1.1, `naca 0012`, `rae 9671`):
 /// closed-form fits of the NACA 0012 coefficients over the whole circle (linear up to the stall

@@ -185,17 +185,24 @@ double C81Table::lookup(double alpha_deg, double mach_number, double* c_at_zero)
   return (1. - da) * a1 + da * a2;
 }
 
-double C81Data::lift_slope(double mach_number) const {
-  const int nm = static_cast<int>(lift.mach.size());
-  const double* s = lift_stall.data();
+namespace {
+/// The linear slope (1/deg) of a table at this Mach number from its stall arrays (MBDyn's get_dcla).
+double linear_slope(const C81Table& table, const std::vector<double>& stall, double mach_number) {
+  const int nm = static_cast<int>(table.mach.size());
+  const double* s = stall.data();
   mach_number = std::fabs(mach_number);
-  int im = bracket(lift.mach.data(), mach_number, 0, nm - 1);
+  int im = bracket(table.mach.data(), mach_number, 0, nm - 1);
   if (im == nm - 1) return s[3 * nm - 1];
   if (im == -1) return s[2 * nm];
   ++im;
-  const double d = (mach_number - lift.mach[im - 1]) / (lift.mach[im] - lift.mach[im - 1]);
+  const double d = (mach_number - table.mach[im - 1]) / (table.mach[im] - table.mach[im - 1]);
   return (1. - d) * s[2 * nm + im - 1] + d * s[2 * nm + im];
 }
+}  // namespace
+
+double C81Data::lift_slope(double mach_number) const { return linear_slope(lift, lift_stall, mach_number); }
+
+double C81Data::moment_slope(double mach_number) const { return linear_slope(moment, moment_stall, mach_number); }
 
 void C81Data::find_stall(double tolerance) {
   stall_of(lift, tolerance, lift_stall);

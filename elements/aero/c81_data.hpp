@@ -29,6 +29,8 @@ struct C81Data {
 
   /// The linear lift slope (1/deg) at this Mach number.
   double lift_slope(double mach_number) const;
+  /// The linear moment slope (1/deg) at this Mach number.
+  double moment_slope(double mach_number) const;
   /// Fills lift_stall, moment_stall: the linear range is where the secant slope from alpha = 0
   /// stays within `tolerance` (relative) of the first segment's slope.
   void find_stall(double tolerance);

@@ -45,6 +45,13 @@ const char* const kAeroDecks[] = {
     // The same blade as an aerodynamic body, the frame turning by an orientation drive and
     // translating at 5 m/s: the drives are absolute, seen from the turning frame (1/rev flap).
     "t.eig.rigidflapaero",
+    // Twisted surfaces whose `linear` twist gives the values at both ends: a falling, spinning
+    // seed (an aerodynamic body) and a helicopter's rotor under uniform inflow.
+    "t.aero.macrophyllum",
+    // MBDyn's built-in NACA 0012 on an aerodynamic beam2 whose node frames differ by 10 deg: the
+    // section frames interpolate the rotation vector between them.
+    "t.aero.aero2",
+    "web.userfiles.documents.examples.rigidhelicopter2",
 };
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <numbers>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "elements/aero/aerodynamic_body.hpp"
 #include "elements/aero/air_properties.hpp"
@@ -14,6 +16,7 @@
 #include "elements/aero/c81_data.hpp"
 #include "elements/aero/rotor.hpp"
 #include "support/element_fixture.hpp"
+#include "support/run_program.hpp"
 
 using namespace mbl;
 using namespace mbl::elements::aero;
@@ -313,4 +316,160 @@ TEST(AeroShape, PiecewiseConstHoldsEachValueUpToTheNextAbscissa) {
   EXPECT_EQ(s.at(0.49), 2.0);
   EXPECT_EQ(s.at(0.5), 3.0);
   EXPECT_EQ(s.at(1.0), 3.0);
+}
+
+// Input manual eqs. 2.59 and 2.61: `linear` gives the values at xi = -1 and 1 (or, after
+// `coefficients`, a0 and a1), `parabolic` the values at -1, 0 and 1. The .log line of the body
+// shows them: its trailing and leading edges at both ends, chord `c` and twist `tw` there.
+TEST(AeroShape, LinearAndParabolicShapesTakeTheValuesAtTheEnds) {
+  auto deck = [](const std::string& chord, const std::string& twist) {
+    return R"(begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 1; rigid bodies: 1; air properties; aerodynamic elements: 1; end: control data;
+begin: nodes; structural: 1, dynamic, null, eye, null, null; end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, eye;
+  air properties: 1.225, 340., 1., 0., 0., const, 0.;
+  aerodynamic body: 1, 1, null, eye, 2., )" +
+           chord + ", const, 0., const, 0., " + twist + R"(, 1;
+end: elements;
+)";
+  };
+  // The edges of the .log line: ( trailing, leading ) at xi = -1, then at xi = 1 (node frame).
+  auto edges = [](const test::TextDeckRun& run) {
+    std::ifstream log(run.output("log"));
+    std::string line;
+    while (std::getline(log, line) && line.rfind("aero0:", 0) != 0) {}
+    std::istringstream in(line.substr(6));
+    std::vector<double> v;
+    double label = 0., node = 0., x = 0.;
+    in >> label >> node;
+    while (in >> x) v.push_back(x);
+    return v;
+  };
+  const auto linear = test::run_deck_text("aero_shape_linear", deck("linear, 1., 3.", "linear, 0., 90.*deg2rad"));
+  ASSERT_EQ(linear.rc, 0) << linear.log();
+  const auto e = edges(linear);
+  ASSERT_EQ(e.size(), 12u);
+  // xi = -1: chord 1, no twist: trailing edge 3/4 chord behind along axis 1, at z = -1.
+  EXPECT_NEAR(e[0], -0.75, 1e-12);
+  EXPECT_NEAR(e[1], 0., 1e-12);
+  EXPECT_NEAR(e[2], -1., 1e-12);
+  EXPECT_NEAR(e[3], 0.25, 1e-12);
+  // xi = 1: chord 3, twist 90 deg: the chord along axis 2.
+  EXPECT_NEAR(e[6], 0., 1e-12);
+  EXPECT_NEAR(e[7], -2.25, 1e-12);
+  EXPECT_NEAR(e[8], 1., 1e-12);
+  EXPECT_NEAR(e[10], 0.75, 1e-12);
+
+  const auto coefficients = test::run_deck_text("aero_shape_coefficients", deck("linear, coefficients, 2., 1.", "const, 0."));
+  ASSERT_EQ(coefficients.rc, 0) << coefficients.log();
+  const auto ec = edges(coefficients);
+  ASSERT_EQ(ec.size(), 12u);
+  EXPECT_NEAR(ec[3] - ec[0], 1., 1e-12);  // chord 2 - 1 at xi = -1
+  EXPECT_NEAR(ec[9] - ec[6], 3., 1e-12);  // 2 + 1 at xi = 1
+
+  const auto parabolic = test::run_deck_text("aero_shape_parabolic", deck("parabolic, 1., 4., 2.", "const, 0."));
+  ASSERT_EQ(parabolic.rc, 0) << parabolic.log();
+  const auto ep = edges(parabolic);
+  ASSERT_EQ(ep.size(), 12u);
+  EXPECT_NEAR(ep[3] - ep[0], 1., 1e-12);
+  EXPECT_NEAR(ep[9] - ep[6], 2., 1e-12);
+}
+
+// MBDyn's aerodynamic beam2 turns its section frames from node 1's by the rotation vector of
+// half the relative rotation of the nodes' frames, scaled by (1 + xi) / 2 (exponential map, not
+// Cayley-Gibbs-Rodrigues): with the frames 1.2 rad apart about the span, the single points of
+// the two portions (xi = -1/2, 1/2) see angles of attack 0.6 / 4 and 0.6 * 3 / 4 rad.
+TEST(AeroBeam, Beam2SectionFramesInterpolateTheRotationVector) {
+  const auto run = test::run_deck_text("aero_beam2_frames", R"(begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 2; joints: 2; beams: 1; air properties; aerodynamic elements: 1; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, static, 0., 0., 1., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, clamp, 2, node, node;
+  beam2: 1, 1, null, 2, null, eye, linear elastic, 1e6;
+  air properties: 1.225, 340., -1., 0., 0., const, 20.;
+  aerodynamic beam2: 1, 1,
+    reference, node, null, reference, node, eye,
+    reference, node, null, reference, node, 3, 0., 0., 1., 1, cos(1.2), sin(1.2), 0.,
+    const, 0.1, const, 0., const, 0., const, 0., 1;
+end: elements;
+)");
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto aer = test::last_record(run.output("aer"), 1);
+  ASSERT_EQ(aer.size(), 16u);
+  // .aer angles: MBDyn's rounded degrees (aerod2's DEGRAD .017453293), 7 digits.
+  EXPECT_NEAR(aer[0] * .017453293, 0.6 * 0.25, 1e-6);
+  EXPECT_NEAR(aer[8] * .017453293, 0.6 * 0.75, 1e-6);
+}
+
+// `unsteady, bielawa` without rates and without sideslip is the steady strip theory; with rates
+// the corrections follow the sign of alpha: (alpha, rates) and (-alpha, -rates) on a symmetric
+// airfoil give opposite lift and moment and the same drag.
+TEST(AeroBielawa, ZeroRatesAreSteadyAndCorrectionsFollowTheSignOfAlpha) {
+  const C81Data d = flat_plate();
+  const SectionData s{1.225, 340., 0.5, 0.1, -0.2};
+  const double V = 50., alpha = 4. * kPi / 180.;
+  const Vec6d W{V * std::cos(alpha), -V * std::sin(alpha), 0., 0., 0., 0.};
+  SectionOutput steady_out, unsteady_out;
+  const AlphaRates none;
+  const Vec6d steady = c81_section_forces(d, s, W, steady_out);
+  const Vec6d still = c81_section_forces(d, s, W, unsteady_out, &none);
+  for (int k = 0; k < 6; ++k) EXPECT_NEAR(still[k], steady[k], 1e-12 * (1. + std::abs(steady[k])));
+
+  const AlphaRates pitching{2., 30.}, mirrored{-2., -30.};
+  SectionOutput up, down;
+  const Vec6d Fu = c81_section_forces(d, s, W, up, &pitching);
+  const Vec6d Wm{W[0], -W[1], 0., 0., 0., 0.};
+  const Vec6d Fd = c81_section_forces(d, s, Wm, down, &mirrored);
+  EXPECT_EQ(up.alf1, 2.);
+  EXPECT_EQ(up.alf2, 30.);
+  EXPECT_GT(std::abs(up.cl - steady_out.cl), 1e-3);  // the rates change the lift
+  EXPECT_NEAR(down.cl, -up.cl, 1e-12);
+  EXPECT_NEAR(down.cm, -up.cm, 1e-12);
+  EXPECT_NEAR(down.cd, up.cd, 1e-12);
+  EXPECT_NEAR(Fd[0], Fu[0], 1e-9);
+  EXPECT_NEAR(Fd[1], -Fu[1], 1e-9);
+}
+
+// MBDyn's AeroMemory: the rates come from the quadratic through the angles of attack at the last
+// two converged times and the current one; a pitch drive quadratic in time is differentiated
+// exactly: alpha = .05 + .2 t + .5 t^2 rad gives alpha' = .2 + t, alpha'' = 1 (.aer std
+// columns 7 and 8), from the fourth step on.
+TEST(AeroBielawa, RatesOfAQuadraticPitchAreExact) {
+  const auto table = test::fresh_temp_dir("aero_bielawa_table") / "flat.c81";
+  std::ofstream(table) << flat_plate_c81();
+  const auto run = test::run_deck_text("aero_bielawa_rates", R"(begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: .1; time step: 1e-2; end: initial value;
+begin: control data; structural nodes: 1; joints: 1; air properties; aerodynamic elements: 1; end: control data;
+begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;
+set: const integer FLAT = 1;
+c81 data: FLAT, ")" + table.string() + R"(", free format;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  air properties: 1.225, 340., -1., 0., 0., const, 30.;
+  aerodynamic body: 1, 1, null, eye, 1.,
+    const, .2, const, 0., const, 0., const, 0., 1,
+    control, string, ".05 + .2*Time + .5*Time^2",
+    c81, FLAT, unsteady, bielawa;
+end: elements;
+)");
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto aer = test::records(run.output("aer"), 1);
+  ASSERT_GE(aer.size(), 11u);  // t = 0, .01, ..., .1
+  for (std::size_t k = 0; k < 11; ++k) {
+    const double t = 1e-2 * static_cast<double>(k);
+    EXPECT_NEAR(aer[k][0] * kPi / 180., .05 + .2 * t + .5 * t * t, 1e-6) << "t = " << t;
+    if (k < 3) {
+      EXPECT_EQ(aer[k][6], 0.) << "t = " << t;
+      continue;
+    }
+    EXPECT_NEAR(aer[k][6], .2 + t, 1e-6) << "t = " << t;
+    EXPECT_NEAR(aer[k][7], 1., 1e-5) << "t = " << t;
+  }
 }
