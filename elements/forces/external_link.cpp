@@ -108,7 +108,7 @@ ExternalLink::~ExternalLink() {
 
 void ExternalLink::pause() {
   if (interruption_signal()) throw Interruption(fmt::format("{}: interrupted while waiting for the peer", who_));
-  std::this_thread::sleep_for(std::chrono::duration<double>(std::min(c_.sleep_s, 0.01)));
+  std::this_thread::sleep_for(std::chrono::duration<double>(std::min(c_.sleep_s, 0.002)));
 }
 
 void ExternalLink::say_waiting(const std::string& what) {

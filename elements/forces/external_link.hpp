@@ -22,7 +22,7 @@
 // the motion, 4 the peer converged (go to the next step), 5 the peer quits. MBDyn writes the
 // motion when the flag is 2 or 4, then sets 3; it reads loads when the flag is 2.
 // Waits are those of MBDyn: for ever while the peer is busy or a file is missing (MBDyn sleeps
-// `sleep time` between looks; we look every 10 ms at most, which changes no result); a flag file
+// `sleep time` between looks; we look every 2 ms at most, which changes no result); a flag file
 // that stays malformed fails after 10 retries. SIGINT/SIGTERM twice kills a waiting program.
 #include <array>
 #include <cstdint>
