@@ -255,7 +255,7 @@ const char* kOneModeFem = R"(** MBDyn MODAL DATA FILE
  1e4
 **
 ** RECORD GROUP 11, DIAGONAL OF LUMPED MASS MATRIX
- 1 1 1 0 0 0
+ 1 1 1 1 1 1
 )";
 
 std::string one_mode_deck(const fs::path& fem, const std::string& force_card, double final_time) {
@@ -328,6 +328,58 @@ TEST(ExternalModalEdge, APeerModalForceDrivesTheMode) {
   while (frc >> id >> f) last_id = id, last_f = f;
   EXPECT_EQ(last_id, "11.1");
   EXPECT_EQ(last_f, F);
+}
+
+// The rigid part over EDGE (modaledge.cc): the peer pushes the modal node (the body's mass is 1,
+// its mode moves along z only) with a constant force F along x, so x = F t^2 / 2; the motion file
+// gives the velocity relative to the airstream of `air properties`, in the node frame.
+TEST(ExternalModalEdge, APeerRigidBodyForcePushesTheModalNode) {
+  const fs::path dir = fresh_temp_dir("extrigid_edge");
+  std::ofstream(dir / "one.fem") << kOneModeFem;
+  EdgePeer edge{dir / "rflag.dat", dir / "rdata.dat"};
+  constexpr double F = 2.0, V_air = 10.0;
+  std::atomic<bool> done{false};
+  std::thread peer([&] {
+    edge.run(done, [&](const std::string&) {
+      return "* EDGE to MBDyn rigid body forces\nbody_forces,R,1,6,0\n" + number_text(F) + " 0 0 0 0 0\n";
+    });
+  });
+  const TextDeckRun r = run_deck_text("extrigid_edge_run", problem_blocks(0.05, 1e-3) + R"(
+begin: control data; structural nodes: 1; joints: 1; forces: 1; air properties; end: control data;
+begin: nodes; structural: 1, modal, null, eye, null, null; end: nodes;
+begin: elements;
+  joint: 2, modal, 1, 1, from file, no damping, ")" + (dir / "one.fem").string() + R"(", 0;
+  air properties: 1.225, 340., 1., 0., 0., const, )" + number_text(V_air) + R"(;
+  force: 10, external modal, edge, ")" + edge.flag.string() + R"(", ")" + edge.data.string() + R"(",
+    coupling, tight, 2, type, rigid;
+end: elements;
+)");
+  done = true;
+  peer.join();
+  ASSERT_EQ(r.rc, 0) << r.log();
+  EXPECT_TRUE(edge.saw_quit);
+  EXPECT_EQ(edge.converged_steps, 50);
+  const auto mov = records(r.output("mov"), 1);
+  ASSERT_EQ(mov.size(), 51u);
+  const double t = 0.05;
+  // Within the shift of one step (the derivatives phase sees no force yet): measured 2.0 %.
+  EXPECT_NEAR(mov.back()[0], 0.5 * F * t * t, F * t * 1e-3);
+  EXPECT_NEAR(mov.back()[6], F * t, 2e-2 * F * t);
+  // The last motion of the run: the node's velocity less the airstream, in the node frame,
+  // then the orientation by columns (identity).
+  const std::string& m = edge.motions.back();
+  EXPECT_EQ(m.rfind("* MBDyn to EDGE rigid body dynamics\nbody_dynamics,N,0,0,3\n"
+                    "* Body linear velocity in body axes\nVRELV,R,1,3,0\n", 0), 0u) << m;
+  const std::vector<double> v = edge_block(m, "VRELV"), w = edge_block(m, "VRELM"), R = edge_block(m, "OMGMAN");
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_NEAR(v[0], F * t - V_air, 2e-2 * F * t);
+  EXPECT_EQ(w, std::vector<double>(3, 0.0));
+  EXPECT_EQ(R, (std::vector<double>{1, 0, 0, 0, 1, 0, 0, 0, 1}));
+  // .frc: "label#node F M".
+  std::ifstream f(r.output("frc"));
+  std::string id;
+  f >> id;
+  EXPECT_EQ(id, "10#1");
 }
 
 // The file communicator of the external modal force (modalext.cc): motion lines "q q'" per mode
