@@ -1,6 +1,6 @@
-// External forces (input manual §8.8.9-8.8.12) over the file and EDGE communicators in whole
-// runs: a thread of the test is the peer process; it reads the motion files the program writes
-// and answers with loads, in MBDyn's formats (its extforce.cc, extedge.cc, strext.cc,
+// External forces (input manual §8.8.9-8.8.12) over the file and EDGE communicators (and the
+// external modal force over a socket) in whole runs: a thread of the test is the peer process; it
+// reads the motion the program writes and answers with loads, in MBDyn's formats (its extforce.cc, extedge.cc, strext.cc,
 // stredge.cc, modalext.cc, modaledge.cc).
 #include <gtest/gtest.h>
 #include <atomic>
@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "support/peer_socket.hpp"
 #include "support/run_program.hpp"
 
 namespace mbl::test {
@@ -420,6 +421,56 @@ TEST(ExternalModalFile, MotionAndLoadsFollowMBDynsLines) {
   ASSERT_GT(motions.size(), 30u);
   EXPECT_TRUE(std::regex_match(motions.front(), std::regex(R"(-?\d\.\d{6}e[-+]\d\d -?\d\.\d{6}e[-+]\d\d\n)")))
       << motions.front();
+}
+
+// The socket communicator of the external modal force (libmbc modal protocol, modalext.cc): the
+// peer negotiates MBC_MODAL without MBC_REF_NODE (the joint is clamped) and one mode, receives
+// q and q' and answers with the generalized force until q stops changing.
+TEST(ExternalModalSocket, APeerModalForceDrivesTheMode) {
+  const fs::path dir = fresh_temp_dir("extmodal_socket");
+  std::ofstream(dir / "one.fem") << kOneModeFem;
+  const std::string sock = (dir / "modal.sock").string();
+  constexpr double F = 100.0, K = 1e4;
+  int steps = 0;
+  std::thread peer([&] {
+    const int fd = connect_local(sock);
+    ASSERT_GE(fd, 0);
+    const std::uint8_t request = ES_NEGOTIATION;
+    const std::uint32_t flags[2] = {0x0001, 1};  // MBC_MODAL, 1 mode
+    ASSERT_EQ(::send(fd, &request, 1, 0), 1);
+    ASSERT_EQ(::send(fd, flags, sizeof flags, 0), ssize_t(sizeof flags));
+    std::uint8_t answer = 0;
+    ASSERT_TRUE(receive_exactly(fd, &answer, 1));
+    ASSERT_EQ(answer, ES_OK);
+    double q_last = -1.0;
+    for (std::uint8_t cmd; receive_exactly(fd, &cmd, 1) && cmd != ES_ABORT;) {
+      ASSERT_EQ(cmd, ES_REGULAR_DATA);
+      double motion[2];  // q, q'
+      ASSERT_TRUE(receive_exactly(fd, motion, sizeof motion));
+      if (motion[0] == q_last) {
+        const std::uint8_t next = ES_GOTO_NEXT_STEP;
+        ASSERT_EQ(::send(fd, &next, 1, 0), 1);
+        q_last = -1.0;
+        ++steps;
+        continue;
+      }
+      q_last = motion[0];
+      const std::uint8_t data = ES_REGULAR_DATA;
+      ASSERT_EQ(::send(fd, &data, 1, 0), 1);
+      ASSERT_EQ(::send(fd, &F, sizeof F, 0), ssize_t(sizeof F));
+    }
+    ::close(fd);
+  });
+  const TextDeckRun r = run_deck_text(
+      "extmodal_socket_run",
+      one_mode_deck(dir / "one.fem",
+                    "force: 11, external modal, socket, create, yes, path, \"" + sock + "\", coupling, tight, 2;", 0.06));
+  peer.join();
+  ASSERT_EQ(r.rc, 0) << r.log();
+  EXPECT_EQ(steps, 60);
+  const std::vector<double> q = modal_history(r);
+  ASSERT_EQ(q.size(), 61u);
+  EXPECT_NEAR(*std::max_element(q.begin(), q.end()), 2.0 * F / K, 0.05 * F / K);
 }
 
 }  // namespace
