@@ -43,10 +43,11 @@ void set_edge_flag(const fs::path& flag, int cmd) {
 }
 
 /// The peer side of MBDyn's EDGE exchange: ready (2) at first; on each motion (flag 3) it calls
-/// `answer` with the data file's text, which returns the loads to write (flag 2), or an empty
-/// text when the motion did not change since the last one (the peer converged: flag 4). Ends
-/// when the program quits the exchange (flag 5) or `done` is set.
+/// `answer` with the data file's text, which returns the loads to write (flag 2) or nothing (it
+/// set the flag itself); a motion equal to the last one means the peer converged (flag 4). Ends
+/// when the exchange is quit (flag 5) or `done` is set.
 struct EdgePeer {
+  EdgePeer(fs::path flag_file, fs::path data_file) : flag(std::move(flag_file)), data(std::move(data_file)) {}
   fs::path flag, data;
   std::vector<std::string> motions;  ///< every motion file received
   int converged_steps = 0;
@@ -77,7 +78,9 @@ struct EdgePeer {
         continue;
       }
       last = text.str();
-      write_atomically(data, answer(text.str()));
+      const std::string loads = answer(text.str());
+      if (loads.empty()) continue;  // `answer` set the flag itself
+      write_atomically(data, loads);
       set_edge_flag(flag, 2);
     }
   }
@@ -134,7 +137,9 @@ void expect_harmonic_motion(const TextDeckRun& r) {
     double f[6];
     for (double& v : f) frc >> v;
     ASSERT_EQ(point, "10@1");
-    if (lines > 0) EXPECT_NEAR(f[0], -kSpring * mov[lines][0], 1e-4 * kSpring) << "record " << lines;
+    if (lines > 0) {
+      EXPECT_NEAR(f[0], -kSpring * mov[lines][0], 1e-4 * kSpring) << "record " << lines;
+    }
     ++lines;
   }
   EXPECT_EQ(lines, mov.size());
@@ -329,6 +334,35 @@ TEST(ExternalModalEdge, APeerModalForceDrivesTheMode) {
   while (frc >> id >> f) last_id = id, last_f = f;
   EXPECT_EQ(last_id, "11.1");
   EXPECT_EQ(last_f, F);
+}
+
+// An EDGE peer that quits (flag 5, as EDGE does at the end of its run) ends the simulation after
+// the step in which it quit, with the outputs complete (MBDyn: stop at the end of the time step).
+TEST(ExternalModalEdge, APeerThatQuitsEndsTheRunAfterTheStep) {
+  const fs::path dir = fresh_temp_dir("extmodal_quit");
+  std::ofstream(dir / "one.fem") << kOneModeFem;
+  EdgePeer edge{dir / "mflag.dat", dir / "mdata.dat"};
+  std::atomic<bool> done{false};
+  std::thread peer([&] {
+    edge.run(done, [&](const std::string&) {
+      if (edge.converged_steps == 10) {  // quit instead of answering the first motion of step 11
+        set_edge_flag(edge.flag, 5);
+        return std::string();
+      }
+      return std::string("modal_force_flow,R,1,1,0\n1\n");
+    });
+  });
+  const TextDeckRun r = run_deck_text(
+      "extmodal_quit_run",
+      one_mode_deck(dir / "one.fem",
+                    "force: 11, external modal, edge, \"" + edge.flag.string() + "\", \"" + edge.data.string() +
+                        "\", coupling, tight, 2, type, modal;",
+                    1.0));
+  done = true;
+  peer.join();
+  EXPECT_EQ(r.rc, 0) << r.log();
+  EXPECT_NE(r.log().find("the peer ended the simulation"), std::string::npos) << r.log();
+  EXPECT_EQ(modal_history(r).size(), 12u);  // the initial record, 10 steps, and the step it quit in
 }
 
 // The rigid part over EDGE (modaledge.cc): the peer pushes the modal node (the body's mass is 1,
