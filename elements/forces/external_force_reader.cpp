@@ -115,7 +115,11 @@ void read_external_structural(CardReader& in, BuildContext& ctx, unsigned label)
   if (n < 1) throw parser::InputError(count_at, fmt::format("expected a number of points >= 1, found {}", n));
   for (long i = 0; i < n; ++i) {
     ExternalStructuralParams::Point pt;
+    const parser::SourceLocation node_at = in.location();
     pt.node = &ctx.struct_node(in);
+    if (p.accelerations && !pt.node->has_inertia_block())  // MBDyn asks the node's accelerations
+      throw parser::InputError(node_at, fmt::format("expected a dynamic node (`accelerations, yes`), found {} node {}",
+                                                    pt.node->type_name(), pt.node->label()));
     pt.label = pt.node->label();
     if (p.labels && in.keyword_is("label")) {
       const parser::SourceLocation at = in.location();

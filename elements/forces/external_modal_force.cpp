@@ -154,10 +154,11 @@ void ExternalModalForce::after_convergence(const StepContext& c) {
 }
 
 void ExternalModalForce::residual(ResidualSink& r, const StepContext& c) {
-  if (c.initial_assembly || !link_.applies_loads()) return;  // MBDyn's initial assembly has no external loads
+  if (c.initial_assembly) return;  // MBDyn's initial assembly has no external loads
   context_ = &c;
   link_.before_residual(*this);
   context_ = nullptr;
+  if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
   if (p_.rigid) {
     r.add(p_.node->eq_index(), F_);
     r.add(p_.node->eq_index() + 3, M_);

@@ -311,8 +311,9 @@ void ExternalStructuralForce::after_predict(const StepContext&) { link_.after_pr
 void ExternalStructuralForce::after_convergence(const StepContext&) { link_.after_convergence(*this); }
 
 void ExternalStructuralForce::residual(ResidualSink& r, const StepContext& c) {
-  if (c.initial_assembly || !link_.applies_loads()) return;  // MBDyn's initial assembly has no external loads
+  if (c.initial_assembly) return;  // MBDyn's initial assembly has no external loads
   link_.before_residual(*this);
+  if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
   const Mat3 R_ref = p_.reference ? p_.reference->R_WN() : Mat3::Identity();
   F2_.setZero();
   M2_.setZero();

@@ -3,6 +3,8 @@
 // reads the motion the program writes and answers with loads, in MBDyn's formats (its extforce.cc, extedge.cc, strext.cc,
 // stredge.cc, modalext.cc, modaledge.cc).
 #include <gtest/gtest.h>
+
+#include <Eigen/Core>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -40,6 +42,27 @@ int edge_flag(const fs::path& flag) {
 
 void set_edge_flag(const fs::path& flag, int cmd) {
   write_atomically(flag, "UPDATE,N,0,0,1\nFLAG,I,1,1,0\n" + std::to_string(cmd) + "\n");
+}
+
+/// The peer side of the file communicator with `unlink` and `no clobber`: takes each motion file
+/// the program writes (removing it lets the program write the next one) and answers with the
+/// loads file `answer(motion)`, until `done`. Returns every motion received.
+template <class Answer>
+std::vector<std::string> serve_files(const fs::path& motion, const fs::path& loads, const std::atomic<bool>& done,
+                                     Answer answer) {
+  std::vector<std::string> motions;
+  while (!done) {
+    if (!fs::exists(motion)) {
+      pause_1ms();
+      continue;
+    }
+    std::stringstream text;
+    text << std::ifstream(motion).rdbuf();
+    fs::remove(motion);
+    motions.push_back(text.str());
+    write_atomically(loads, answer(text.str()));
+  }
+  return motions;
 }
 
 /// The peer side of MBDyn's EDGE exchange: ready (2) at first; on each motion (flag 3) it calls
@@ -145,29 +168,24 @@ void expect_harmonic_motion(const TextDeckRun& r) {
   EXPECT_EQ(lines, mov.size());
 }
 
+/// The position of the first point of a motion file (the line after `# regular nodes`).
+Eigen::Vector3d point_position(const std::string& motion) {
+  std::istringstream is(motion.substr(motion.find("# regular nodes\n") + 16));
+  Eigen::Vector3d x;
+  is >> x[0] >> x[1] >> x[2];
+  return x;
+}
+
 TEST(ExternalStructuralFile, APeerSpringThroughFilesGivesTheHarmonicMotion) {
   const fs::path dir = fresh_temp_dir("extfile_peer");
   const fs::path in = dir / "loads.dat", out = dir / "motion.dat";
   std::atomic<bool> done{false};
   std::vector<std::string> motions;
   std::thread peer([&] {
-    while (!done) {
-      if (!fs::exists(out)) {
-        pause_1ms();
-        continue;
-      }
-      std::stringstream text;
-      text << std::ifstream(out).rdbuf();
-      fs::remove(out);  // `no clobber`: the program writes the next motion once this one is gone
-      motions.push_back(text.str());
-      std::istringstream is(text.str());
-      std::string header;
-      std::getline(is, header);
-      double x = 0.0;
-      is >> x;
+    motions = serve_files(out, in, done, [](const std::string& motion) {
       // One line per point: force and moment (global), no label.
-      write_atomically(in, number_text(-kSpring * x) + " 0 0 0 0 0\n");
-    }
+      return number_text(-kSpring * point_position(motion)[0]) + " 0 0 0 0 0\n";
+    });
   });
   const TextDeckRun r = run_deck_text(
       "extfile_run", spring_deck("force: 10, external structural, \"" + in.string() + "\", unlink, \"" + out.string() +
@@ -195,6 +213,61 @@ TEST(ExternalStructuralFile, APeerSpringThroughFilesGivesTheHarmonicMotion) {
   const double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   for (int k = 0; k < 9; ++k) EXPECT_EQ(fields[3 + k], R[k]);
   EXPECT_FALSE(fs::exists(in));  // `unlink`: the program removed the last loads it read
+}
+
+// With a `reference node` the motion is relative to it and in its frame, and so are the loads:
+// a clamped reference node turned 90 deg about z sees the mass at x = 1 at (0, -1, 0); the peer's
+// spring in that frame is the same spring globally, hence the same harmonic motion.
+TEST(ExternalStructuralFile, WithAReferenceNodeMotionAndLoadsAreInItsFrame) {
+  const fs::path dir = fresh_temp_dir("extfile_ref");
+  const fs::path in = dir / "loads.dat", out = dir / "motion.dat";
+  std::atomic<bool> done{false};
+  std::vector<std::string> motions;
+  std::thread peer([&] {
+    motions = serve_files(out, in, done, [](const std::string& motion) {
+      const Eigen::Vector3d f = -kSpring * point_position(motion);
+      // The reference node's record (no force of its own), then the point's.
+      return "0 0 0 0 0 0\n" + number_text(f[0]) + " " + number_text(f[1]) + " " + number_text(f[2]) + " 0 0 0\n";
+    });
+  });
+  const TextDeckRun r = run_deck_text("extfile_ref_run", problem_blocks(0.1, 1e-3) + R"(
+begin: control data; structural nodes: 2; rigid bodies: 1; joints: 1; forces: 1; end: control data;
+begin: nodes;
+  structural: 1, dynamic, 1., 0., 0., eye, null, null;
+  structural: 2, static, null, 3, 0., 0., 1., 1, 0., 1., 0., null, null;
+end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, eye;
+  joint: 2, clamp, 2, node, node;
+  force: 10, external structural, ")" + in.string() + R"(", unlink, ")" + out.string() + R"(", no clobber,
+    coupling, tight, reference node, 2, 1, 1;
+end: elements;
+)");
+  done = true;
+  peer.join();
+  ASSERT_EQ(r.rc, 0) << r.log();
+  const auto mov = records(r.output("mov"), 1);
+  ASSERT_EQ(mov.size(), 101u);
+  EXPECT_NEAR(mov.back()[0], std::cos(1.0), 1e-2);
+  // Reference node at the origin with R = Rz(90 deg); the point in its frame at (0, -1, 0), with
+  // the relative orientation R_r^T I = Rz(-90 deg) row by row.
+  std::istringstream first(motions.at(0));
+  std::string line;
+  std::getline(first, line);
+  EXPECT_EQ(line, "# reference node");
+  std::getline(first, line);
+  std::getline(first, line);
+  EXPECT_EQ(line, "# regular nodes");
+  std::vector<double> v;
+  for (double d; first >> d;) v.push_back(d);
+  ASSERT_EQ(v.size(), 18u);
+  const double expected[12] = {0, -1, 0, 0, 1, 0, -1, 0, 0, 0, 0, 1};
+  for (int k = 0; k < 12; ++k) EXPECT_NEAR(v[k], expected[k], 1e-12) << k;
+  // .frc: the reference node's line (received, applied, resultant), then the point's.
+  std::ifstream frc(r.output("frc"));
+  std::string id;
+  frc >> id;
+  EXPECT_EQ(id, "10#2");
 }
 
 TEST(ExternalStructuralEdge, APeerSpringThroughEdgeFilesGivesTheHarmonicMotion) {
@@ -230,6 +303,20 @@ TEST(ExternalStructuralEdge, APeerSpringThroughEdgeFilesGivesTheHarmonicMotion) 
             "ext_model, N, 0, 0, 3\n*\ngrid_idents, IF, 1, 1, 0\n7\n"
             "str_coordinates, RF, 3, 1, 0\n1.000000000000e+00\n0.000000000000e+00\n0.000000000000e+00\n"
             "velocity, RF, 3, 1, 0\n0.000000000000e+00\n0.000000000000e+00\n0.000000000000e+00\n");
+}
+
+// A flag file that stays malformed ends the run after MBDyn's 10 retries (exit 3, outputs
+// complete), never a crash or an endless wait.
+TEST(ExternalStructuralEdge, AMalformedFlagFileEndsTheRunAfterTenRetries) {
+  const fs::path dir = fresh_temp_dir("extedge_malformed");
+  std::ofstream(dir / "flag.dat") << "UPDATE,N,0,0,1\nFLAG,X,1,1,0\n2\n";  // X: not MBDyn's field
+  const TextDeckRun r = run_deck_text(
+      "extedge_malformed_run",
+      spring_deck("force: 10, external structural, edge, \"" + (dir / "flag.dat").string() + "\", \"" +
+                  (dir / "data.dat").string() + "\", coupling, tight, 1, 1;"));
+  EXPECT_EQ(r.rc, 3) << r.log();
+  EXPECT_NE(r.log().find("malformed flag file"), std::string::npos) << r.log();
+  EXPECT_EQ(records(r.output("mov"), 1).size(), 1u);  // the initial record
 }
 
 /// One FEM node, one mode of generalized mass 1 and stiffness 1e4 (appendix A.1).
@@ -428,17 +515,7 @@ TEST(ExternalModalFile, MotionAndLoadsFollowMBDynsLines) {
   std::vector<std::string> motions;
   constexpr double F = 100.0, K = 1e4;
   std::thread peer([&] {
-    while (!done) {
-      if (!fs::exists(out)) {
-        pause_1ms();
-        continue;
-      }
-      std::stringstream text;
-      text << std::ifstream(out).rdbuf();
-      fs::remove(out);
-      motions.push_back(text.str());
-      write_atomically(in, number_text(F) + "\n");
-    }
+    motions = serve_files(out, in, done, [&](const std::string&) { return number_text(F) + "\n"; });
   });
   const TextDeckRun r = run_deck_text(
       "extmodal_file_run", one_mode_deck(dir / "one.fem",
