@@ -1,10 +1,9 @@
 // Readers of the `external structural` (input manual §8.8.10) and `external modal` (§8.8.12)
 // forces and of their communicators (§8.8.9), in the order MBDyn's extforce.cc, extedge.cc,
-// extsocket.cc, strext.cc and modalext.cc read them. The exchange is implemented for the
-// external structural force with the socket communicator and tight coupling; the other
-// combinations are read, checked and reported not implemented.
+// extsocket.cc, strext.cc and modalext.cc read them.
 #include <fmt/format.h>
 
+#include "elements/forces/external_modal_force.hpp"
 #include "elements/forces/external_structural_force.hpp"
 #include "elements/input/file_path.hpp"
 #include "elements/joints/modal/modal_joint.hpp"
@@ -16,36 +15,28 @@ namespace {
 
 using parser::CardReader;
 
-struct Communicator {
-  enum class Kind { File, Edge, Socket } kind = Kind::File;
-  SocketAddress address;
-  bool create = false;
-  enum class Coupling { None, Staggered, Loose, Tight } coupling = Coupling::Loose;
-  long coupling_steps = 1;  ///< tight: exchange every that many iterations
-  bool send_after_predict = false;
-};
-
-/// `[sleep time, t] [, precision, {default | n}]`: they pace file exchanges only.
-void read_common_parameters(CardReader& in) {
-  if (in.keyword_is("sleep time")) {
-    const parser::SourceLocation at = in.location();
-    if (in.real() < 0.0) throw parser::InputError(at, "expected a sleep time >= 0");
-  }
-  if (in.keyword_is("precision") && !in.keyword_is("default")) {
-    const parser::SourceLocation at = in.location();
-    if (in.integer() < 0) throw parser::InputError(at, "expected a precision >= 0");
-  }
+/// `[sleep time, t] [, precision, {default | n}]` (MBDyn's ReadExtFileParams): the sleep time
+/// is at least `min_sleep` (1 s for files and EDGE, 0 for sockets).
+void read_common_parameters(CardReader& in, ExternalCommunicator& c, double min_sleep) {
+  c.sleep_s = min_sleep;
+  if (in.keyword_is("sleep time"))
+    c.sleep_s = parser::checked_real(in, [min_sleep](double t) { return t >= min_sleep; },
+                                     fmt::format("a sleep time >= {} s", min_sleep));
+  if (in.keyword_is("precision") && !in.keyword_is("default"))
+    c.precision = int(parser::checked_integer(in, [](std::int64_t n) { return n >= 0 && n < 100; }, "a precision from 0 to 99"));
 }
 
-Communicator read_communicator(CardReader& in) {
-  Communicator c;
+/// The communicator and the coupling (MBDyn's ReadExtForce). Exchange files are named from the
+/// working directory, as MBDyn opens them.
+ExternalCommunicator read_communicator(CardReader& in) {
+  ExternalCommunicator c;
   if (in.keyword_is("edge")) {
-    c.kind = Communicator::Kind::Edge;
-    (void)in.string();  // flag file
-    (void)in.string();  // data file
-    read_common_parameters(in);
+    c.kind = ExternalCommunicator::Kind::Edge;
+    c.flag_file = in.string();
+    c.data_file = in.string();
+    read_common_parameters(in, c, 1.0);
   } else if (in.keyword_is("socket")) {
-    c.kind = Communicator::Kind::Socket;
+    c.kind = ExternalCommunicator::Kind::Socket;
     if (in.keyword_is("create")) c.create = in.boolean();
     const parser::SourceLocation where = in.location();
     if (in.keyword_is("local") || in.keyword_is("path")) {
@@ -54,10 +45,7 @@ Communicator read_communicator(CardReader& in) {
     }
     if (in.keyword_is("port")) {
       if (c.address.local) throw parser::InputError(where, "a local socket has no port");
-      const parser::SourceLocation at = in.location();
-      const auto port = in.integer();
-      if (port < 1 || port > 65535) throw parser::InputError(at, fmt::format("expected a port number, found {}", port));
-      c.address.port = int(port);
+      c.address.port = int(parser::checked_integer(in, [](std::int64_t p) { return p >= 1 && p <= 65535; }, "a port number"));
     }
     if (in.keyword_is("host")) {
       if (c.address.local) throw parser::InputError(where, "a local socket has no host");
@@ -71,49 +59,36 @@ Communicator read_communicator(CardReader& in) {
     }
     while (in.keyword_is("signal") || in.keyword_is("no signal")) {
     }
-    read_common_parameters(in);
+    read_common_parameters(in, c, 0.0);
   } else {
-    (void)in.string();  // input file
-    in.keyword_is("unlink");
-    (void)in.string();  // output file
-    in.keyword_is("no clobber");
-    read_common_parameters(in);
+    // The manual's default communicator (MBDyn 2024's reader no longer accepts it; its handler,
+    // ExtFileHandler, is still in extforce.cc and is what this follows).
+    c.kind = ExternalCommunicator::Kind::File;
+    c.input_file = in.string();
+    c.unlink_input = in.keyword_is("unlink");
+    c.output_file = in.string();
+    c.no_clobber = in.keyword_is("no clobber");
+    read_common_parameters(in, c, 1.0);
   }
   if (in.keyword_is("coupling")) {
-    if (in.keyword_is("none")) c.coupling = Communicator::Coupling::None;
-    else if (in.keyword_is("staggered")) c.coupling = Communicator::Coupling::Staggered;
-    else if (in.keyword_is("loose")) c.coupling = Communicator::Coupling::Loose;
-    else if (in.keyword_is("tight")) c.coupling = Communicator::Coupling::Tight;
-    else {
-      const parser::SourceLocation at = in.location();
-      c.coupling_steps = long(in.integer());
-      if (c.coupling_steps < 1) throw parser::InputError(at, fmt::format("expected a number of iterations >= 1, found {}", c.coupling_steps));
-      c.coupling = Communicator::Coupling::Tight;
-    }
+    if (in.keyword_is("none")) c.coupling = ExternalCommunicator::kNone;
+    else if (in.keyword_is("staggered")) c.coupling = ExternalCommunicator::kStaggered;
+    else if (in.keyword_is("loose")) c.coupling = ExternalCommunicator::kLoose;
+    else if (in.keyword_is("tight")) c.coupling = 1;
+    else
+      c.coupling = int(parser::checked_integer(
+          in, [](std::int64_t n) { return n >= -1 && n <= 1000000; },
+          "`none`, `staggered`, `loose`, `tight` or a number of iterations (-1 staggered, 0 loose, n >= 1 tight)"));
   }
-  if (c.coupling == Communicator::Coupling::Loose || c.coupling == Communicator::Coupling::Tight) {
-    c.send_after_predict = true;
-    if (in.keyword_is("send after predict")) c.send_after_predict = in.boolean();
-  }
+  c.send_after_predict = c.coupling >= ExternalCommunicator::kLoose;
+  if (c.send_after_predict && in.keyword_is("send after predict")) c.send_after_predict = in.boolean();
   return c;
 }
 
-/// What of the exchange is not implemented, or empty.
-std::string missing_exchange(const Communicator& c) {
-  if (c.kind == Communicator::Kind::File) return "the file communicator (MBDyn 2024 rejects it too)";
-  if (c.kind == Communicator::Kind::Edge) return "the EDGE communicator";
-  if (c.coupling != Communicator::Coupling::Tight || c.coupling_steps != 1) return "coupling other than `tight`";
-  return {};
-}
-
 void read_external_structural(CardReader& in, BuildContext& ctx, unsigned label) {
-  const Communicator c = read_communicator(in);
   ExternalStructuralParams p;
-  p.address = c.address;
-  p.create = c.create;
-  p.send_after_predict = c.send_after_predict;
-  const StructNode* reference = nullptr;
-  if (in.keyword_is("reference node")) reference = &ctx.struct_node(in);
+  p.communicator = read_communicator(in);
+  if (in.keyword_is("reference node")) p.reference = &ctx.struct_node(in);
   for (;;) {
     if (in.keyword_is("unsorted")) p.sorted = false;
     else if (in.keyword_is("sorted")) p.sorted = in.boolean();
@@ -128,8 +103,9 @@ void read_external_structural(CardReader& in, BuildContext& ctx, unsigned label)
       else in.fail_expected("`none`, `orientation vector`, `orientation matrix` or `euler 123`");
     } else if (in.keyword_is("accelerations")) p.accelerations = in.boolean();
     else if (in.keyword_is("use reference node forces")) {
-      if (!reference) throw parser::InputError(in.location(), "`use reference node forces` needs a `reference node`");
-      if (in.boolean() && in.keyword_is("rotate reference node forces")) (void)in.boolean();
+      if (!p.reference) throw parser::InputError(in.location(), "`use reference node forces` needs a `reference node`");
+      p.use_reference_forces = in.boolean();
+      if (p.use_reference_forces && in.keyword_is("rotate reference node forces")) p.rotate_reference_forces = in.boolean();
     } else break;
   }
   if (!p.labels && !p.sorted)
@@ -139,7 +115,11 @@ void read_external_structural(CardReader& in, BuildContext& ctx, unsigned label)
   if (n < 1) throw parser::InputError(count_at, fmt::format("expected a number of points >= 1, found {}", n));
   for (long i = 0; i < n; ++i) {
     ExternalStructuralParams::Point pt;
+    const parser::SourceLocation node_at = in.location();
     pt.node = &ctx.struct_node(in);
+    if (p.accelerations && !pt.node->has_inertia_block())  // MBDyn asks the node's accelerations
+      throw parser::InputError(node_at, fmt::format("expected a dynamic node (`accelerations, yes`), found {} node {}",
+                                                    pt.node->type_name(), pt.node->label()));
     pt.label = pt.node->label();
     if (p.labels && in.keyword_is("label")) {
       const parser::SourceLocation at = in.location();
@@ -154,42 +134,46 @@ void read_external_structural(CardReader& in, BuildContext& ctx, unsigned label)
     p.points.push_back(pt);
   }
   if (in.keyword_is("echo")) (void)in.string();
-  std::string missing = missing_exchange(c);
-  if (missing.empty() && reference) missing = "the reference node";
-  if (missing.empty() && in.peek_keyword_is("kinematics")) missing = "the `kinematics` output";
-  if (!missing.empty()) return in.not_implemented(fmt::format("external structural force: the exchange with its peer through {}", missing));
   auto e = std::make_unique<ExternalStructuralForce>(label, std::move(p));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "forces");
+  if (in.keyword_is("kinematics")) return in.not_implemented("external structural force: the `kinematics` output");
   ctx.model().add_element(std::move(e));
 }
 
-void read_external_modal(CardReader& in, BuildContext& ctx, unsigned) {
-  const Communicator c = read_communicator(in);
-  bool rigid_possible = true, modal_possible = false;
+void read_external_modal(CardReader& in, BuildContext& ctx, unsigned label) {
+  ExternalModalParams p;
+  p.communicator = read_communicator(in);
   if (in.keyword_is("reference node")) {
-    (void)ctx.struct_node(in);
+    p.node = &ctx.struct_node(in);
   } else {
     const parser::SourceLocation at = in.location();
     const unsigned joint_label = in.label();
-    const auto* joint = dynamic_cast<const ModalJoint*>(ctx.model().find_element("joint", joint_label));
-    if (!joint) ctx.skip_if_depends_on_skipped(in, "joint", joint_label);
-    if (!joint) throw parser::InputError(at, fmt::format("expected a modal joint, found no modal joint {}", joint_label));
-    modal_possible = true;
+    p.joint = dynamic_cast<const ModalJoint*>(ctx.model().find_element("joint", joint_label));
+    if (!p.joint) ctx.skip_if_depends_on_skipped(in, "joint", joint_label);
+    if (!p.joint) throw parser::InputError(at, fmt::format("expected a modal joint, found no modal joint {}", joint_label));
+    p.node = p.joint->modal_node();
   }
-  in.keyword_is("accelerations");
-  bool rigid = rigid_possible, modal = modal_possible;
+  in.keyword_is("accelerations");  // MBDyn reads it and sends no accelerations
+  // The default: both parts, as far as there is a node and a modal joint.
+  p.rigid = p.node != nullptr;
+  p.modal = p.joint != nullptr;
   const parser::SourceLocation type_at = in.location();
   if (in.keyword_is("type")) {
-    if (in.keyword_is("rigid")) rigid = true, modal = false;
-    else if (in.keyword_is("modal")) rigid = false, modal = true;
-    else if (in.keyword_is("all")) rigid = modal = true;
+    if (in.keyword_is("rigid")) p.rigid = true, p.modal = false;
+    else if (in.keyword_is("modal")) p.rigid = false, p.modal = true;
+    else if (in.keyword_is("all")) p.rigid = p.modal = true;
     else in.fail_expected("`rigid`, `modal` or `all`");
   }
-  if (modal && !modal_possible) throw parser::InputError(type_at, "the modal part needs a modal joint (not a `reference node`)");
-  if (c.kind == Communicator::Kind::Edge && rigid && modal)
+  if (p.rigid && !p.node)
+    throw parser::InputError(type_at, "the rigid part needs a modal node (the modal joint is clamped)");
+  if (p.modal && !p.joint) throw parser::InputError(type_at, "the modal part needs a modal joint (not a `reference node`)");
+  if (p.communicator.kind == ExternalCommunicator::Kind::Edge && p.rigid && p.modal)
     throw parser::InputError(type_at, "the EDGE communicator exchanges either the rigid or the modal part (`type, rigid` or `type, modal`)");
-  in.not_implemented("external modal force: the exchange with its peer");
+  auto e = std::make_unique<ExternalModalForce>(label, std::move(p));
+  e->where = in.card_location();
+  ctx.read_output_flag(in, *e, "forces");
+  ctx.model().add_element(std::move(e));
 }
 
 const bool registered = CardRegistry::family("force type").add("external structural", read_external_structural) &&

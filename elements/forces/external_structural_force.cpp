@@ -2,20 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
-#include <stdexcept>
+#include <istream>
+#include <ostream>
 
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/core/step_observer.hpp"
-#include "parser/math/math_parser.hpp"
 
 namespace mbl::elements {
 
 namespace {
 
 // libmbc/mbc.h
-enum : std::uint8_t { ES_REGULAR_DATA = 2, ES_GOTO_NEXT_STEP = 4, ES_ABORT = 5, ES_REGULAR_DATA_AND_GOTO_NEXT_STEP = 6, ES_NEGOTIATION = 7, ES_OK = 8 };
-enum : std::uint32_t { MBC_NODAL = 0x0002, MBC_ACCELS = 0x0008, MBC_LABELS = 0x0010 };
+enum : std::uint32_t { MBC_NODAL = 0x0002, MBC_REF_NODE = 0x0004, MBC_ACCELS = 0x0008, MBC_LABELS = 0x0010 };
+
+using Orientation = ExternalStructuralParams::Orientation;
 
 void append(std::vector<char>& buf, const void* data, std::size_t n) {
   const auto* p = static_cast<const char*>(data);
@@ -23,181 +25,334 @@ void append(std::vector<char>& buf, const void* data, std::size_t n) {
 }
 void append(std::vector<char>& buf, const Vec3& v) { append(buf, v.data(), 3 * sizeof(double)); }
 
+/// The orientation as exchanged: R (9 values), the rotation vector or the Euler 123 angles in degrees.
+std::vector<double> orientation_values(const Mat3& R, Orientation o, bool row_major) {
+  switch (o) {
+    case Orientation::None: return {};
+    case Orientation::Matrix: {
+      std::vector<double> v;
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) v.push_back(row_major ? R(a, b) : R(b, a));
+      return v;
+    }
+    case Orientation::Vector: {
+      const Vec3 t = rot::R_to_rotvec(R);
+      return {t[0], t[1], t[2]};
+    }
+    case Orientation::Euler123: {
+      const Vec3 e = rot::R_to_euler123(R) * (180.0 / M_PI);
+      return {e[0], e[1], e[2]};
+    }
+  }
+  return {};
+}
+
+void put(std::ostream& os, const Vec3& v) { os << v[0] << ' ' << v[1] << ' ' << v[2]; }
+
 }  // namespace
 
 ExternalStructuralForce::ExternalStructuralForce(unsigned label, ExternalStructuralParams p)
-    : Element(label), p_(std::move(p)),
-      channel_(p_.address, p_.create, fmt::format("external structural force {}", label)),
-      force_W_(p_.points.size(), Vec3::Zero()), moment_W_(p_.points.size(), Vec3::Zero()) {}
+    : Element(label), p_(std::move(p)), link_(p_.communicator, fmt::format("external structural force {}", label)),
+      force_(p_.points.size(), Vec3::Zero()), moment_(p_.points.size(), Vec3::Zero()) {}
 
-ExternalStructuralForce::~ExternalStructuralForce() {
-  if (!channel_.connected()) return;
-  const std::uint8_t u = ES_ABORT;
-  try {
-    channel_.send(&u, 1);
-  } catch (const std::runtime_error&) {
+std::array<std::uint32_t, 2> ExternalStructuralForce::negotiation() const {
+  return {MBC_NODAL | std::uint32_t(p_.orientation) | (p_.reference ? MBC_REF_NODE : 0u) | (p_.labels ? MBC_LABELS : 0u) |
+              (p_.accelerations ? MBC_ACCELS : 0u),
+          std::uint32_t(p_.points.size())};
+}
+
+ExternalStructuralForce::Motion ExternalStructuralForce::reference_motion() const {
+  const StructNode& r = *p_.reference;
+  return {r.x_W(), r.v_W(), r.w_W(), r.xpp_W(), r.wp_W(), r.R_WN()};
+}
+
+ExternalStructuralForce::Motion ExternalStructuralForce::motion(std::size_t i) const {
+  const StructNode& n = *p_.points[i].node;
+  const Vec3 f = n.R_WN() * p_.points[i].offset_N;
+  const Vec3 x = n.x_W() + f, v = n.v_W() + n.w_W().cross(f);
+  const Vec3 a = n.xpp_W() + n.wp_W().cross(f) + n.w_W().cross(n.w_W().cross(f));
+  if (!p_.reference) return {x, v, n.w_W(), a, n.wp_W(), n.R_WN()};
+  const Motion r = reference_motion();
+  const Mat3 RrT = r.R.transpose();
+  const Vec3 dx = x - r.x, dv = v - r.v - r.w.cross(dx);
+  return {RrT * dx,
+          RrT * dv,
+          RrT * (n.w_W() - r.w),
+          RrT * (a - r.a - r.wp.cross(dx) - r.w.cross(r.w.cross(dx) + 2.0 * dv)),
+          RrT * (n.wp_W() - r.wp - r.w.cross(n.w_W())),
+          RrT * n.R_WN()};
+}
+
+void ExternalStructuralForce::write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const {
+  if (kind == ExternalCommunicator::Kind::Edge) return write_edge_motion(os);
+  auto line = [&](unsigned label, const Motion& m) {
+    if (p_.labels) os << label << ' ';
+    put(os, m.x);
+    for (double d : orientation_values(m.R, p_.orientation, true)) os << ' ' << d;
+    os << ' ';
+    put(os, m.v);
+    if (rotations()) os << ' ', put(os, m.w);
+    if (p_.accelerations) {
+      os << ' ';
+      put(os, m.a);
+      if (rotations()) os << ' ', put(os, m.wp);
+    }
+    os << '\n';
+  };
+  if (p_.reference) {
+    os << "# reference node\n";
+    line(p_.reference->label(), reference_motion());
+  }
+  os << "# regular nodes\n";
+  for (std::size_t i = 0; i < p_.points.size(); ++i) line(p_.points[i].node->label(), motion(i));
+}
+
+void ExternalStructuralForce::write_edge_motion(std::ostream& os) const {
+  const std::size_t n = p_.points.size();
+  os << "ext_model, N, 0, 0, 3\n*\ngrid_idents, IF, 1, " << n << ", 0\n";
+  for (std::size_t i = 0; i < n; ++i) os << (i == 0 ? "" : i % 6 == 0 ? "\n" : " ") << p_.points[i].label;
+  os << '\n';
+  std::vector<Motion> m;
+  for (std::size_t i = 0; i < n; ++i) m.push_back(motion(i));
+  for (const char* block : {"str_coordinates", "velocity"}) {
+    os << block << ", RF, 3, " << n << ", 0\n";
+    for (int c = 0; c < 3; ++c) {
+      std::vector<double> values;
+      for (const Motion& mi : m) values.push_back(block[0] == 's' ? mi.x[c] : mi.v[c]);
+      write_edge_values(os, values);
+    }
   }
 }
 
-std::uint32_t ExternalStructuralForce::negotiation_flags() const {
-  return MBC_NODAL | std::uint32_t(p_.orientation) | (p_.labels ? MBC_LABELS : 0u) |
-         (p_.accelerations ? MBC_ACCELS : 0u);
-}
-
-std::vector<char> ExternalStructuralForce::motion_record() const {
-  using O = ExternalStructuralParams::Orientation;
+std::vector<char> ExternalStructuralForce::motion_bytes() const {
   const std::size_t n = p_.points.size();
   std::vector<char> buf;
+  auto orientation = [&](const Motion& m) {
+    const std::vector<double> v = orientation_values(m.R, p_.orientation, false);  // R column-major
+    append(buf, v.data(), v.size() * sizeof(double));
+  };
+  if (p_.reference) {
+    const Motion r = reference_motion();
+    if (p_.labels) {
+      const std::uint32_t l[2] = {p_.reference->label(), 0};
+      append(buf, l, sizeof l);
+    }
+    append(buf, r.x);
+    orientation(r);
+    append(buf, r.v);
+    if (rotations()) append(buf, r.w);
+    if (p_.accelerations) {
+      append(buf, r.a);
+      if (rotations()) append(buf, r.wp);
+    }
+  }
   if (p_.labels) {
     std::vector<std::uint32_t> labels(n + n % 2, 0u);  // padded: the doubles stay aligned
     for (std::size_t i = 0; i < n; ++i) labels[i] = p_.points[i].node->label();  // node labels, as MBDyn
     append(buf, labels.data(), labels.size() * sizeof(std::uint32_t));
   }
-  // The point: x + R f, moving with v + w x R f (§8.8.10 "offset").
-  auto arm = [&](std::size_t i) { return Vec3(p_.points[i].node->R_WN() * p_.points[i].offset_N); };
-  for (std::size_t i = 0; i < n; ++i) append(buf, Vec3(p_.points[i].node->x_W() + arm(i)));
-  for (std::size_t i = 0; i < n; ++i) {
-    const Mat3& R = p_.points[i].node->R_WN();
-    switch (p_.orientation) {
-      case O::None: break;
-      case O::Matrix: append(buf, R.data(), 9 * sizeof(double)); break;  // Eigen: column-major
-      case O::Vector: append(buf, rot::R_to_rotvec(R)); break;
-      case O::Euler123: append(buf, Vec3(rot::R_to_euler123(R) * (180.0 / M_PI))); break;
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    const StructNode& node = *p_.points[i].node;
-    append(buf, Vec3(node.v_W() + node.w_W().cross(arm(i))));
-  }
-  if (p_.orientation != O::None)
-    for (const auto& pt : p_.points) append(buf, pt.node->w_W());
+  std::vector<Motion> m;
+  for (std::size_t i = 0; i < n; ++i) m.push_back(motion(i));
+  for (const Motion& mi : m) append(buf, mi.x);
+  for (const Motion& mi : m) orientation(mi);
+  for (const Motion& mi : m) append(buf, mi.v);
+  if (rotations())
+    for (const Motion& mi : m) append(buf, mi.w);
   if (p_.accelerations) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const StructNode& node = *p_.points[i].node;
-      const Vec3 f = arm(i);
-      append(buf, Vec3(node.xpp_W() + node.wp_W().cross(f) + node.w_W().cross(node.w_W().cross(f))));
-    }
-    if (p_.orientation != O::None)
-      for (const auto& pt : p_.points) append(buf, pt.node->wp_W());
+    for (const Motion& mi : m) append(buf, mi.a);
+    if (rotations())
+      for (const Motion& mi : m) append(buf, mi.wp);
   }
   return buf;
 }
 
-void ExternalStructuralForce::start() {
-  started_ = true;
-  std::uint8_t u = 0;
-  std::uint32_t request[2] = {0, 0};
-  const std::uint32_t n = std::uint32_t(p_.points.size());
-  try {
-    if (p_.create) {  // MBDyn is the server: the peer asks
-      if (!channel_.receive(&u, 1) || u != ES_NEGOTIATION || !channel_.receive(request, sizeof request))
-        throw EvaluationError(fmt::format("external structural force {}: no negotiation request from the peer", label()));
-      const bool ok = request[0] == negotiation_flags() && request[1] == n;
-      const std::uint8_t answer = ok ? ES_OK : ES_ABORT;
-      channel_.send(&answer, 1);
-      if (!ok)
-        throw EvaluationError(fmt::format("external structural force {}: the peer asks for flags {:#x} and {} points, "
-                                          "the card has {:#x} and {}", label(), request[0], request[1],
-                                          negotiation_flags(), n));
-    } else {  // MBDyn is the client: it asks
-      u = ES_NEGOTIATION;
-      request[0] = negotiation_flags();
-      request[1] = n;
-      if (!channel_.send(&u, 1) || !channel_.send(request, sizeof request) || !channel_.receive(&u, 1) || u != ES_OK)
-        throw EvaluationError(fmt::format("external structural force {}: the peer refused the negotiation", label()));
-    }
-  } catch (const std::runtime_error& e) {
-    if (dynamic_cast<const EvaluationError*>(&e)) throw;
-    throw EvaluationError(e.what());
-  }
+std::size_t ExternalStructuralForce::load_bytes() const {
+  const std::size_t n = p_.points.size(), per_point = rotations() ? 6 : 3;
+  const std::size_t labels = p_.labels ? (n + n % 2) * sizeof(std::uint32_t) : 0;
+  const std::size_t reference = p_.reference ? (p_.labels ? 2 * sizeof(std::uint32_t) : 0) + per_point * sizeof(double) : 0;
+  return reference + labels + per_point * n * sizeof(double);
 }
 
-void ExternalStructuralForce::send_motion() {
-  std::vector<char> buf{char(ES_REGULAR_DATA)};
-  const std::vector<char> record = motion_record();
-  buf.insert(buf.end(), record.begin(), record.end());
-  if (!channel_.send(buf.data(), buf.size())) exchanging_ = false;
-  motion_sent_ = true;
-}
-
-void ExternalStructuralForce::receive_forces() {
-  motion_sent_ = false;
-  std::uint8_t u = 0;
-  if (!channel_.receive(&u, 1)) {
-    exchanging_ = false;
-    return;
-  }
-  if (u == ES_GOTO_NEXT_STEP) {  // the peer converged: the last forces stay
-    exchanging_ = false;
-    return;
-  }
-  if (u == ES_ABORT) {
-    exchanging_ = false;
-    throw math::StopRequest(0, fmt::format("external structural force {}: the peer ended the simulation", label()));
-  }
-  if (u != ES_REGULAR_DATA && u != ES_REGULAR_DATA_AND_GOTO_NEXT_STEP)
-    throw EvaluationError(fmt::format("external structural force {}: unknown command {} from the peer", label(), unsigned(u)));
+void ExternalStructuralForce::read_loads(const std::vector<char>& record) {
   const std::size_t n = p_.points.size();
-  const bool moments = p_.orientation != ExternalStructuralParams::Orientation::None;
-  std::vector<std::uint32_t> labels(p_.labels ? n + n % 2 : 0);
-  std::vector<double> f(3 * n), m(moments ? 3 * n : 0);
-  if (!channel_.receive(labels.data(), labels.size() * sizeof(std::uint32_t)) ||
-      !channel_.receive(f.data(), f.size() * sizeof(double)) || !channel_.receive(m.data(), m.size() * sizeof(double))) {
-    exchanging_ = false;
-    return;
+  const char* at = record.data();
+  auto take_vec3 = [&]() {
+    Vec3 v;
+    std::memcpy(v.data(), at, 3 * sizeof(double));
+    at += 3 * sizeof(double);
+    return v;
+  };
+  if (p_.reference) {
+    if (p_.labels) {
+      std::uint32_t l[2];
+      std::memcpy(l, at, sizeof l);
+      at += sizeof l;
+      if (l[0] != p_.reference->label())
+        throw EvaluationError(fmt::format("external structural force {}: the peer sent the reference node's loads as "
+                                          "label {}, the reference node is {}", label(), l[0], p_.reference->label()));
+    }
+    F0_ = take_vec3();
+    if (rotations()) M0_ = take_vec3();
   }
+  std::vector<std::uint32_t> labels(p_.labels ? n + n % 2 : 0);
+  std::memcpy(labels.data(), at, labels.size() * sizeof(std::uint32_t));
+  at += labels.size() * sizeof(std::uint32_t);
+  std::vector<Vec3> f(n), m(n, Vec3::Zero());
+  for (Vec3& v : f) v = take_vec3();
+  if (rotations())
+    for (Vec3& v : m) v = take_vec3();
   for (std::size_t k = 0; k < n; ++k) {
     std::size_t i = k;
     if (!p_.sorted) {  // records come in any order, recognised by their label
-      i = n;
-      for (std::size_t j = 0; j < n; ++j)
-        if (p_.points[j].label == labels[k]) i = j;
+      i = std::find_if(p_.points.begin(), p_.points.end(), [&](const auto& pt) { return pt.label == labels[k]; }) -
+          p_.points.begin();
       if (i == n)
-        throw EvaluationError(fmt::format("external structural force {}: the peer sent forces for an unknown label {}",
+        throw EvaluationError(fmt::format("external structural force {}: the peer sent loads for an unknown label {}",
                                           label(), labels[k]));
     }
-    force_W_[i] = Vec3(f[3 * k], f[3 * k + 1], f[3 * k + 2]);
-    moment_W_[i] = moments ? Vec3(m[3 * k], m[3 * k + 1], m[3 * k + 2]) : Vec3::Zero();
+    force_[i] = f[k];
+    moment_[i] = m[k];
   }
-  if (u == ES_REGULAR_DATA_AND_GOTO_NEXT_STEP) exchanging_ = false;
 }
 
-void ExternalStructuralForce::after_predict(const StepContext&) {
-  if (!started_) start();
-  exchanging_ = true;
-  motion_sent_ = false;
-  if (p_.send_after_predict) send_motion();
+void ExternalStructuralForce::read_loads(std::istream& is, ExternalCommunicator::Kind kind) {
+  if (kind == ExternalCommunicator::Kind::Edge) return read_edge_loads(is);
+  read_text_loads(is);
 }
+
+void ExternalStructuralForce::read_text_loads(std::istream& is) {
+  const std::size_t n = p_.points.size();
+  auto fail = [&](const std::string& what) {
+    throw EvaluationError(fmt::format("external structural force {}: {}", label(), what));
+  };
+  auto read_vec3 = [&](Vec3& v) { is >> v[0] >> v[1] >> v[2]; };
+  if (p_.reference) {
+    unsigned l = 0;
+    if (p_.labels) is >> l;
+    read_vec3(F0_);
+    if (rotations()) read_vec3(M0_);
+  }
+  if (!p_.sorted) {
+    std::vector<bool> done(n, false);
+    std::size_t count = 0;
+    for (;; ++count) {
+      unsigned l = 0;
+      Vec3 f, m = Vec3::Zero();
+      is >> l;
+      read_vec3(f);
+      if (rotations()) read_vec3(m);
+      if (!is) break;
+      const std::size_t i =
+          std::find_if(p_.points.begin(), p_.points.end(), [&](const auto& pt) { return pt.label == l; }) - p_.points.begin();
+      if (i == n) fail(fmt::format("unknown label {} as record {} of the input file", l, count + 1));
+      if (done[i]) fail(fmt::format("label {} given twice in the input file", l));
+      done[i] = true;
+      force_[i] = f;
+      moment_[i] = m;
+    }
+    if (count != n) fail(fmt::format("{} records in the input file, expected {}", count, n));
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec3 f, m = Vec3::Zero();
+    if (p_.labels) {
+      unsigned l = 0;
+      is >> l;
+      if (is && l != p_.points[i].node->label())
+        fail(fmt::format("record {} of the input file has label {}, expected {}", i + 1, l, p_.points[i].node->label()));
+    }
+    read_vec3(f);
+    if (rotations()) read_vec3(m);
+    if (!is) break;  // as MBDyn: the remaining points keep their loads
+    force_[i] = f;
+    moment_[i] = m;
+  }
+}
+
+void ExternalStructuralForce::read_edge_loads(std::istream& is) {
+  const std::size_t n = p_.points.size();
+  auto fail = [&](const std::string& what) {
+    throw EvaluationError(fmt::format("external structural force {}: EDGE data file: {}", label(), what));
+  };
+  std::vector<std::size_t> point_of;  // the point of each record, from `grid_idents`
+  const std::string count = std::to_string(n);
+  for (std::string line; std::getline(is, line);) {
+    if (line.empty() || line[0] == '*') continue;
+    const std::vector<std::string> f = edge_fields(line);
+    if (edge_header_is(f, "ext_model", {"N", "0", "0", "2"})) continue;
+    if (edge_header_is(f, "grid_idents", {"IF", "1", count, "0"})) {
+      point_of.clear();
+      for (std::size_t k = 0; k < n; ++k) {
+        long id = -1;
+        is >> id;
+        const std::size_t i = std::find_if(p_.points.begin(), p_.points.end(),
+                                           [&](const auto& pt) { return long(pt.label) == id; }) - p_.points.begin();
+        if (!is || i == n) fail(fmt::format("grid_idents: unknown label {}", id));
+        if (std::find(point_of.begin(), point_of.end(), i) != point_of.end()) fail(fmt::format("grid_idents: label {} twice", id));
+        point_of.push_back(i);
+      }
+      std::getline(is, line);
+      continue;
+    }
+    if (edge_header_is(f, "force", {"RF", "3", count, "0"})) {
+      if (point_of.size() != n) fail("`force` before `grid_idents`");
+      for (int c = 0; c < 3; ++c)
+        for (std::size_t k = 0; k < n; ++k) is >> force_[point_of[k]][c];
+      if (!is) fail("fewer force components than points");
+      std::getline(is, line);
+      continue;
+    }
+    fail(fmt::format("unexpected line \"{}\"", line));
+  }
+}
+
+void ExternalStructuralForce::after_predict(const StepContext&) { link_.after_predict(*this); }
+
+void ExternalStructuralForce::after_convergence(const StepContext&) { link_.after_convergence(*this); }
 
 void ExternalStructuralForce::residual(ResidualSink& r, const StepContext& c) {
-  if (exchanging_ && !c.initial_assembly) {
-    if (!motion_sent_) send_motion();  // the motion after the last Newton update
-    if (exchanging_) receive_forces();
-  }
+  if (c.initial_assembly) return;  // MBDyn's initial assembly has no external loads
+  link_.before_residual(*this);
+  if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
+  const Mat3 R_ref = p_.reference ? p_.reference->R_WN() : Mat3::Identity();
+  F2_.setZero();
+  M2_.setZero();
   for (std::size_t i = 0; i < p_.points.size(); ++i) {
     const StructNode& node = *p_.points[i].node;
-    const Vec3 arm_W = node.R_WN() * p_.points[i].offset_N;
-    r.add(node.eq_index(), force_W_[i]);
-    if (node.kinematic_dof_count() == 6) r.add(node.eq_index() + 3, Vec3(moment_W_[i] + arm_W.cross(force_W_[i])));
+    const Vec3 f = R_ref * force_[i];
+    r.add(node.eq_index(), f);
+    Vec3 m = Vec3::Zero();
+    if (rotations()) {
+      m = R_ref * moment_[i] + (node.R_WN() * p_.points[i].offset_N).cross(f);
+      r.add(node.eq_index() + 3, m);
+    }
+    if (p_.reference) {
+      F2_ += f;
+      M2_ += m + (node.x_W() - p_.reference->x_W()).cross(f);
+    }
   }
-}
-
-void ExternalStructuralForce::after_convergence(const StepContext&) {
-  // Our Newton converged before the peer did: finish the step's exchange so that both sides go
-  // to the next step together (MBDyn would iterate on with the peer's forces).
-  while (exchanging_) {
-    if (!motion_sent_) send_motion();
-    if (exchanging_) receive_forces();
+  if (p_.reference && p_.use_reference_forces) {
+    F1_ = p_.rotate_reference_forces ? Vec3(R_ref * F0_) : F0_;
+    M1_ = p_.rotate_reference_forces ? Vec3(R_ref * M0_) : M0_;
+    F1_ -= F2_;
+    M1_ -= M2_;
+    r.add(p_.reference->eq_index(), F1_);
+    if (rotations()) r.add(p_.reference->eq_index() + 3, M1_);
   }
 }
 
 void ExternalStructuralForce::output(OutputSink& out) const {
   if (!output_enabled()) return;
   if (std::ostream* os = out.text(OutputFile::Frc)) {
+    if (p_.reference) {
+      *os << label() << '#' << p_.reference->label();
+      for (const Vec3* v : {&F0_, &M0_, &F1_, &M1_, &F2_, &M2_}) out.write(*os, *v);
+      *os << '\n';
+    }
     for (std::size_t i = 0; i < p_.points.size(); ++i) {
-      *os << label() << '@' << p_.points[i].node->label();
-      out.write(*os, force_W_[i]);
-      out.write(*os, moment_W_[i]);
+      *os << label() << '@' << p_.points[i].label;
+      out.write(*os, force_[i]);
+      out.write(*os, moment_[i]);
       *os << '\n';
     }
   }

@@ -1,23 +1,31 @@
 #pragma once
-// `external structural` force (input manual §8.8.10) with the socket communicator (§8.8.9): a
-// peer process computes forces and moments on a set of points (node + offset) from their motion.
-// The exchange is MBDyn's libmbc "nodal" protocol (libmbc/mbc.h), native byte order:
-//   negotiation: peer -> MBDyn  u8 ES_NEGOTIATION(7), u32 flags (MBC_NODAL | rotation | labels |
-//                accelerations), u32 number of points; MBDyn -> peer  u8 ES_OK(8) or ES_ABORT(5);
-//   motion:      MBDyn -> peer  u8 command, then [u32 labels (padded to an even count)] x (3n),
-//                orientation (R column-major 9n | rotation vector 3n | Euler 123 in degrees 3n |
-//                none), v (3n), [w (3n)], [accelerations (3n), [angular accelerations (3n)]];
-//   forces:      peer -> MBDyn  u8 command: ES_REGULAR_DATA(2) or ES_REGULAR_DATA_AND_GOTO_NEXT_STEP
-//                (6) followed by [u32 labels] f (3n) [m (3n)], or ES_GOTO_NEXT_STEP(4) (the peer
-//                converged: the last forces stay), or ES_ABORT(5) (the run ends).
-// Tight coupling (as MBDyn): the predicted motion is sent after the prediction, the forces are
-// received at each residual, the new motion is sent before the next one, until the peer reports
-// convergence. Forces are global, moments about the point; the point's force acts on the node
-// with the moment f x F added. They are data from the peer: no Jacobian contribution.
+// `external structural` force (input manual §8.8.10): a peer process computes forces and moments
+// on a set of points (node + offset) from their motion, exchanged through a communicator (§8.8.9,
+// external_link.hpp). The records are MBDyn's (its strext.cc, stredge.cc):
+// - point motion: x + R f, R, v + w x R f, w [, a + wp x R f + w x w x R f, wp]; with a
+//   `reference node` r, relative to it and in its frame: R_r^T (x - x_r), R_r^T R,
+//   R_r^T (v - v_r - w_r x (x - x_r)), R_r^T (w - w_r) [, accelerations likewise];
+// - file: text lines `# reference node` / [label] x_r [R_r] v_r [w_r] [a_r [wp_r]], then
+//   `# regular nodes` / per point [node label] x [R (row by row) | rotation vector | Euler 123
+//   angles in degrees] v [w] [a [wp]]; the peer answers [[label] f_r [m_r]] then per point
+//   [label] f [m] (any order with `sorted, no`, recognised by the label);
+// - socket (libmbc nodal protocol, native byte order): negotiation u32 flags (MBC_NODAL |
+//   orientation | reference node | labels | accelerations), u32 points; motion [u32 label, 0]
+//   reference record, then [u32 labels padded to an even count] x (3n), orientation (R
+//   column-major 9n | 3n | none), v (3n), [w (3n)], [a (3n), [wp (3n)]]; loads [u32 label, 0]
+//   f_r [m_r], then [labels] f (3n) [m (3n)];
+// - EDGE: `ext_model, N, 0, 0, 3`, `grid_idents, IF, 1, n, 0` (point labels, 6 a line),
+//   `str_coordinates, RF, 3, n, 0` and `velocity, RF, 3, n, 0` (all x, then y, then z, 6 a
+//   line); the peer answers `grid_idents` and `force, RF, 3, n, 0` (no moments).
+// Loads are global (in the reference node's frame with one), moments about the point; the point's
+// force acts on its node with the moment f x F added (without `orientation, none` only). With a
+// reference node and `use reference node forces` (default) the reference node takes the peer's
+// reference force (rotated to the global frame unless `rotate reference node forces, no`) minus
+// the resultant of the points' forces. They are data from the peer: no Jacobian contribution.
 #include <memory>
 #include <vector>
 
-#include "elements/input/socket_channel.hpp"
+#include "elements/forces/external_link.hpp"
 #include "mbdyn-like/core/element.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 
@@ -30,9 +38,10 @@ struct ExternalStructuralParams {
     unsigned label = 0;  ///< the point's label in the exchange (the node's unless `label, l`)
     Vec3 offset_N = Vec3::Zero();
   };
-  SocketAddress address;
-  bool create = false;
-  bool send_after_predict = true;
+  ExternalCommunicator communicator;
+  const StructNode* reference = nullptr;
+  bool use_reference_forces = true;
+  bool rotate_reference_forces = true;
   bool labels = false;
   bool sorted = true;
   bool accelerations = false;
@@ -40,11 +49,9 @@ struct ExternalStructuralParams {
   std::vector<Point> points;
 };
 
-class ExternalStructuralForce final : public Element {
+class ExternalStructuralForce final : public Element, private ExternalPeer {
  public:
   ExternalStructuralForce(unsigned label, ExternalStructuralParams p);
-  /// Tells the peer the simulation ended (ES_ABORT), as MBDyn does.
-  ~ExternalStructuralForce() override;
   std::string_view kind() const override { return "force"; }
   std::string_view type_name() const override { return "external structural"; }
   void residual(ResidualSink& r, const StepContext& c) override;
@@ -54,21 +61,33 @@ class ExternalStructuralForce final : public Element {
   void output(OutputSink& out) const override;
   std::string log_line() const override;
 
-  /// The flags word of the negotiation (MBC_NODAL | orientation | labels | accelerations).
-  std::uint32_t negotiation_flags() const;
-  /// The motion record of the points as the peer receives it (after the command byte).
-  std::vector<char> motion_record() const;
+  // ExternalPeer (public for the tests of the record formats)
+  std::array<std::uint32_t, 2> negotiation() const override;
+  void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const override;
+  std::vector<char> motion_bytes() const override;
+  void read_loads(std::istream& is, ExternalCommunicator::Kind kind) override;
+  std::size_t load_bytes() const override;
+  void read_loads(const std::vector<char>& record) override;
 
  private:
-  void start();
-  void send_motion();
-  void receive_forces();
+  /// The motion of a point (or, with `point` < 0, of the reference node) as exchanged.
+  struct Motion {
+    Vec3 x, v, w, a, wp;
+    Mat3 R;
+  };
+  Motion motion(std::size_t point) const;
+  Motion reference_motion() const;
+  bool rotations() const { return p_.orientation != ExternalStructuralParams::Orientation::None; }
+  void write_edge_motion(std::ostream& os) const;
+  void read_edge_loads(std::istream& is);
+  void read_text_loads(std::istream& is);
+
   ExternalStructuralParams p_;
-  SocketChannel channel_;
-  bool started_ = false;
-  bool exchanging_ = false;  ///< between the prediction and the peer's convergence
-  bool motion_sent_ = false;
-  std::vector<Vec3> force_W_, moment_W_;
+  ExternalLink link_;
+  std::vector<Vec3> force_, moment_;  ///< as received (the reference node's frame with one)
+  Vec3 F0_ = Vec3::Zero(), M0_ = Vec3::Zero();  ///< received for the reference node
+  Vec3 F1_ = Vec3::Zero(), M1_ = Vec3::Zero();  ///< applied to the reference node
+  Vec3 F2_ = Vec3::Zero(), M2_ = Vec3::Zero();  ///< resultant of the points' loads about it
 };
 
 }  // namespace mbl::elements

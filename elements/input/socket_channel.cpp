@@ -1,5 +1,7 @@
 #include "elements/input/socket_channel.hpp"
 
+#include "mbdyn-like/core/interruption.hpp"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -28,6 +30,12 @@ std::string SocketAddress::describe() const {
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
+
+/// A wait cut short by a signal: gives up when it asked the run to stop (never returns true).
+bool interrupted(const std::string& who) {
+  if (interruption_signal()) throw Interruption(fmt::format("{}: interrupted while waiting for the peer", who));
+  return false;
+}
 
 /// The socket address of `a`; inet hosts are resolved (an empty host is any interface).
 struct RawAddress {
@@ -125,7 +133,7 @@ void SocketChannel::connect() {
     listen(false);
     std::cerr << fmt::format("{}: waiting for a peer to connect on {}\n", who_, address_.describe());
     do fd_ = ::accept(listen_fd_, nullptr, nullptr);
-    while (fd_ < 0 && errno == EINTR);
+    while (fd_ < 0 && errno == EINTR && !interrupted(who_));
     if (fd_ < 0) throw std::runtime_error(fmt::format("{}: accept failed ({})", who_, errno_text()));
     std::cerr << fmt::format("{}: peer connected\n", who_);
     return;
@@ -167,7 +175,7 @@ bool SocketChannel::receive(void* data, std::size_t n) {
       return false;
     }
     if (got < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR && !interrupted(who_)) continue;
       throw std::runtime_error(fmt::format("{}: recv failed ({})", who_, errno_text()));
     }
     p += got;
@@ -182,7 +190,7 @@ bool SocketChannel::ready(double seconds) {
   pollfd p{fd_, POLLIN, 0};
   int n;
   do n = ::poll(&p, 1, int(seconds * 1000.0));
-  while (n < 0 && errno == EINTR);
+  while (n < 0 && errno == EINTR && !interrupted(who_));
   return n > 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include "integrators/step_controller.hpp"
 #include "mbdyn-like/phases/initial_assembly.hpp"
+#include "mbdyn-like/core/interruption.hpp"
 #include "mbdyn-like/phases/inverse_dynamics.hpp"
 #include "parser/errors.hpp"
 
@@ -36,9 +37,14 @@ std::string describe_failure(Model& model, const Result& r) {
   return msg;
 }
 
-/// Set by request_stop (a signal handler); read between steps.
-std::atomic<int> stop_signal{0};
-static_assert(std::atomic<int>::is_always_lock_free, "request_stop must be async-signal-safe");
+/// A run stopped by an error while a signal asked to stop (an element waiting for its peer gave
+/// up, core/interruption.hpp) was interrupted.
+void mark_if_interrupted(RunReport& report) {
+  if (const int sig = interruption_signal()) {
+    report.status = RunStatus::Interrupted;
+    report.signal = sig;
+  }
+}
 
 struct DerivativesOutcome {
   bool ok = true;
@@ -243,7 +249,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   // strictly before the final time, with no tolerance: 0.01 added 300 times falls just short of
   // 3, so a 1e-2 s step to 3 s takes 301 steps and writes 302 records, as MBDyn's do.
   while (t < t_end) {
-    if (const int sig = stop_signal.load()) {
+    if (const int sig = interruption_signal()) {
       report.status = RunStatus::Interrupted;
       report.signal = sig;
       report.message = fmt::format("interrupted after step {} at time {:g}", step, t);
@@ -261,6 +267,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
       // A user function failed (step_observer.hpp): stop with the last converged step written.
       report.status = RunStatus::SolutionFailure;
       report.message = fmt::format("step {} at time {}: {}", step + 1, t_new, e.what());
+      mark_if_interrupted(report);
       break;
     } catch (const parser::InputError& e) {
       // An expression that fails while the model is evaluated (a drive's sqrt of a negative
@@ -327,12 +334,13 @@ RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, 
     RunReport report;
     report.status = RunStatus::SolutionFailure;
     report.message = e.what();
+    mark_if_interrupted(report);
     report.final_time = s.initial_time;
     output.close();
     return report;
   }
 }
 
-void request_stop(int signal) noexcept { stop_signal.store(signal); }
+void request_stop(int signal) noexcept { note_interruption(signal); }
 
 }  // namespace mbl

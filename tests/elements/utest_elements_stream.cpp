@@ -3,7 +3,6 @@
 // exchanges native doubles as MBDyn's protocol has it.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -12,24 +11,11 @@
 #include <limits>
 #include <thread>
 
+#include "support/peer_socket.hpp"
 #include "support/run_program.hpp"
 
 namespace mbl::test {
 namespace {
-
-/// A client of a local socket; retries while the program is not listening yet.
-int connect_local(const std::string& path) {
-  sockaddr_un a{};
-  a.sun_family = AF_UNIX;
-  std::strncpy(a.sun_path, path.c_str(), sizeof(a.sun_path) - 1);
-  for (int attempt = 0; attempt < 3000; ++attempt) {
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
-    ::close(fd);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return -1;
-}
 
 /// Every double the program sends until it closes the connection.
 std::vector<double> receive_all(int fd) {
@@ -153,13 +139,6 @@ end: elements;
 
 namespace mbl::test {
 namespace {
-
-// libmbc's commands (mbc.h)
-constexpr std::uint8_t ES_REGULAR_DATA = 2, ES_GOTO_NEXT_STEP = 4, ES_ABORT = 5, ES_NEGOTIATION = 7, ES_OK = 8;
-
-bool receive_exactly(int fd, void* data, std::size_t n) {
-  return ::recv(fd, data, n, MSG_WAITALL) == ssize_t(n);
-}
 
 std::string external_spring_deck(const std::string& sock) {
   // A unit mass at x = 1 on a spring of stiffness 100 that only the peer knows.
