@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
-#include <utility>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -53,16 +51,6 @@ void column_of(double* lu, int start, int len, const int*& idx, double*& val) {
   val = base + (static_cast<std::size_t>(len) * sizeof(int) + sizeof(double) - 1) / sizeof(double);
 }
 
-/// Sorts a column of L by row. The rows of one column are distinct, so the order in which its
-/// updates X[i] -= L(i,j) u are applied changes no value (in klu_solve either); in row order the
-/// update of the next pivot rows comes first, which shortens the chain of dependent updates.
-void sort_column(int* li, double* lx, int len) {
-  std::vector<std::pair<int, double>> entries(len);
-  for (int p = 0; p < len; ++p) entries[p] = {li[p], lx[p]};
-  std::sort(entries.begin(), entries.end());
-  for (int p = 0; p < len; ++p) std::tie(li[p], lx[p]) = entries[p];
-}
-
 }  // namespace
 
 void KluRefactorPlan::build(int n, const int* ap, const int* ai, const klu_symbolic& symbolic,
@@ -103,7 +91,6 @@ void KluRefactorPlan::build(int n, const int* ap, const int* ai, const klu_symbo
       c.llen = numeric.Llen[k];
       column_of(lu, int(numeric.Uip[k]), c.ulen, c.ui, c.ux);
       column_of(lu, int(numeric.Lip[k]), c.llen, c.li, c.lx);
-      sort_column(const_cast<int*>(c.li), c.lx, c.llen);
     }
   }
   in_scaled_.resize(in_src_.size());
