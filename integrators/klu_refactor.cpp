@@ -10,19 +10,36 @@ namespace mbl::integrators {
 
 namespace {
 
-/// out[q] = num[src[q]] / den[den_idx[q]], two IEEE divisions per instruction where SSE2 is
+/// out[q] = ax[src[q]] / rs[row of src[q]], two IEEE divisions per instruction where SSE2 is
 /// available (each quotient is the correctly rounded one, as KLU's scalar division).
-void divide_gathered(const double* num, const int* src, const double* den, const int* den_idx,
+void divide_gathered(const double* ax, const int* ai, const double* rs, const int* src,
                      double* out, int count) {
   int q = 0;
 #if defined(__SSE2__)
   for (; q + 1 < count; q += 2) {
-    const __m128d a = _mm_set_pd(num[src[q + 1]], num[src[q]]);
-    const __m128d b = _mm_set_pd(den[den_idx[q + 1]], den[den_idx[q]]);
+    const __m128d a = _mm_set_pd(ax[src[q + 1]], ax[src[q]]);
+    const __m128d b = _mm_set_pd(rs[ai[src[q + 1]]], rs[ai[src[q]]]);
     _mm_storeu_pd(out + q, _mm_div_pd(a, b));
   }
 #endif
-  for (; q < count; ++q) out[q] = num[src[q]] / den[den_idx[q]];
+  for (; q < count; ++q) out[q] = ax[src[q]] / rs[ai[src[q]]];
+}
+
+/// x[dst[q]] = ax[src[q]] / rs[row of src[q]]: a column's entries into the work column (their
+/// rows, hence dst, are distinct), divided two at a time as divide_gathered.
+void scatter_divided(const double* ax, const int* ai, const double* rs, const int* src,
+                     const int* dst, double* x, int count) {
+  int q = 0;
+#if defined(__SSE2__)
+  for (; q + 1 < count; q += 2) {
+    const __m128d a = _mm_set_pd(ax[src[q + 1]], ax[src[q]]);
+    const __m128d b = _mm_set_pd(rs[ai[src[q + 1]]], rs[ai[src[q]]]);
+    const __m128d v = _mm_div_pd(a, b);
+    _mm_storel_pd(x + dst[q], v);
+    _mm_storeh_pd(x + dst[q + 1], v);
+  }
+#endif
+  for (; q < count; ++q) x[dst[q]] = ax[src[q]] / rs[ai[src[q]]];
 }
 
 /// lx[p] = x[li[p]] / pivot and x[li[p]] = 0: column k of L from the updated work column.
@@ -58,8 +75,7 @@ void KluRefactorPlan::build(int n, const int* ap, const int* ai, const klu_symbo
   clear();
   n_ = n;
   scale_ = scale;
-  const int nnz = ap[n];
-  row_.assign(ai, ai + nnz);
+  nnz_ = ap[n];
   col_.resize(n);
   in_begin_.assign(1, 0);
   int poff = 0;
@@ -74,11 +90,9 @@ void KluRefactorPlan::build(int n, const int* ap, const int* ai, const klu_symbo
         const int newrow = numeric.Pinv[ai[p]] - k1;
         if (newrow < 0 && poff < symbolic.nzoff) {
           off_src_.push_back(p);
-          off_row_.push_back(ai[p]);
           ++poff;
         } else {
           in_src_.push_back(p);
-          in_row_.push_back(ai[p]);
           in_dst_.push_back(newrow);
         }
       }
@@ -93,20 +107,18 @@ void KluRefactorPlan::build(int n, const int* ap, const int* ai, const klu_symbo
       column_of(lu, int(numeric.Lip[k]), c.llen, c.li, c.lx);
     }
   }
-  in_scaled_.resize(in_src_.size());
   rs_.resize(n);
   x_.assign(std::max(symbolic.maxblock, 1), 0.0);
 }
 
-bool KluRefactorPlan::refactor(const double* ax, klu_numeric& numeric) {
-  const int nnz = int(row_.size());
+bool KluRefactorPlan::refactor(const int* ai, const double* ax, klu_numeric& numeric) {
   const double* rs = nullptr;
   if (scale_ > 0) {
     // klu_scale: row sums or row maxima of |a| in the entry order, empty rows left unscaled.
     std::fill(rs_.begin(), rs_.end(), 0.0);
-    for (int p = 0; p < nnz; ++p) {
+    for (int p = 0; p < nnz_; ++p) {
       const double a = std::fabs(ax[p]);
-      double& r = rs_[row_[p]];
+      double& r = rs_[ai[p]];
       if (scale_ == 1)
         r += a;
       else
@@ -118,26 +130,30 @@ bool KluRefactorPlan::refactor(const double* ax, klu_numeric& numeric) {
   }
   auto* offx = static_cast<double*>(numeric.Offx);
   auto* udiag = static_cast<double*>(numeric.Udiag);
-  const int n_off = int(off_src_.size()), n_in = int(in_src_.size());
-  if (rs) {
-    divide_gathered(ax, off_src_.data(), rs, off_row_.data(), offx, n_off);
-    divide_gathered(ax, in_src_.data(), rs, in_row_.data(), in_scaled_.data(), n_in);
-  } else {
+  const int n_off = int(off_src_.size());
+  if (rs)
+    divide_gathered(ax, ai, rs, off_src_.data(), offx, n_off);
+  else
     for (int q = 0; q < n_off; ++q) offx[q] = ax[off_src_[q]];
-    for (int q = 0; q < n_in; ++q) in_scaled_[q] = ax[in_src_[q]];
-  }
 
   double* const x = x_.data();
   for (int k = 0; k < n_; ++k) {
     const Column& c = col_[k];
     const int q0 = in_begin_[k], q1 = in_begin_[k + 1];
     if (c.singleton) {
+      // KLU keeps the last entry of the column inside the block (the diagonal).
       double s = 0.0;
-      for (int q = q0; q < q1; ++q) s = in_scaled_[q];
+      if (q1 > q0) {
+        const int p = in_src_[q1 - 1];
+        s = rs ? ax[p] / rs[ai[p]] : ax[p];
+      }
       udiag[k] = s;
       continue;
     }
-    for (int q = q0; q < q1; ++q) x[in_dst_[q]] = in_scaled_[q];
+    if (rs)
+      scatter_divided(ax, ai, rs, in_src_.data() + q0, in_dst_.data() + q0, x, q1 - q0);
+    else
+      for (int q = q0; q < q1; ++q) x[in_dst_[q]] = ax[in_src_[q]];
     // U(:,k) and the left-looking update of column k, in the order of U's pattern.
     const Column* const block_col = col_.data() + c.block_begin;
     for (int up = 0; up < c.ulen; ++up) {

@@ -25,20 +25,20 @@ class KluRefactorPlan {
   bool built() const { return n_ > 0; }
   void clear() { *this = KluRefactorPlan{}; }
 
-  /// Refactorises the values `ax` (same pattern as at build) into `numeric`. Returns false on a
-  /// zero pivot (the factors are then incomplete: refactor afresh with klu_factor).
-  bool refactor(const double* ax, klu_numeric& numeric);
+  /// Refactorises the values `ax` of the matrix (row indices `ai`, same pattern as at build) into
+  /// `numeric`. Returns false on a zero pivot (the factors are then incomplete: refactor afresh
+  /// with klu_factor).
+  bool refactor(const int* ai, const double* ax, klu_numeric& numeric);
 
  private:
   int n_ = 0;
   int scale_ = 2;
-  std::vector<int> row_;  ///< row of each entry of A (for the row scale)
-  // Off-diagonal BTF entries: Offx[q] = A[off_src_[q]] / Rs[off_row_[q]].
-  std::vector<int> off_src_, off_row_;
+  int nnz_ = 0;
+  // Off-diagonal BTF entries: Offx[q] = A[off_src_[q]] / Rs[row].
+  std::vector<int> off_src_;
   // Entries inside the diagonal blocks, column by column in pivot order: X[in_dst_] = A[in_src_]
-  // / Rs[in_row_] (X block-local); column k's entries are in_begin_[k] .. in_begin_[k + 1].
-  std::vector<int> in_src_, in_row_, in_dst_, in_begin_;
-  std::vector<double> in_scaled_;
+  // / Rs[row] (X block-local); column k's entries are in_begin_[k] .. in_begin_[k + 1].
+  std::vector<int> in_src_, in_dst_, in_begin_;
   // Factor layout of each (global, pivot-order) column inside KLU's LUbx.
   struct Column {
     const int* ui;

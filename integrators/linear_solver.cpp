@@ -94,7 +94,7 @@ FactorStatus KluSolver::factor(SparseMatrix& J) {
   if (k.numeric && !new_pattern) {
     // Same pattern, same pivot order: klu_refactor's arithmetic through the recorded plan, then
     // verify the reused pivots are sane.
-    if (k.refactor_plan.refactor(ax, *k.numeric)) {
+    if (k.refactor_plan.refactor(ai, ax, *k.numeric)) {
       klu_rcond(k.symbolic, k.numeric, &k.common);
       if (std::isfinite(k.common.rcond) && k.common.rcond > 1e-12) done = true;
     }

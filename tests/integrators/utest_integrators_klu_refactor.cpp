@@ -82,7 +82,7 @@ TEST(KluRefactorPlan, FactorsAreKlusBitForBit) {
       for (double& v : m.ax) v *= 1.0 + 0.2 * u(rng);  // same pattern, new values
       ASSERT_TRUE(klu_refactor(m.ap.data(), m.ai.data(), m.ax.data(), reference.symbolic,
                                reference.numeric, &reference.common));
-      ASSERT_TRUE(plan.refactor(m.ax.data(), *planned.numeric));
+      ASSERT_TRUE(plan.refactor(m.ai.data(), m.ax.data(), *planned.numeric));
       const klu_numeric &a = *reference.numeric, &b = *planned.numeric;
       EXPECT_TRUE(same_bits(static_cast<double*>(a.Udiag), static_cast<double*>(b.Udiag), m.n));
       EXPECT_TRUE(same_bits(static_cast<double*>(a.Offx), static_cast<double*>(b.Offx),
@@ -104,9 +104,9 @@ TEST(KluRefactorPlan, ZeroPivotIsReported) {
   plan.build(m.n, m.ap.data(), m.ai.data(), *f.symbolic, *f.numeric, 2);
   std::vector<double> zero_column = m.ax;
   for (int p = m.ap[5]; p < m.ap[6]; ++p) zero_column[p] = 0.0;
-  EXPECT_FALSE(plan.refactor(zero_column.data(), *f.numeric));
+  EXPECT_FALSE(plan.refactor(m.ai.data(), zero_column.data(), *f.numeric));
   // The work column is clean again: the original values refactor to klu_factor's factors.
-  EXPECT_TRUE(plan.refactor(m.ax.data(), *f.numeric));
+  EXPECT_TRUE(plan.refactor(m.ai.data(), m.ax.data(), *f.numeric));
   KluFactors fresh(m, 2);
   std::vector<double> rhs(m.n, 1.0);
   const std::vector<double> xa = fresh.solve(rhs), xb = f.solve(rhs);
