@@ -1,5 +1,7 @@
 #include "integrators/linear_solver.hpp"
 
+#include "integrators/klu_refactor.hpp"
+
 #include <klu.h>
 
 #include <Eigen/LU>
@@ -25,12 +27,14 @@ struct KluSolver::Impl {
   klu_common common{};
   klu_symbolic* symbolic = nullptr;
   klu_numeric* numeric = nullptr;
+  KluRefactorPlan refactor_plan;  ///< of `numeric`, built after each klu_factor
   std::uint64_t analysed_version = ~std::uint64_t{0};
   int n = -1;
 
   void free_numeric() {
     if (numeric) klu_free_numeric(&numeric, &common);
     numeric = nullptr;
+    refactor_plan.clear();
   }
   void free_symbolic() {
     free_numeric();
@@ -88,9 +92,9 @@ FactorStatus KluSolver::factor(SparseMatrix& J) {
   };
   bool done = false;
   if (k.numeric && !new_pattern) {
-    // Same pattern, same pivot order: klu_refactor, then verify the reused pivots are sane.
-    if (klu_refactor(ap, ai, ax, k.symbolic, k.numeric, &k.common) &&
-        k.common.status == KLU_OK) {
+    // Same pattern, same pivot order: klu_refactor's arithmetic through the recorded plan, then
+    // verify the reused pivots are sane.
+    if (k.refactor_plan.refactor(ai, ax, *k.numeric)) {
       klu_rcond(k.symbolic, k.numeric, &k.common);
       if (std::isfinite(k.common.rcond) && k.common.rcond > 1e-12) done = true;
     }
@@ -106,6 +110,7 @@ FactorStatus KluSolver::factor(SparseMatrix& J) {
     }
     klu_rcond(k.symbolic, k.numeric, &k.common);
     if (!(k.common.rcond > 0.0) || !std::isfinite(k.common.rcond)) return singular();
+    k.refactor_plan.build(n, ap, ai, *k.symbolic, *k.numeric, k.common.scale);
   }
   ++n_numeric_;
   factored_ = true;

@@ -43,8 +43,9 @@ class LinearSolver {
 };
 
 /// SuiteSparse KLU: klu_analyze once per matrix pattern (SparseMatrix::pattern_version()),
-/// klu_factor for the first numeric factorisation, klu_refactor afterwards (same pivot order;
-/// falls back to a fresh klu_factor when the reused pivots become poor).
+/// klu_factor for the first numeric factorisation, then refactorisations with the same pivot
+/// order (KluRefactorPlan: klu_refactor's arithmetic; falls back to a fresh klu_factor when the
+/// reused pivots become poor).
 class KluSolver final : public LinearSolver {
  public:
   /// pivot_tolerance: KLU's partial-pivoting threshold (MBDyn's `pivot factor`, default 0.1).

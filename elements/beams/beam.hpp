@@ -120,7 +120,9 @@ class Beam : public Element {
 
   /// Node kinematics used by the beam: g and g' of node i (zero for nodes without unknowns).
   void node_increments(const StepContext& c, int i, Vec3& g, Vec3& gd) const;
-  /// Evaluates positions, strains, rates and the law at every section.
+  /// Evaluates positions, strains, rates and the law at every section; nothing when its inputs
+  /// are bit for bit those of the last evaluation (the Jacobian and the converged state follow a
+  /// residual at the same iterate).
   void evaluate(const StepContext& c);
   /// Values of the piezoelectric electrodes (voltages).
   Eigen::VectorXd electrode_voltages() const;
@@ -136,6 +138,14 @@ class Beam : public Element {
   std::array<Mat3, kMaxNodes> R_node_conv_;  ///< node orientations at the last converged point
   double t_ = 0.0;
   std::array<std::array<int, 4>, kMaxSections> nc_{};
+  /// What the last evaluation read (the points' positions and velocities, the nodes' increments,
+  /// the time); invalid after a change of the sections' references or of the laws' memory.
+  struct EvaluationInputs {
+    std::array<Vec3, kMaxNodes> p, u, g, gd;
+    double t;
+  };
+  EvaluationInputs evaluated_{};
+  bool evaluated_valid_ = false;
 };
 
 }  // namespace mbl::elements
