@@ -76,6 +76,16 @@ struct Attachment {
   Mat3 R_WH() const { return node ? Mat3(node->R_WN() * R_NH) : R_NH; }
   Vec3 v_W() const { return node ? Vec3(node->v_W() + node->w_W().cross(b_W())) : Vec3::Zero(); }
   Vec3 w_W() const { return node ? node->w_W() : Vec3::Zero(); }
+  /// The node's orientation at the Newton reference of the step (the prediction; a node without
+  /// rotation unknowns has its current one): MBDyn's hinges, pins and prismatic joints write their
+  /// Jacobians with it (GetRRef() in SphericalHingeJoint, PlaneHingeJoint, UniversalHingeJoint,
+  /// PrismaticJoint::AssJac), so their Newton iterations converge as MBDyn's do.
+  Mat3 R_ref_WN() const {
+    if (!node) return Mat3::Identity();
+    return node->dof_count() >= 6 ? node->R_ref() : node->R_WN();
+  }
+  Vec3 b_ref_W() const { return node ? Vec3(R_ref_WN() * offset_N) : Vec3::Zero(); }
+  Mat3 R_ref_WH() const { return node ? Mat3(R_ref_WN() * R_NH) : R_NH; }
 };
 
 using mbl::log_text;

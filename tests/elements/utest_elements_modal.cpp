@@ -321,8 +321,7 @@ struct ModalFixture {
         y.segment<3>(i0 + 4) << 1.0, -2.0, 0.5;
         y.segment<3>(i0 + 10) << -1.0, 0.7, 0.2;
       }
-      model.after_predict(0.25, y, yp);
-      return test_support::check_jacobian(model, 0.25, dCoef, y, yp);
+      return predicted_check(dCoef);
     }
     y.segment<2>(i0) << 0.03, -0.02;   // q
     yp.segment<2>(i0) << 0.2, 0.1;     // q'
@@ -340,6 +339,14 @@ struct ModalFixture {
       yp.segment<3>(i + 3) = Vec3(0.2, -0.3, 0.1);
       yp.segment<6>(i + 6) << 0.5, -0.2, 0.1, 0.3, 0.2, -0.4;
     }
+    return predicted_check(dCoef);
+  }
+
+  /// The check at y, yp as a predicted point. The nodes' last update carries the same
+  /// accelerations: the first residual after a prediction sees the modal node's accelerations
+  /// of that update (MBDyn's prediction does not refresh them).
+  test_support::JacobianCheck predicted_check(double dCoef) {
+    model.update(0.25, y, yp);
     model.after_predict(0.25, y, yp);
     return test_support::check_jacobian(model, 0.25, dCoef, y, yp);
   }
@@ -376,6 +383,34 @@ TEST(ModalJacobian, MbdynLinearisationIsExactAtRestOnly) {
   }
   ModalFixture moving(false);
   EXPECT_GT(moving.check(0.37, ModalJoint::Linearisation::Mbdyn).max_error, 1e-3);
+}
+
+// MBDyn's modal node refreshes its accelerations in Update(), which the prediction does not
+// call: the first residual of a step sees those of the last update (the previous step's), later
+// ones the current unknowns'.
+TEST(ModalJoint, FirstResidualAfterAPredictionSeesThePreviousAccelerations) {
+  ModalFixture f(false);
+  f.check(0.37);  // numbers the model and leaves it at a checked state
+  const int a = f.modal->dof_index() + 6;
+  Vector yp_previous = f.yp;
+  yp_previous.segment<6>(a) << 0.1, 0.4, -0.3, -0.2, 0.6, 0.05;
+  auto residual = [&](const Vector& yp) {
+    f.model.update(0.25, f.y, yp);
+    Vector r = Vector::Zero(f.model.size());
+    f.model.residual(0.25, 0.37, r, nullptr);
+    return r;
+  };
+  residual(yp_previous);  // the last update of the previous step
+  f.model.after_predict(0.25, f.y, f.yp);
+  const Vector r_first = residual(f.yp);
+  Vector yp_moved = f.yp;
+  yp_moved[a] += 1e-3;
+  residual(yp_moved);  // a Newton correction moved the accelerations
+  const Vector r_later = residual(f.yp);
+  // The first residual is the one of the predicted point with the previous accelerations.
+  const Vector r_previous = residual(yp_previous);
+  EXPECT_LT((r_first - r_previous).norm(), 1e-14 * r_previous.norm());
+  EXPECT_GT((r_later - r_first).norm(), 1e-2);
 }
 
 TEST(ModalPrivateData, ModesAndFemNodesOfTheFloatingFrame) {

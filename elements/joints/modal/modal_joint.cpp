@@ -291,7 +291,20 @@ void ModalJoint::evaluate(const State<T>& s, const StepContext& c, std::vector<T
 }
 
 void ModalJoint::residual(ResidualSink& sink, const StepContext& c) {
-  const State<double> s = current_state(c);
+  State<double> s = current_state(c);
+  if (stale_.active) {
+    if (!stale_.predicted_seen) {
+      stale_.predicted_seen = true;
+      stale_.vp_pred = s.vp;
+      stale_.wp_pred = s.wp;
+    }
+    if (s.vp == stale_.vp_pred && s.wp == stale_.wp_pred) {
+      s.vp = stale_.vp;
+      s.wp = stale_.wp;
+    } else {
+      stale_.active = false;
+    }
+  }
   std::vector<double> r;
   evaluate(s, c, r);
   const std::vector<int> rows = local_rows();
@@ -496,6 +509,12 @@ void ModalJoint::mbdyn_jacobian(JacobianSink& sink, const StepContext& c) const 
   for (int r = 0; r < J.rows(); ++r)
     for (int k = 0; k < J.cols(); ++k)
       if (J(r, k) != 0.0) sink.add(rows[r], cols[k], J(r, k));
+}
+
+void ModalJoint::after_predict(const StepContext& c) {
+  // The node's accelerations are still those of its last update (the previous step's).
+  if (!modal_node_ || c.initial_assembly) return;
+  stale_ = {true, false, modal_node_->xpp_W(), modal_node_->wp_W(), Vec3::Zero(), Vec3::Zero()};
 }
 
 void ModalJoint::after_convergence(const StepContext& c) {

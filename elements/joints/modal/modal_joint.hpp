@@ -59,6 +59,7 @@ class ModalJoint final : public Element {
   enum class Linearisation { Mbdyn, Exact };
   void set_linearisation(Linearisation l) { linearisation_ = l; }
   void after_convergence(const StepContext& c) override;
+  void after_predict(const StepContext& c) override;
 
   void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
@@ -107,6 +108,14 @@ class ModalJoint final : public Element {
   const Model* model_ = nullptr;  ///< for the gravity field (set up by the gravity element)
   Eigen::VectorXd q_, qp_, qpp_;
   std::vector<Vec3> F_, M_;
+  /// MBDyn's modal node refreshes its accelerations in Update() only, which the prediction does
+  /// not call: the first residual of a step sees the modal node's accelerations of the previous
+  /// step (ModalNode::Update, DataManager::AfterPredict). Kept until the unknowns move from their
+  /// predicted values (vp_pred_, wp_pred_).
+  struct StaleAccelerations {
+    bool active = false, predicted_seen = false;
+    Vec3 vp, wp, vp_pred, wp_pred;
+  } stale_;
 };
 
 }  // namespace mbl::elements
