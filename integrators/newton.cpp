@@ -110,7 +110,7 @@ double NewtonSolver::tested_error(const Problem& problem, double dCoef, bool nee
   if (opt_.algebraic_test_scale > 0.0) {
     r_tested_ = r_;
     for (int i = 0; i < r_.size(); ++i)
-      if (problem.dof_order(i) == DofOrder::Algebraic) r_tested_[i] *= dCoef * opt_.algebraic_test_scale;
+      if (problem.equation_order(i) == DofOrder::Algebraic) r_tested_[i] *= dCoef * opt_.algebraic_test_scale;
     tested = &r_tested_;
   }
   return convergence_error(opt_.residual_test, *tested, need_abs ? &abs_r_ : nullptr, &problem);

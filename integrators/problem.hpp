@@ -30,6 +30,9 @@ class Problem {
   virtual int size() const = 0;
   /// Order of each unknown; constant over a run.
   virtual DofOrder dof_order(int i) const = 0;
+  /// Type of equation i (MBDyn's GetEqType): algebraic for constraint equations, the ones that
+  /// `enforce constraint equations` rescales in the residual test; by default that of unknown i.
+  virtual DofOrder equation_order(int i) const { return dof_order(i); }
 
   /// y and y' have just changed (prediction or Newton update): recompute whatever depends on
   /// them (node orientation R = R(g) R_ref, angular velocity, ...).

@@ -75,14 +75,24 @@ void Model::number_dofs() {
     if (auto* s = dynamic_cast<StructNode*>(n.get()); s && s->is_dummy()) dummy_nodes_.push_back(s);
   int next = 0;
   dof_order_.clear();
+  equation_order_.clear();
+  // Equation types as MBDyn's GetEqType: nodes keep the default differential type, even for an
+  // algebraic unknown (a pressure node's flow balance, an algebraic abstract node); the
+  // algebraic unknowns of elements (joint, genel clamp multipliers) come with constraint equations.
   for (auto& n : nodes_) {
     n->set_first_index(next);
-    for (int k = 0; k < n->dof_count(); ++k) dof_order_.push_back(n->dof_order(k));
+    for (int k = 0; k < n->dof_count(); ++k) {
+      dof_order_.push_back(n->dof_order(k));
+      equation_order_.push_back(integrators::DofOrder::Differential);
+    }
     next += n->dof_count();
   }
   for (auto& e : elements_) {
     e->set_first_index(next);
-    for (int k = 0; k < e->dof_count(); ++k) dof_order_.push_back(e->dof_order(k));
+    for (int k = 0; k < e->dof_count(); ++k) {
+      dof_order_.push_back(e->dof_order(k));
+      equation_order_.push_back(e->dof_order(k));
+    }
     next += e->dof_count();
   }
   n_dofs_ = next;

@@ -67,6 +67,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   // ---- integrators::Problem -------------------------------------------------------------------
   int size() const override { return n_dofs_; }
   integrators::DofOrder dof_order(int i) const override { return dof_order_[i]; }
+  integrators::DofOrder equation_order(int i) const override { return equation_order_[i]; }
   void update(double t, const Vector& y, const Vector& yp) override;
   void residual(double t, double dCoef, Vector& r, Vector* abs_r) override;
   void jacobian(double t, double dCoef, integrators::SparseMatrix& J) override;
@@ -117,7 +118,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   void install_model_functions();
   void install_plugins();  ///< [dof, ...], [node, ...], [element, ...] (model_plugins.cpp)
   int n_dofs_ = 0;
-  std::vector<integrators::DofOrder> dof_order_;
+  std::vector<integrators::DofOrder> dof_order_, equation_order_;
   std::unique_ptr<ModelSecondOrder> second_order_;
   const Vector* y_ = nullptr;
   const Vector* yp_ = nullptr;

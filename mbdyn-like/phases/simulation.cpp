@@ -70,7 +70,9 @@ DerivativesOutcome run_derivatives(Model& model, const RunSettings& s, double t,
   // first correction on t.stiff.Swing is 4e-3 (a distance joint's multiplier) where MBDyn's is
   // below 1e-6 and it stops after one iteration; without it both runs start from the same state.
   opt.solution_tolerance = 0.0;
-  opt.line_search.enabled = false;
+  // The nonlinear solver is the configured one, as MBDyn's DerivativeSolver runs it: with a line
+  // search the first residual must pass 1e-2 of the tolerance (t.hydr.dynamicvalve's legacy deck
+  // needs that one derivatives iteration to start its steps as MBDyn does).
   const double h0 = s.time_step > 0.0 ? s.time_step : 1.0;
   const double coef0 = h0 * s.derivatives_coefficient;
   const int n = s.derivatives_auto_iterations;

@@ -28,6 +28,9 @@ const HydraulicDeck kDecks[] = {
     {"t.hydr.tubo.wave.wave", Outcome::NoReference, 201},     // chain of dynamic pipes
     {"t.hydr.accumulator.gas.accumulator", Outcome::NoReference, 201},
     {"t.hydr.flowvalve.1.flowvalve", Outcome::NoReference, 101},
+    // PID-driven dynamic control valve and actuator, line search with `enforce constraint
+    // equations`: MBDyn's equation types in the residual test and its derivatives iteration
+    {"t.hydr.dynamicvalve.DynamicValve0_legacy", Outcome::Agree, 25001},
 };
 
 

@@ -30,8 +30,9 @@ std::string falling_body(const std::string& coefficient_card) {
          "  gravity: uniform, 0., 0., -1., const, 9.81; end: elements;\n";
 }
 
-/// Runs the falling body with `coefficient_card` through the program; its log (stdout, stderr).
-std::string run_log(const std::string& coefficient_card) {
+/// Runs the falling body with `coefficient_card` through the program; its log (stdout, stderr),
+/// and its .out in `out` if given.
+std::string run_log(const std::string& coefficient_card, std::string* out = nullptr) {
   const fs::path dir = test::fresh_temp_dir("utest_phases_derivatives");
   const fs::path deck = dir / "fall.mbd";
   std::ofstream(deck) << falling_body(coefficient_card);
@@ -39,8 +40,19 @@ std::string run_log(const std::string& coefficient_card) {
                            dir / "run.log");
   const std::string log = test::read_file(dir / "run.log");
   EXPECT_EQ(rc, 0) << log;
+  if (out) *out = test::read_file(dir / "run.out");
   fs::remove_all(dir);
   return log;
+}
+
+/// The iterations of the derivatives phase of the falling body run with `cards`, from its .out.
+int derivatives_iterations(const std::string& cards) {
+  std::string out;
+  run_log(cards, &out);
+  std::smatch m;
+  if (!std::regex_search(out, m, std::regex(R"(Derivatives solution step at time 0 performed in (\d+) iterations)")))
+    return -1;
+  return std::stoi(m[1]);
 }
 
 }  // namespace
@@ -84,4 +96,14 @@ TEST(DerivativesPhase, CoefficientCardValues) {
       EXPECT_NE(std::string(e.what()).find("d.mbd:4:"), std::string::npos) << e.what();
     }
   }
+}
+
+TEST(DerivativesPhase, RunsTheConfiguredLineSearch) {
+  // The phase starts from the residual m g = 19.62, below the tolerance 100 (the later card
+  // overrides the falling body's): Newton-Raphson accepts it, the line search's first test wants
+  // 1e-2 of the tolerance and takes one iteration (MBDyn's DerivativeSolver runs the configured
+  // solver, LineSearchFull::Solve).
+  const std::string cards = "derivatives tolerance: 100.; derivatives max iterations: 5; nonlinear solver: ";
+  EXPECT_EQ(derivatives_iterations(cards + "newton raphson;"), 0);
+  EXPECT_EQ(derivatives_iterations(cards + "line search;"), 1);
 }
