@@ -1,6 +1,8 @@
 #include "integrators/sparse_matrix.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <stdexcept>
 
 namespace mbl::integrators {
@@ -15,14 +17,16 @@ void SparseMatrix::resize(int n) {
   values_.clear();
   pending_.clear();
   ++version_;
+  new_trace();
 }
 
 void SparseMatrix::zero() {
   compress();
-  // The first trace of a pattern is reserved at once (within the stored entries: about one
-  // entry per block column): growing it by doubling would briefly hold two copies, the peak
-  // memory of a large model.
-  if (trace_.empty()) trace_.reserve(values_.size());
+  // The first trace of a pattern is reserved at once, at the size the last assembly needed:
+  // growing it by doubling would briefly hold two copies, the peak memory of a large model.
+  last_adds_ = adds_;
+  adds_ = 0;
+  if (trace_.empty()) trace_.reserve(last_adds_);
   std::fill(values_.begin(), values_.end(), 0.0);
   cursor_ = 0;
   tracing_ = true;
@@ -33,6 +37,7 @@ void SparseMatrix::add_searched(int row, int col, double v, bool grow_on_zero) {
     throw std::out_of_range("SparseMatrix::add: index out of range");
   // Off the trace: the rest of this assembly records a new one.
   if (tracing_) trace_.resize(cursor_);
+  new_trace();
   const int b = col_ptr_[col], e = col_ptr_[col + 1];
   auto first = row_idx_.begin() + b, last = row_idx_.begin() + e;
   auto it = std::lower_bound(first, last, row);
@@ -55,6 +60,7 @@ void SparseMatrix::add_searched(int row, int col, double v, bool grow_on_zero) {
   // A new entry: the pattern (and every slot) changes at the next compress(); no trace until
   // the next assembly.
   pending_.push_back({row, col, v});
+  new_trace();
   tracing_ = false;
   trace_.clear();
   cursor_ = 0;
@@ -81,13 +87,65 @@ int SparseMatrix::run_slot(int row, int col, int count, std::uint64_t nonzero, s
 
 void SparseMatrix::add_scattered(const std::vector<int>& rows, const std::vector<int>& cols,
                                  const Eigen::MatrixXd& m) {
+  adds_ += std::size_t(m.size());
   for (int j = 0; j < m.cols(); ++j)
     for (int i = 0; i < m.rows(); ++i) add_entry(rows[i], cols[j], m(i, j), false);
+}
+
+void SparseMatrix::new_trace() {
+  // Unique over every matrix: positions recorded in one matrix never pass for another's.
+  static std::atomic<std::uint64_t> last_id{0};
+  trace_id_ = ++last_id;
+}
+
+int SparseMatrix::slot_count(const TraceEntry& t) {
+  if (t.slot < 0) return 0;
+  if (t.count == 1) return 1;
+  return std::popcount(t.present) + std::max(t.count - 64, 0);
+}
+
+std::vector<SparseMatrix::Lane> SparseMatrix::lanes(const std::vector<std::size_t>& bounds) {
+  const std::size_t segments = bounds.size() - 1;
+  if (!tracing_ || bounds.size() < 2 || segments > 255 || bounds.front() != cursor_ || bounds.back() > trace_.size())
+    return {};
+  // The first segment that adds to each slot, kept while the trace holds (one plan per group).
+  std::erase_if(lane_plans_, [&](const LanePlan& p) { return p.trace_id != trace_id_; });
+  auto plan = std::find_if(lane_plans_.begin(), lane_plans_.end(), [&](const LanePlan& p) { return p.bounds == bounds; });
+  if (plan == lane_plans_.end()) {
+    LanePlan p{trace_id_, bounds, std::vector<std::uint8_t>(values_.size(), 255)};
+    for (std::size_t k = 0; k < segments; ++k)
+      for (std::size_t e = bounds[k]; e < bounds[k + 1]; ++e)
+        for (int s = trace_[e].slot, last = s + slot_count(trace_[e]); s < last; ++s)
+          if (p.first_segment[std::size_t(s)] == 255) p.first_segment[std::size_t(s)] = std::uint8_t(k);
+    lane_plans_.push_back(std::move(p));
+    plan = lane_plans_.end() - 1;
+  }
+  std::vector<Lane> out(segments);
+  for (std::size_t k = 0; k < segments; ++k) {
+    Lane& l = out[k];
+    l.trace_ = trace_.data();
+    l.cursor_ = bounds[k];
+    l.end_ = bounds[k + 1];
+    l.values_ = values_.data();
+    l.first_segment_ = plan->first_segment.data();
+    l.segment_ = std::uint8_t(k);
+  }
+  return out;
+}
+
+bool SparseMatrix::finish_lanes(std::vector<Lane>& lanes) {
+  for (const Lane& l : lanes)
+    if (l.failed_ || l.cursor_ != l.end_) return false;
+  for (const Lane& l : lanes)
+    for (const auto& [slot, v] : l.aside_) values_[std::size_t(slot)] += v;
+  if (!lanes.empty()) cursor_ = lanes.back().end_;
+  return true;
 }
 
 void SparseMatrix::compress() {
   if (pending_.empty()) return;
   trace_.clear();  // the slots move
+  new_trace();
   cursor_ = 0;
   // Merge the existing pattern with the pending entries, column by column: the kept entry first,
   // then the pending ones in the order they were added, sorted by row (std::sort: its order of

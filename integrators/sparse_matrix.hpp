@@ -8,10 +8,13 @@
 // comparison instead of a binary search in its column (a block's column is one entry of the trace:
 // its rows in the pattern are consecutive slots, the others zeros left out); an add off the trace
 // re-records it from there on. The values, and so the results, are those of the binary search.
+// An assembly that follows the trace can also be cut into segments added by several threads at
+// once (Lane), with every slot receiving its terms in the serial order.
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 namespace mbl::integrators {
@@ -25,12 +28,16 @@ class SparseMatrix {
   /// Sets every stored value to zero, keeping the pattern; an assembly starts here.
   void zero();
   /// Adds v at (row, col); an entry outside the pattern grows it, even if v is 0.
-  void add(int row, int col, double v) { add_entry(row, col, v, true); }
+  void add(int row, int col, double v) {
+    ++adds_;
+    add_entry(row, col, v, true);
+  }
   /// Adds a dense block with its top-left corner at (row, col); its zero entries outside the
   /// pattern are left out.
   template <class Derived>
   void add_block(int row, int col, const Eigen::MatrixBase<Derived>& m) {
     const int rows = int(m.rows());
+    adds_ += std::size_t(rows > 1 ? m.cols() : m.size());
     for (int j = 0; j < m.cols(); ++j) {
       // A column of the block is one trace entry (a run).
       if (cursor_ < trace_.size()) {
@@ -65,6 +72,27 @@ class SparseMatrix {
   Eigen::VectorXd multiply(const Eigen::VectorXd& x) const;
   /// J^T x into `out` (the line search's gradient of 1/2 |r|^2 is -J^T r).
   void multiply_transposed(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
+
+  // ---- parallel assembly ------------------------------------------------------------------------
+  // An assembly that repeats the last one can be cut into consecutive segments of its trace, each
+  // added by its own thread through a Lane. Within a group of segments that run at the same time,
+  // a slot is written directly by the first segment that adds to it; the other segments' terms
+  // for it are kept aside and added by finish_lanes() in segment order: every slot receives its
+  // terms in the order of the serial assembly, so the sums are the same bit for bit.
+  class Lane;
+  /// Changes whenever the trace does (positions recorded in one assembly hold while it is equal).
+  std::uint64_t trace_id() const { return trace_id_; }
+  /// Position in the trace of the next add.
+  std::size_t trace_cursor() const { return cursor_; }
+  /// Whether the current assembly (since zero()) follows or records a trace: false once an add
+  /// grew the pattern.
+  bool tracing() const { return tracing_; }
+  /// Lanes for the trace segments [bounds[k], bounds[k + 1]) of one group, the first starting at
+  /// the current position; empty when the trace does not hold them.
+  std::vector<Lane> lanes(const std::vector<std::size_t>& bounds);
+  /// Adds the terms the lanes kept aside, in segment order; false when a lane left the trace (its
+  /// segment is incomplete: zero() and assemble serially).
+  bool finish_lanes(std::vector<Lane>& lanes);
 
  private:
   /// `grow_on_zero`: a zero outside the pattern still becomes an entry (add()).
@@ -115,6 +143,7 @@ class SparseMatrix {
     if (tracing_) {
       trace_.resize(cursor_);
       trace_.push_back(t);
+      new_trace();
       ++cursor_;
     }
     return add_traced_run(t, value);
@@ -143,6 +172,67 @@ class SparseMatrix {
   std::vector<TraceEntry> trace_;
   std::size_t cursor_ = 0;
   bool tracing_ = false;  ///< from zero() until an add grows the pattern
+  std::uint64_t trace_id_ = 0;
+  /// Trace entries the current and the last assembly need (block columns, single entries): the
+  /// first trace is reserved at that size (doubling would hold 1.5x more, and two copies at once).
+  std::size_t adds_ = 0, last_adds_ = 0;
+  /// Of a group of lanes: per slot, the first segment that adds to it (255: none).
+  struct LanePlan {
+    std::uint64_t trace_id;
+    std::vector<std::size_t> bounds;
+    std::vector<std::uint8_t> first_segment;
+  };
+  std::vector<LanePlan> lane_plans_;
+  void new_trace();
+  /// Slots of a trace entry (its rows in the pattern).
+  static int slot_count(const TraceEntry& t);
+};
+
+/// One thread's segment of a parallel assembly: the adds of SparseMatrix, following the trace
+/// (an add off the trace marks the lane failed and adds nothing more).
+class SparseMatrix::Lane {
+ public:
+  void add(int row, int col, double v) {
+    if (failed_ || cursor_ >= end_) return fail();
+    const TraceEntry& t = trace_[cursor_];
+    if (t.row != row || t.col != col || t.count != 1) return fail();
+    ++cursor_;
+    if (t.slot >= 0) put(t.slot, v);
+    else if (v != 0.0) fail();  // a zero left out last time is not zero now
+  }
+  template <class Derived>
+  void add_block(int row, int col, const Eigen::MatrixBase<Derived>& m) {
+    const int rows = int(m.rows());
+    for (int j = 0; j < m.cols() && !failed_; ++j) {
+      if (rows > 1 && cursor_ < end_ && trace_[cursor_].count == rows) {
+        const TraceEntry& t = trace_[cursor_];
+        if (t.row != row || t.col != col + j) return fail();
+        for (int i = 0; i < rows; ++i)
+          if (!in_pattern(t, i) && m(i, j) != 0.0) return fail();
+        int slot = t.slot;
+        for (int i = 0; i < rows; ++i)
+          if (in_pattern(t, i)) put(slot++, m(i, j));
+        ++cursor_;
+      } else {
+        for (int i = 0; i < rows; ++i) add(row + i, col + j, m(i, j));
+      }
+    }
+  }
+
+ private:
+  friend class SparseMatrix;
+  void fail() { failed_ = true; }
+  void put(int slot, double v) {
+    if (first_segment_[slot] == segment_) values_[slot] += v;
+    else aside_.emplace_back(slot, v);
+  }
+  const TraceEntry* trace_ = nullptr;
+  std::size_t cursor_ = 0, end_ = 0;
+  double* values_ = nullptr;
+  const std::uint8_t* first_segment_ = nullptr;
+  std::uint8_t segment_ = 0;
+  std::vector<std::pair<int, double>> aside_;
+  bool failed_ = false;
 };
 
 }  // namespace mbl::integrators

@@ -34,6 +34,11 @@ void Body::setup(Model& m) { model_ = &m; }
 
 const GravityField* Body::gravity() const { return model_ ? model_->gravity() : nullptr; }
 
+bool Body::concurrent_jacobian() const {
+  const GravityField* field = gravity();
+  return !field || field->concurrent_reads();
+}
+
 void Body::initial_state(Vector& y, Vector& yp) const {
   if (!node_.is_dynamic()) return;
   const auto& ic = node_.initial();

@@ -38,6 +38,8 @@ class Body final : public Element {
   void initial_state(Vector& y, Vector& yp) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
+  /// The gravity field is read in the Jacobian too.
+  bool concurrent_jacobian() const override;
   std::string log_line() const override;
 
   // Private data: "E" kinetic energy, "V" potential energy (uniform gravity), "m" mass.

@@ -25,6 +25,9 @@ class Gravity final : public Element, public GravityField {
 
   Vec3 acceleration(const Vec3& x_W, double t) const override;
   Mat3 gradient(const Vec3& x_W, double t) const override;
+  /// Uniform gravity writes its value at the first read when no residual has set it yet.
+  bool concurrent_reads() const override { return central_ || uniform_seen_W_.has_value(); }
+  bool concurrent_jacobian() const override { return true; }
 
  private:
   std::function<Vec3(double)> uniform_;

@@ -12,6 +12,7 @@ class Clamp final : public Joint {
   int dof_count() const override { return 6; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
+  bool concurrent_jacobian() const override { return true; }
   void after_convergence(const StepContext& c) override;
   std::string log_line() const override;
 

@@ -16,6 +16,7 @@ class SphericalHinge final : public Joint {
   int dof_count() const override { return 3; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
+  bool concurrent_jacobian() const override { return true; }
   void after_convergence(const StepContext& c) override;
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;

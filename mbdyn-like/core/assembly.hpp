@@ -34,16 +34,22 @@ class ResidualSink {
 
 class JacobianSink {
  public:
-  explicit JacobianSink(SparseMatrix& J) : J_(J) {}
-  void add(int row, int col, double v) { J_.add(row, col, v); }
+  explicit JacobianSink(SparseMatrix& J) : J_(&J) {}
+  /// One thread's share of a parallel assembly (Model::jacobian).
+  explicit JacobianSink(SparseMatrix::Lane& lane) : lane_(&lane) {}
+  void add(int row, int col, double v) {
+    if (lane_) lane_->add(row, col, v);
+    else J_->add(row, col, v);
+  }
   template <class Derived>
   void add(int row, int col, const Eigen::MatrixBase<Derived>& m) {
-    J_.add_block(row, col, m);
+    if (lane_) lane_->add_block(row, col, m);
+    else J_->add_block(row, col, m);
   }
-  SparseMatrix& matrix() { return J_; }
 
  private:
-  SparseMatrix& J_;
+  SparseMatrix* J_ = nullptr;
+  SparseMatrix::Lane* lane_ = nullptr;
 };
 
 /// What every residual/Jacobian call can read: the time, the integrator coefficient and the

@@ -46,6 +46,9 @@ class Element : public parser::PrivateDataOwner {
   /// with Model::call_after_residual() in setup().
   virtual void after_residual(const StepContext& c) {}
   virtual void jacobian(JacobianSink& J, const StepContext& c) = 0;
+  /// Whether jacobian() may run on several elements and nodes at once (it writes nothing but its
+  /// sink and reads nothing another jacobian() writes): the parallel assembly needs it of all.
+  virtual bool concurrent_jacobian() const { return false; }
   /// Called after each converged time point (internal states, reactions for output).
   virtual void after_convergence(const StepContext& c) {}
   /// Called after the prediction of each time point (elements with internal references).

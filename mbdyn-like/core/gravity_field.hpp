@@ -12,6 +12,8 @@ class GravityField {
   virtual Vec3 acceleration(const Vec3& x_W, double t) const = 0;
   /// d acceleration / d x_W (zero for uniform gravity).
   virtual Mat3 gradient(const Vec3& x_W, double t) const { return Mat3::Zero(); }
+  /// Whether acceleration() and gradient() may be called from several threads at once.
+  virtual bool concurrent_reads() const { return false; }
 };
 
 }  // namespace mbl

@@ -78,6 +78,12 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   /// The second-order view (model_second_order.hpp), built at the first call after numbering.
   integrators::SecondOrderProblem* second_order() override;
 
+  /// Threads of the Jacobian assembly (`threads:` card): 0 as many as the machine has, on models
+  /// large enough to pay; 1 serial. The results are the serial ones bit for bit.
+  void set_assembly_threads(int n) { assembly_threads_ = n; }
+  /// Threads the last Jacobian assembly ran on (1: serial).
+  int last_jacobian_lanes() const { return last_jacobian_lanes_; }
+
   /// Sets Time/TimeStep/Step for drives and the math environment.
   void set_time(double t, double dt, long step);
 
@@ -122,6 +128,26 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::unique_ptr<ModelSecondOrder> second_order_;
   const Vector* y_ = nullptr;
   const Vector* yp_ = nullptr;
+
+  // ---- parallel Jacobian assembly (model.cpp) ---------------------------------------------------
+  int assembly_threads_ = 0;
+  int last_jacobian_lanes_ = 1;
+  int assembly_lanes() const;
+  /// The last serial assembly's trace positions, where each node's and element's adds start
+  /// (one more: the end); the lanes are cut from them.
+  std::vector<std::size_t> trace_marks_;
+  /// Nodes, then elements, each cut into lanes of about equal trace length: the contributors
+  /// [first[k], first[k + 1]) of a group add the trace segment [bounds[k], bounds[k + 1]).
+  struct LaneGroup {
+    std::vector<std::size_t> first, bounds;
+  };
+  struct LanePlan {
+    std::uint64_t trace_id = 0;  ///< 0: none (the trace has changed, or a contributor is not concurrent)
+    LaneGroup nodes, elements;
+  } lane_plan_;
+  void plan_lanes(int lanes, std::uint64_t trace_id);
+  /// Adds the Jacobian through the lane plan; false (J to be zeroed) when a lane left the trace.
+  bool jacobian_in_lanes(const StepContext& c, integrators::SparseMatrix& J);
 };
 
 }  // namespace mbl

@@ -32,6 +32,9 @@ class Node : public parser::PrivateDataOwner {
   /// Contributions the node itself makes (none for most nodes).
   virtual void residual(ResidualSink&, const StepContext&) {}
   virtual void jacobian(JacobianSink&, const StepContext&) {}
+  /// Whether jacobian() may run on several nodes and elements at once (it writes nothing but
+  /// its sink and reads nothing another jacobian() writes): the parallel assembly needs it of all.
+  virtual bool concurrent_jacobian() const { return false; }
 
   // Rotation-aware history hooks (integrators::Problem); no-ops for non-rotational nodes.
   virtual void after_convergence(Vector& y, Vector& yp) {}

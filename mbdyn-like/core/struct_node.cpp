@@ -1,5 +1,6 @@
 #include "mbdyn-like/core/struct_node.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fmt/format.h>
@@ -9,7 +10,6 @@
 namespace mbl {
 
 namespace {
-constexpr std::size_t kHistoryDepth = 8;  // enough for the 6-stage ESDIRK and 4th-order predictor
 constexpr double kRadToDeg = 180.0 / M_PI;
 }  // namespace
 
@@ -129,8 +129,9 @@ void StructNode::after_convergence(Vector& y, Vector& yp) {
   w_prev_W_ = w_W_;
   R_prev_WN_ = R_WN_;
   if (dof_count() == 0 || is_displacement()) return;
-  history_.emplace_front(R_WN_, w_W_);
-  if (history_.size() > kHistoryDepth) history_.pop_back();
+  history_newest_ = (history_newest_ + kHistoryDepth - 1) % kHistoryDepth;
+  history_[history_newest_] = {R_WN_, w_W_};
+  history_size_ = std::min(history_size_ + 1, kHistoryDepth);
   // Canonical form: the converged orientation becomes the reference (g = 0, g' = omega).
   const int i = dof_index();
   y.segment<3>(i + 3).setZero();
@@ -142,10 +143,10 @@ void StructNode::after_convergence(Vector& y, Vector& yp) {
 }
 
 void StructNode::rebase_history(int j, Vector& y, Vector& yp) const {
-  if (dof_count() == 0 || is_displacement() || j == 0 || j >= static_cast<int>(history_.size())) return;
+  if (dof_count() == 0 || is_displacement() || j == 0 || j >= history_size_) return;
   // Seed 000 §3.1: g_{N-1-j} = g(R_{N-1-j} R_{N-1}^T), g' = G(g)^{-1} omega_{N-1-j}.
-  const Mat3& R_newest = history_.front().first;
-  const auto& [R_j, w_j] = history_[j];
+  const Mat3& R_newest = history(0).R_WN;
+  const auto& [R_j, w_j] = history(j);
   const Vec3 g = rot::R_to_cgr(R_j * R_newest.transpose());
   const int i = dof_index();
   y.segment<3>(i + 3) = g;
@@ -157,7 +158,7 @@ void StructNode::after_predict(Vector& y, Vector& yp) {
   const int i = dof_index();
   const Vec3 g0 = y.segment<3>(i + 3);
   const Vec3 gp0 = yp.segment<3>(i + 3);
-  const Mat3& R_prev = history_.empty() ? R_ref_ : history_.front().first;
+  const Mat3& R_prev = history_size_ == 0 ? R_ref_ : history(0).R_WN;
   // Seed 000 §3.1-3.2: predicted orientation and angular velocity become the reference of the
   // Newton corrections; the incremental parameters restart from zero.
   R_ref_ = rot::cgr_to_R(g0) * R_prev;
@@ -195,7 +196,7 @@ void StructNode::set_initial(const InitialConditions& ic) {
   w_ref_.setZero();
   g_.setZero();
   gp_ = ic.w_W;
-  history_.clear();
+  history_size_ = 0;
 }
 
 void StructNode::update_dummy() {

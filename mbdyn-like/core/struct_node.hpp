@@ -16,7 +16,6 @@
 // (dynamic) or first, as MBDyn's "struct displacement node" .log lines number them. Their
 // orientation stays the identity and their angular velocity zero.
 #include <array>
-#include <deque>
 #include <optional>
 #include <string>
 
@@ -96,6 +95,7 @@ class StructNode : public Node {
   void update(const Vector& y, const Vector& yp) override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
+  bool concurrent_jacobian() const override { return true; }
   void after_convergence(Vector& y, Vector& yp) override;
   void rebase_history(int j, Vector& y, Vector& yp) const override;
   void after_predict(Vector& y, Vector& yp) override;
@@ -165,8 +165,17 @@ class StructNode : public Node {
   Vec3 xpp_W_ = Vec3::Zero(), wp_W_ = Vec3::Zero();
   Vec3 x_prev_W_, v_prev_W_, w_prev_W_;
   Mat3 R_prev_WN_;
-  /// Orientation and angular velocity of the converged points, newest first (rebase_history).
-  std::deque<std::pair<Mat3, Vec3>> history_;
+  /// Orientation and angular velocity of the converged points (rebase_history): a ring inside
+  /// the node, newest at history_newest_ (no allocation per step, no pointer to follow).
+  struct HistoryPoint {
+    Mat3 R_WN;
+    Vec3 w_W;
+  };
+  static constexpr int kHistoryDepth = 8;  // enough for the 6-stage ESDIRK and 4th-order predictor
+  std::array<HistoryPoint, kHistoryDepth> history_;
+  int history_newest_ = 0, history_size_ = 0;
+  /// The converged point j steps before the newest (j < history_size_).
+  const HistoryPoint& history(int j) const { return history_[(history_newest_ + j) % kHistoryDepth]; }
   // NetCDF variable ids
   int nc_X_ = -1, nc_R_ = -1, nc_XP_ = -1, nc_W_ = -1, nc_XPP_ = -1, nc_WP_ = -1;
   int nc_B_ = -1, nc_G_ = -1, nc_BP_ = -1, nc_GP_ = -1;

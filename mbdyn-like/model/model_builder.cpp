@@ -272,7 +272,19 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
            in.fail_expected("constraint violations or constraint violation rates");
          }
        }},
-      {"threads", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      // `threads: { auto | disable | [ { assembly | solver } , ] <threads> }` (input manual
+      // §4.1.1); the solver's threads are the linear solver card's.
+      {"threads",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         if (in.keyword_is("auto")) s.assembly_threads = 0;
+         else if (in.keyword_is("disable")) s.assembly_threads = 1;
+         else {
+           const bool solver_only = in.keyword_is("solver");
+           if (!solver_only) in.keyword_is("assembly");
+           const auto n = parser::checked_integer(in, [](std::int64_t v) { return v >= 1; }, "a positive number of threads");
+           if (!solver_only) s.assembly_threads = int(n);
+         }
+       }},
       {"modifyresidualtest", [](CardReader&, RunSettings&, BuildContext&) {}},
       // §5.1: lets elements assemble Jacobians by automatic differentiation; ours are exact
       // already, so the results do not change.

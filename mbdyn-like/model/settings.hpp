@@ -114,6 +114,8 @@ struct RunSettings {
   bool output_iterations = false, output_residual = false, output_solution = false;
   bool output_messages = true;  ///< the .out "Step" lines (`output: none` clears them)
   EigenSettings eigen;
+  /// `threads:` of the Jacobian assembly: 0 auto (several on large models), 1 disable, n.
+  int assembly_threads = 0;
 
   // ---- control data (input manual ch. 5) ----------------------------------------------------------
   bool skip_initial_joint_assembly = false;

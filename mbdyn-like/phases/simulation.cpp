@@ -128,6 +128,7 @@ DerivativesOutcome run_derivatives(Model& model, const RunSettings& s, double t,
 }
 RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
   RunReport report;
+  model.set_assembly_threads(s.assembly_threads);
   model.number_dofs();
   Vector y, yp;
   model.initial_state(y, yp);
