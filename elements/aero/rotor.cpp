@@ -61,8 +61,7 @@ void Rotor::dynamic_inflow_residual(ResidualSink& r, const StepContext& c) {
   const int i0 = first_index();
   v0_ = (*c.y)[i0], vs_ = (*c.y)[i0 + 1], vc_ = (*c.y)[i0 + 2];
   L11_ = L13_ = L22_ = L31_ = L33_ = 0.;
-  double rho = 0., sound = 0.;
-  air_->properties(p_.rotor->x_W(), c.t, rho, sound);
+  const double rho = air_density_at_hub(c.t);
   double dim = rho * area_ * omega_ * p_.radius * p_.radius;
   double ct = 0., cl = 0., cm = 0.;
   if (dim > kEps) {
@@ -154,8 +153,7 @@ void Rotor::update(double t, bool mean_velocity) {
     cos_alpha_d_ = 0.;
   }
   if (!mean_velocity) return;
-  double rho = 0., sound = 0.;
-  air_->properties(rotor.x_W(), t, rho, sound);
+  const double rho = air_density_at_hub(t);
   if (rho <= kEps) return;
   const double T = axis_W.dot(F_used_W_);
   const double v_tip = omega_ * p_.radius;

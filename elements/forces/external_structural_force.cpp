@@ -12,6 +12,11 @@
 
 namespace mbl::elements {
 
+std::size_t ExternalStructuralForce::point_of_label(unsigned label) const {
+  return std::size_t(std::find_if(p_.points.begin(), p_.points.end(), [&](const auto& pt) { return pt.label == label; }) -
+                     p_.points.begin());
+}
+
 namespace {
 
 // libmbc/mbc.h
@@ -204,8 +209,7 @@ void ExternalStructuralForce::read_loads(const std::vector<char>& record) {
   for (std::size_t k = 0; k < n; ++k) {
     std::size_t i = k;
     if (!p_.sorted) {  // records come in any order, recognised by their label
-      i = std::find_if(p_.points.begin(), p_.points.end(), [&](const auto& pt) { return pt.label == labels[k]; }) -
-          p_.points.begin();
+      i = point_of_label(labels[k]);
       if (i == n)
         throw EvaluationError(fmt::format("external structural force {}: the peer sent loads for an unknown label {}",
                                           label(), labels[k]));
@@ -242,8 +246,7 @@ void ExternalStructuralForce::read_text_loads(std::istream& is) {
       read_vec3(f);
       if (rotations()) read_vec3(m);
       if (!is) break;
-      const std::size_t i =
-          std::find_if(p_.points.begin(), p_.points.end(), [&](const auto& pt) { return pt.label == l; }) - p_.points.begin();
+      const std::size_t i = point_of_label(l);
       if (i == n) fail(fmt::format("unknown label {} as record {} of the input file", l, count + 1));
       if (done[i]) fail(fmt::format("label {} given twice in the input file", l));
       done[i] = true;
@@ -285,8 +288,7 @@ void ExternalStructuralForce::read_edge_loads(std::istream& is) {
       for (std::size_t k = 0; k < n; ++k) {
         long id = -1;
         is >> id;
-        const std::size_t i = std::find_if(p_.points.begin(), p_.points.end(),
-                                           [&](const auto& pt) { return long(pt.label) == id; }) - p_.points.begin();
+        const std::size_t i = id < 0 ? n : point_of_label(static_cast<unsigned>(id));
         if (!is || i == n) fail(fmt::format("grid_idents: unknown label {}", id));
         if (std::find(point_of.begin(), point_of.end(), i) != point_of.end()) fail(fmt::format("grid_idents: label {} twice", id));
         point_of.push_back(i);

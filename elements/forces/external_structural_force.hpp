@@ -70,6 +70,8 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
   void read_loads(const std::vector<char>& record) override;
 
  private:
+  /// The index of the point of `label` (the number of points when none).
+  std::size_t point_of_label(unsigned label) const;
   /// The motion of a point (or, with `point` < 0, of the reference node) as exchanged.
   struct Motion {
     Vec3 x, v, w, a, wp;

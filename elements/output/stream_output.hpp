@@ -50,6 +50,8 @@ class StreamOutput final : public Element {
   std::string log_line() const override;
   /// The record sent at time t (also what the echo file shows).
   std::vector<double> record(double t) const;
+  /// The number of values of a record.
+  std::size_t channel_count() const;
 
  private:
   void exchange(double t);

@@ -16,13 +16,6 @@ using parser::CardReader;
 
 constexpr int stream_output_default_port = 9011;
 
-long read_positive(CardReader& in, const char* what) {
-  const parser::SourceLocation at = in.location();
-  const auto n = in.integer();
-  if (n < 1) throw parser::InputError(at, fmt::format("expected {} >= 1, found {}", what, n));
-  return long(n);
-}
-
 /// `motion, [output flags, ...,] { all | <node> [, ...] }` (the `motion` keyword already read).
 void read_motion(CardReader& in, BuildContext& ctx, StreamOutputParams& p) {
   using F = StreamOutputParams;
@@ -70,7 +63,7 @@ void read_stream_output(CardReader& in, BuildContext& ctx, unsigned label, bool 
   p.address.port = stream_output_default_port;
   if (in.keyword_is("port")) {
     if (p.address.local) throw parser::InputError(where, "a local socket has no port");
-    p.address.port = int(read_positive(in, "a port number"));
+    p.address.port = int(drives::read_count(in, 1, "a port number"));
   }
   if (in.keyword_is("host")) {
     if (p.address.local) throw parser::InputError(where, "a local socket has no host");
@@ -89,11 +82,11 @@ void read_stream_output(CardReader& in, BuildContext& ctx, unsigned label, bool 
     else if (in.keyword_is("abort if broken")) p.abort_if_broken = true;
     else break;
   }
-  if (in.keyword_is("output every")) p.output_every = int(read_positive(in, "a number of steps"));
+  if (in.keyword_is("output every")) p.output_every = int(drives::read_count(in, 1, "a number of steps"));
   if (in.keyword_is("echo")) {
     const parser::SourceLocation at = in.location();
     p.echo_path = resolve_path(at, in.string());
-    if (in.keyword_is("precision")) p.echo_precision = int(read_positive(in, "a precision"));
+    if (in.keyword_is("precision")) p.echo_precision = int(drives::read_count(in, 1, "a precision"));
     if (in.keyword_is("shift")) (void)in.real();  // unused, as in MBDyn
   }
   if (motion_card || in.keyword_is("motion")) {
@@ -101,7 +94,7 @@ void read_stream_output(CardReader& in, BuildContext& ctx, unsigned label, bool 
     read_motion(in, ctx, p);
   } else {
     in.keyword_is("values");
-    const long channels = read_positive(in, "the number of channels");
+    const long channels = drives::read_count(in, 1, "the number of channels");
     for (long i = 0; i < channels; ++i) {
       if (in.keyword_is("drive")) {
         p.values.push_back(read_drive(in, ctx));
