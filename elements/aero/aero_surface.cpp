@@ -26,7 +26,6 @@ void AeroSurface::after_convergence(const StepContext& c) {
     h.prev_dot_alpha = h.dot_alpha;
   }
   prev_time_ = c.t;
-  converged_once_ = true;
   for (AlphaHistory& h : alpha_history_) {
     h.alpha = {h.alpha[1], h.alpha[2], h.alpha[2]};
     h.time = {h.time[1], h.time[2], h.time[2]};
@@ -97,7 +96,7 @@ Vec6d AeroSurface::theodorsen_loads(int i, double xi, double xi_tip, const Vec6d
   const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
   SectionOutput scratch;
   TheodorsenHistory h = history_[i];
-  const double dt = converged_once_ ? t - prev_time_ : 0.;
+  const double dt = converged_steps_ > 0 ? t - prev_time_ : 0.;
   Vec6d T = theodorsen_section_forces(*p_.airfoil.at_point[i], s, W, q, dt, i == 0, h, g, record ? out_[i] : scratch);
   T[1] *= p_.tip_loss.at(xi_tip);
   if (record) {

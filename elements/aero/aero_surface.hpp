@@ -95,7 +95,6 @@ class AeroSurface : public Element {
   /// zero until three steps have converged.
   AlphaRates alpha_rates(int i, double alpha, double t) const;
   double prev_time_ = 0.;
-  bool converged_once_ = false;
 };
 
 }  // namespace mbl::elements::aero

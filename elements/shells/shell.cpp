@@ -349,12 +349,10 @@ std::array<Mat3, 4> Shell4::triads(const NodeStates& s) const {
   return T_n;
 }
 
-Shell4::Frame Shell4::frame(const NodeStates& s) const { return frame(s, reference_frame(triads(s))); }
-
-Shell4::Frame Shell4::frame(const NodeStates& s, const Mat3& T) const {
+Shell4::Frame Shell4::frame(const NodeStates& s) const {
   Frame f;
   const std::array<Mat3, 4> T_n = triads(s);
-  f.T = T;
+  f.T = reference_frame(T_n);
   for (int n = 0; n < 4; ++n) {
     f.phi[n] = rot::R_to_rotvec(f.T.transpose() * T_n[n]);
     f.dphi_dspin[n] = rotation_terms(f.phi[n]).Gamma.inverse() * f.T.transpose();

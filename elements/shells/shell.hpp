@@ -22,8 +22,9 @@
 // The strain derivatives B are computed exactly (closed-form derivatives of the strain
 // evaluation, shell.cpp). The Jacobian is the exact tangent of these forces: with T held fixed,
 // sum alpha B^T D B plus the geometric term (second derivatives of the strains at fixed stresses),
-// in closed form; the variation of T with the nodal spins by central differences (3 directions
-// of T, and T's derivative w.r.t. each spin); the beta blocks analytical (eqs. 11.81-11.83).
+// in closed form; the variation of T with the nodal spins from the forces' invariance under a
+// rigid rotation of the element, with T's derivative w.r.t. each spin in closed form
+// (reference_frame_derivative); the beta blocks analytical (eqs. 11.81-11.83).
 // (MBDyn's own shell Jacobian is analytical too, eqs. 11.81-11.83 with its geometric terms.)
 #include <array>
 #include <string>
@@ -143,8 +144,6 @@ class Shell4 : public Element {
   /// The nodal triads T_n = R_n iTa_n.
   std::array<Mat3, 4> triads(const NodeStates& s) const;
   Frame frame(const NodeStates& s) const;
-  /// The frame for a given reference orientation T (the Jacobian's variation of T).
-  Frame frame(const NodeStates& s, const Mat3& T) const;
   Vec7 beta(const StepContext& c) const;
   Strains strains(const PointStates& ps, const Frame& f) const;
   /// Derivative of the internal forces (24 nodal, 7 beta) w.r.t. the nodal positions and spins
