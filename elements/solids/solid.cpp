@@ -76,13 +76,13 @@ void Solid::setup(Model& model) {
     pt.dV0 = shape.stiffness.weights[g] * J0.determinant();
     points_.push_back(std::move(pt));
   }
-  mass_points_.clear();
+  total_mass_ = 0.0;
   M_ = Eigen::MatrixXd::Zero(n, n);
   for (std::size_t g = 0; g < shape.mass.points.size(); ++g) {
     const Mat3 J0 = jacobian0(shape.mass.points[g]);
-    MassPoint mp{N, N.dot(rho) * shape.mass.weights[g] * J0.determinant()};
-    if (!p_.lumped_mass) M_ += mp.dm * N * N.transpose();
-    mass_points_.push_back(std::move(mp));
+    const double dm = N.dot(rho) * shape.mass.weights[g] * J0.determinant();  // rho x weight x det J0
+    if (!p_.lumped_mass) M_ += dm * N * N.transpose();
+    total_mass_ += dm;
   }
   if (p_.lumped_mass) {
     // MBDyn's diagonal mass: the sum of rho N_k^2 over the lumped rule's points.
@@ -186,7 +186,11 @@ void Solid::residual(ResidualSink& r, const StepContext& c) {
 void Solid::jacobian(JacobianSink& J, const StepContext& c) {
   const int n = p_.shape->node_count();
   Kinematics k;
-  std::vector<Mat3> K(n * n, Mat3::Zero()), Cv(n * n, Mat3::Zero());
+  // Per node pair: stiffness and damping blocks (kept between calls: no allocation per Jacobian).
+  std::vector<Mat3>& K = K_pairs_;
+  std::vector<Mat3>& Cv = C_pairs_;
+  K.assign(std::size_t(n * n), Mat3::Zero());
+  Cv.assign(std::size_t(n * n), Mat3::Zero());
   for (std::size_t g = 0; g < points_.size(); ++g) {
     const Point& pt = points_[g];
     kinematics(pt, k);
@@ -245,11 +249,6 @@ void Solid::after_convergence(const StepContext&) {
   for (auto& law : p_.laws) law->after_convergence();
 }
 
-double Solid::mass() const {
-  double m = 0.0;
-  for (const MassPoint& mp : mass_points_) m += mp.dm;
-  return m;
-}
 
 double Solid::private_data(unsigned i) const {
   if (i != 1 || !inertial()) return 0.0;

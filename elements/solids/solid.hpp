@@ -52,7 +52,7 @@ class Solid : public Element {
   /// The second Piola-Kirchhoff stress (Voigt) at stiffness point k after the last residual.
   const Eigen::Matrix<double, 6, 1>& stress(int k) const { return points_[k].sigma; }
   /// Total mass (integral of the density).
-  double mass() const;
+  double mass() const { return total_mass_; }
 
  private:
   struct Point {
@@ -71,12 +71,9 @@ class Solid : public Element {
   SolidParams p_;
   const Model* model_ = nullptr;
   std::vector<Point> points_;
-  struct MassPoint {
-    Eigen::VectorXd N;  ///< shape functions
-    double dm = 0.0;    ///< rho x weight x det J0
-  };
-  std::vector<MassPoint> mass_points_;  ///< the mass rule (consistent mass, total mass)
+  double total_mass_ = 0.0;             ///< the mass rule's sum of rho x weight x det J0
   Eigen::MatrixXd M_;                   ///< mass matrix (n x n, acting on each component)
+  std::vector<Mat3> K_pairs_, C_pairs_;  ///< jacobian(): blocks per node pair (reused storage)
 };
 
 }  // namespace mbl::elements
