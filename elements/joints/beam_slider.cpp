@@ -56,7 +56,7 @@ std::string BeamSlider::log_line() const {
 void BeamSlider::initial_state(Vector& y, Vector&) const { y[first_index()] = s_ref_; }
 
 DofOrder BeamSlider::dof_order(int i) const {
-  return p_.friction && i == 4 + rotation_constraints() ? p_.friction->dof_order() : DofOrder::Algebraic;
+  return p_.friction && i == 4 + rotation_multipliers() ? p_.friction->dof_order() : DofOrder::Algebraic;
 }
 
 Vec3 BeamSlider::relative_velocity(const Geometry& g) const {
@@ -114,8 +114,8 @@ BeamSlider::Geometry BeamSlider::geometry(const StepContext& c) const {
 }
 
 Vec3 BeamSlider::moment(const StepContext& c, const Geometry& g) const {
-  if (p_.type != Type::Classic) return Vec3::Zero();
-  const double m2 = (*c.y)[first_index() + 4], m3 = (*c.y)[first_index() + 5];
+  if (p_.type == Type::Spherical) return Vec3::Zero();
+  const double m2 = (*c.y)[first_index() + m2_offset()], m3 = (*c.y)[first_index() + m2_offset() + 1];
   return m2 * g.R_b.col(1).cross(g.l) + m3 * g.R_b.col(2).cross(g.l);
 }
 
@@ -130,7 +130,7 @@ void BeamSlider::residual(ResidualSink& r, const StepContext& c) {
   const Vec3 F = lambda3(c, 1);
   r.add(i0, F.dot(g.l) / c.dCoef);
   r.add(i0 + 1, Vec3((g.x_c - g.x) / c.dCoef));
-  if (p_.type == Type::Classic) {
+  if (p_.type != Type::Spherical) {
     r.add(i0 + 4, g.R_b.col(1).dot(g.l) / c.dCoef);
     r.add(i0 + 5, g.R_b.col(2).dot(g.l) / c.dCoef);
   }
@@ -155,7 +155,8 @@ void BeamSlider::residual(ResidualSink& r, const StepContext& c) {
 // unknowns d), built from the derivatives of the geometric quantities over the local columns.
 void BeamSlider::jacobian(JacobianSink& J, const StepContext& c) {
   const int i0 = first_index();
-  const int nr = rotation_constraints();
+  const int nr = rotation_multipliers();
+  const int kM2 = kM + m2_offset() - 4;  // local column of m2
   if (c.initial_assembly) {
     for (int k = 0; k < dof_count(); ++k) J.add(i0 + k, i0 + k, 1.0);
     return;
@@ -190,11 +191,11 @@ void BeamSlider::jacobian(JacobianSink& J, const StepContext& c) {
   // M = m2 e2 x l + m3 e3 x l.
   const Vec3 M = moment(c, g);
   Mat D_M = zero();
-  if (p_.type == Type::Classic) {
-    const double m2 = (*c.y)[i0 + 4], m3 = (*c.y)[i0 + 5];
+  if (p_.type != Type::Spherical) {
+    const double m2 = (*c.y)[i0 + m2_offset()], m3 = (*c.y)[i0 + m2_offset() + 1];
     D_M = m2 * (-skew(g.l) * D_e2 + skew(e2) * D_l) + m3 * (-skew(g.l) * D_e3 + skew(e3) * D_l);
-    D_M.col(kM) += e2.cross(g.l);
-    D_M.col(kM + 1) += e3.cross(g.l);
+    D_M.col(kM2) += e2.cross(g.l);
+    D_M.col(kM2 + 1) += e3.cross(g.l);
   }
   // Local columns -> global unknowns.
   const StructNode& nb = *p_.slider.node;
@@ -255,7 +256,7 @@ void BeamSlider::jacobian(JacobianSink& J, const StepContext& c) {
   }
   dr.row(24) = (g.l.transpose() * D_F + F.transpose() * D_l) / h;
   dr.block(25, 0, 3, nc) = (D_xc - D_x) / h;
-  if (p_.type == Type::Classic) {
+  if (p_.type != Type::Spherical) {  // spline: no third rotation equation (row 30), as in MBDyn
     dr.row(28) = (g.l.transpose() * D_e2 + e2.transpose() * D_l) / h;
     dr.row(29) = (g.l.transpose() * D_e3 + e3.transpose() * D_l) / h;
   }
@@ -357,14 +358,18 @@ void read_beam_slider(CardReader& in, BuildContext& ctx, unsigned label) {
   in.keyword_is("position");
   p.slider.offset_N = in.position(p.slider.node->frame());
   if (in.keyword_is("orientation") || in.keyword_is("hinge")) p.slider.R_NH = in.orientation(p.slider.node->frame());
+  const parser::SourceLocation type_at = in.location();
   if (in.keyword_is("type")) {
     if (in.keyword_is("spherical")) {
       p.type = BeamSlider::Type::Spherical;
     } else if (in.keyword_is("classic")) {
       p.type = BeamSlider::Type::Classic;
     } else if (in.keyword_is("spline")) {
-      // MBDyn reserves a third rotation constraint for it but does not write it.
-      return in.not_implemented("beam slider, type spline");
+      p.type = BeamSlider::Type::Spline;
+      in.context().report({type_at, "warning",
+                           "beam slider type spline: as in MBDyn 2024, its third rotation multiplier (the moment "
+                           "about the sliding line) has no equation, so the Jacobian is singular and the run stops "
+                           "in the derivatives phase"});
     } else {
       in.fail_expected("a beam slider type (spherical, classic, spline)");
     }

@@ -6,7 +6,11 @@
 // string s_ref (= 2 k + s on beam k, counted from 0), the force F and, `classic`, the moments
 // m2, m3 about the slider's axes 2 and 3. Equations, scaled by 1/dCoef like every constraint:
 //   F . l = 0,  x_c - x(s) = 0,  classic: e_b2 . l = 0,  e_b3 . l = 0,
-// with M = m2 e_b2 x l + m3 e_b3 x l. The slider node gets F, M + R_b f x F; the beam node of
+// with M = m2 e_b2 x l + m3 e_b3 x l. `spline` is MBDyn 2024's: the unknowns m1 (about the
+// tangent), m2, m3 and classic's two equations; the spline constraint itself is a FIXME there, so
+// m1 and the third equation stay empty, the Jacobian is singular and the run stops in the
+// derivatives phase, as MBDyn's does (M from m2, m3 as MBDyn's residual has it; its Jacobian
+// puts them one column early). The slider node gets F, M + R_b f x F; the beam node of
 // the finite volume containing s gets -F and -(M + (x_c - x_node) x F), split between two
 // nodes with weights dW (smearing) within +/- smearing of the volume boundary s = +/-1/sqrt(3).
 // Past the ends of a beam (|s| > 1) the slider moves on to the next one (s -= 2) or the previous.
@@ -26,7 +30,7 @@ namespace mbl::elements {
 
 class BeamSlider final : public Joint {
  public:
-  enum class Type { Spherical, Classic };
+  enum class Type { Spherical, Classic, Spline };
   /// One beam of the string with the offsets of the slider line from its three nodes.
   struct Segment {
     const Beam* beam = nullptr;
@@ -46,7 +50,7 @@ class BeamSlider final : public Joint {
 
   std::string_view type_name() const override { return "Beam slider"; }  // MBDyn's NetCDF type
   std::string log_line() const override;
-  int dof_count() const override { return 4 + rotation_constraints() + (p_.friction ? 1 : 0); }
+  int dof_count() const override { return 4 + rotation_multipliers() + (p_.friction ? 1 : 0); }
   DofOrder dof_order(int i) const override;
   void initial_state(Vector& y, Vector& yp) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
@@ -74,12 +78,15 @@ class BeamSlider final : public Joint {
     int active = 0;                   ///< 0-based first node receiving the reaction
     double dW[2] = {1.0, 0.0}, dW_s[2] = {0.0, 0.0};  ///< weights and their d/ds
   };
-  int rotation_constraints() const { return p_.type == Type::Classic ? 2 : 0; }
+  /// Classic m2, m3; spline m1, m2, m3 (MBDyn's layout, m1 without equation).
+  int rotation_multipliers() const { return p_.type == Type::Classic ? 2 : p_.type == Type::Spline ? 3 : 0; }
+  /// Offset of m2 among the joint's unknowns (m3 follows).
+  int m2_offset() const { return p_.type == Type::Spline ? 5 : 4; }
   Geometry geometry(const StepContext& c) const;
   Vec3 moment(const StepContext& c, const Geometry& g) const;
   /// Velocity of the sliding point minus that of the line's material point at s (friction).
   Vec3 relative_velocity(const Geometry& g) const;
-  int friction_row() const { return first_index() + 4 + rotation_constraints(); }
+  int friction_row() const { return first_index() + 4 + rotation_multipliers(); }
 
   Params p_;
   int current_ = 0;        ///< current beam
