@@ -10,6 +10,7 @@
 
 #include "elements/drives/file_driver.hpp"
 #include "elements/input/socket_channel.hpp"
+#include "elements/input/stream_echo.hpp"
 #include "mbdyn-like/core/step_observer.hpp"
 #include "parser/card_reader.hpp"
 
@@ -54,9 +55,7 @@ class StreamFileDriver final : public FileDriver, public StepObserver {
     bool receive_first = true;
     bool non_blocking = false;
     double timeout = 0.0;  ///< seconds per read; 0: none
-    std::string echo_path;
-    int echo_precision = -1;
-    double echo_shift = 0.0;
+    elements::StreamEchoParams echo;  ///< no path: no echo
   };
   StreamFileDriver(unsigned label, Params p);
   int channels() const override { return p_.channels; }
@@ -75,7 +74,7 @@ class StreamFileDriver final : public FileDriver, public StepObserver {
   mutable std::unique_ptr<elements::SocketChannel> channel_;
   mutable int counter_ = 0;
   mutable bool started_ = false;
-  mutable std::unique_ptr<std::FILE, int (*)(std::FILE*)> echo_{nullptr, std::fclose};
+  mutable elements::StreamEcho echo_;
 };
 
 /// `socket, ...` and `stream, ...` after `file: <label>,`; not_implemented for options whose

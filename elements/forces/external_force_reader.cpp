@@ -5,7 +5,7 @@
 
 #include "elements/forces/external_modal_force.hpp"
 #include "elements/forces/external_structural_force.hpp"
-#include "elements/input/file_path.hpp"
+#include "elements/input/socket_options.hpp"
 #include "elements/joints/modal/modal_joint.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "parser/errors.hpp"
@@ -26,9 +26,9 @@ void read_common_parameters(CardReader& in, ExternalCommunicator& c, double min_
     c.precision = int(parser::checked_integer(in, [](std::int64_t n) { return n >= 0 && n < 100; }, "a precision from 0 to 99"));
 }
 
-/// The communicator and the coupling (MBDyn's ReadExtForce). Exchange files are named from the
-/// working directory, as MBDyn opens them.
-ExternalCommunicator read_communicator(CardReader& in) {
+/// The communicator and the coupling (MBDyn's ReadExtForce); nullopt when the card was reported
+/// not implemented. Exchange files are named from the working directory, as MBDyn opens them.
+std::optional<ExternalCommunicator> read_communicator(CardReader& in) {
   ExternalCommunicator c;
   if (in.keyword_is("edge")) {
     c.kind = ExternalCommunicator::Kind::Edge;
@@ -37,26 +37,12 @@ ExternalCommunicator read_communicator(CardReader& in) {
     read_common_parameters(in, c, 1.0);
   } else if (in.keyword_is("socket")) {
     c.kind = ExternalCommunicator::Kind::Socket;
-    if (in.keyword_is("create")) c.create = in.boolean();
-    const parser::SourceLocation where = in.location();
-    if (in.keyword_is("local") || in.keyword_is("path")) {
-      c.address.local = true;
-      c.address.path = resolve_path(where, in.string());
-    }
-    if (in.keyword_is("port")) {
-      if (c.address.local) throw parser::InputError(where, "a local socket has no port");
-      c.address.port = int(parser::checked_integer(in, [](std::int64_t p) { return p >= 1 && p <= 65535; }, "a port number"));
-    }
-    if (in.keyword_is("host")) {
-      if (c.address.local) throw parser::InputError(where, "a local socket has no host");
-      c.address.host = in.string();
-    } else if (!c.address.local && !c.create) {
-      throw parser::InputError(in.location(), "expected `host, \"<host>\"` (MBDyn connects to the peer's socket)");
-    }
-    if (!c.address.local && c.address.port == 0) throw parser::InputError(where, "expected `path, \"<path>\"` or `port, <port>`");
-    if (in.keyword_is("socket type") && !in.keyword_is("tcp")) {
-      if (!in.keyword_is("udp")) in.fail_expected("`tcp` or `udp`");
-    }
+    // No default port, a host to connect to; over udp MBDyn creates the socket.
+    const auto socket = read_socket_options(in, {.connect_needs_host = true, .udp_creates = false, .udp_create = true,
+                                                 .udp_feature = "external force socket communicator over udp"});
+    if (!socket) return std::nullopt;
+    c.address = socket->address;
+    c.create = socket->create;
     while (in.keyword_is("signal") || in.keyword_is("no signal")) {
     }
     read_common_parameters(in, c, 0.0);
@@ -87,7 +73,9 @@ ExternalCommunicator read_communicator(CardReader& in) {
 
 void read_external_structural(CardReader& in, BuildContext& ctx, unsigned label) {
   ExternalStructuralParams p;
-  p.communicator = read_communicator(in);
+  const auto communicator = read_communicator(in);
+  if (!communicator) return;
+  p.communicator = *communicator;
   if (in.keyword_is("reference node")) p.reference = &ctx.struct_node(in);
   for (;;) {
     if (in.keyword_is("unsorted")) p.sorted = false;
@@ -143,7 +131,9 @@ void read_external_structural(CardReader& in, BuildContext& ctx, unsigned label)
 
 void read_external_modal(CardReader& in, BuildContext& ctx, unsigned label) {
   ExternalModalParams p;
-  p.communicator = read_communicator(in);
+  const auto communicator = read_communicator(in);
+  if (!communicator) return;
+  p.communicator = *communicator;
   if (in.keyword_is("reference node")) {
     p.node = &ctx.struct_node(in);
   } else {

@@ -223,8 +223,7 @@ void ExternalLink::update(ExternalPeer& peer) {
 void ExternalLink::send(ExternalPeer& peer, SendWhen when) {
   if (send_begin(when)) {
     if (socket_) {
-      const std::vector<char> record = peer.motion_bytes();
-      socket_out_.insert(socket_out_.end(), record.begin(), record.end());
+      peer.append_motion_bytes(socket_out_);
       if (!socket_->send(socket_out_.data(), socket_out_.size())) peer_quit_ = true;
     } else {
       peer.write_motion(out_, c_.kind);
@@ -239,8 +238,8 @@ void ExternalLink::receive(ExternalPeer& peer) {
   if ((tight() && !first_send_ && coupling_counter_ % c_.coupling == 0) || (once && first_recv_)) {
     if (receive_begin()) {
       if (socket_) {
-        std::vector<char> record(peer.load_bytes());
-        if (socket_->receive(record.data(), record.size())) peer.read_loads(record);
+        socket_in_.resize(peer.load_bytes());
+        if (socket_->receive(socket_in_.data(), socket_in_.size())) peer.read_loads(socket_in_);
         else peer_quit_ = true;
       } else {
         peer.read_loads(in_, c_.kind);

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,13 +62,14 @@ class ExternalPeer {
   virtual std::array<std::uint32_t, 2> negotiation() const = 0;
   /// The motion as text (file: MBDyn's stream format; EDGE: its EDGE format).
   virtual void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const = 0;
-  /// The motion record of the socket communicator (after the command byte).
-  virtual std::vector<char> motion_bytes() const = 0;
+  /// Appends the motion record of the socket communicator to `record` (after the command byte;
+  /// the link keeps the buffer across exchanges).
+  virtual void append_motion_bytes(std::vector<char>& record) const = 0;
   /// Reads the loads from text (file or EDGE); throws EvaluationError on malformed data.
   virtual void read_loads(std::istream& is, ExternalCommunicator::Kind kind) = 0;
   /// Size of the socket loads record, and its decoding.
   virtual std::size_t load_bytes() const = 0;
-  virtual void read_loads(const std::vector<char>& record) = 0;
+  virtual void read_loads(std::span<const char> record) = 0;
 };
 
 /// The fields of a line of an EDGE file: separated by blanks and at most one comma.
@@ -120,7 +122,7 @@ class ExternalLink {
   std::unique_ptr<SocketChannel> socket_;
   std::ofstream out_;
   std::ifstream in_;
-  std::vector<char> socket_out_;
+  std::vector<char> socket_out_, socket_in_;  ///< socket records, kept across exchanges
   bool started_ = false;
   bool predicted_ = false;      ///< a step's prediction was made: later assemblies follow corrections
   bool assembled_ = false;      ///< an assembly of this step happened (the next one follows a correction)

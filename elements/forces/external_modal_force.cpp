@@ -80,38 +80,40 @@ void ExternalModalForce::write_motion(std::ostream& os, ExternalCommunicator::Ki
     for (int j = 0; j < modes(); ++j) os << q(j) << ' ' << qp(j) << '\n';
 }
 
-std::vector<char> ExternalModalForce::motion_bytes() const {
-  std::vector<double> v;
+void ExternalModalForce::append_motion_bytes(std::vector<char>& buf) const {
+  auto append = [&](double v) {
+    const auto* p = reinterpret_cast<const char*>(&v);
+    buf.insert(buf.end(), p, p + sizeof v);
+  };
   if (p_.rigid) {
     const StructNode* n = p_.node;
     const Mat3& R = n->R_WN();
-    for (int k = 0; k < 3; ++k) v.push_back(n->x_W()[k]);
+    for (int k = 0; k < 3; ++k) append(n->x_W()[k]);
     for (int b = 0; b < 3; ++b)
-      for (int a = 0; a < 3; ++a) v.push_back(R(a, b));  // column-major
-    for (int k = 0; k < 3; ++k) v.push_back(n->v_W()[k]);
-    for (int k = 0; k < 3; ++k) v.push_back(n->w_W()[k]);
+      for (int a = 0; a < 3; ++a) append(R(a, b));  // column-major
+    for (int k = 0; k < 3; ++k) append(n->v_W()[k]);
+    for (int k = 0; k < 3; ++k) append(n->w_W()[k]);
   }
   if (p_.modal) {
-    for (int j = 0; j < modes(); ++j) v.push_back(q(j));
-    for (int j = 0; j < modes(); ++j) v.push_back(qp(j));
+    for (int j = 0; j < modes(); ++j) append(q(j));
+    for (int j = 0; j < modes(); ++j) append(qp(j));
   }
-  std::vector<char> buf(v.size() * sizeof(double));
-  std::memcpy(buf.data(), v.data(), buf.size());
-  return buf;
 }
 
 std::size_t ExternalModalForce::load_bytes() const { return ((p_.rigid ? 6 : 0) + f_modal_.size()) * sizeof(double); }
 
-void ExternalModalForce::read_loads(const std::vector<char>& record) {
-  std::vector<double> v(record.size() / sizeof(double));
-  std::memcpy(v.data(), record.data(), v.size() * sizeof(double));
+void ExternalModalForce::read_loads(std::span<const char> record) {
   std::size_t k = 0;
+  auto take = [&]() {
+    double v;
+    std::memcpy(&v, record.data() + sizeof(double) * k++, sizeof v);
+    return v;
+  };
   if (p_.rigid) {
-    F_ = Vec3(v[0], v[1], v[2]);
-    M_ = Vec3(v[3], v[4], v[5]);
-    k = 6;
+    for (int c = 0; c < 3; ++c) F_[c] = take();
+    for (int c = 0; c < 3; ++c) M_[c] = take();
   }
-  for (double& f : f_modal_) f = v[k++];
+  for (double& f : f_modal_) f = take();
 }
 
 void ExternalModalForce::read_loads(std::istream& is, ExternalCommunicator::Kind kind) {

@@ -48,10 +48,10 @@ class ExternalModalForce final : public Element, private ExternalPeer {
   // ExternalPeer (public for the tests of the record formats)
   std::array<std::uint32_t, 2> negotiation() const override;
   void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const override;
-  std::vector<char> motion_bytes() const override;
+  void append_motion_bytes(std::vector<char>& record) const override;
   void read_loads(std::istream& is, ExternalCommunicator::Kind kind) override;
   std::size_t load_bytes() const override;
-  void read_loads(const std::vector<char>& record) override;
+  void read_loads(std::span<const char> record) override;
 
   /// The generalized forces received, one per mode of the joint.
   const std::vector<double>& modal_forces() const { return f_modal_; }

@@ -7,7 +7,7 @@
 #include <istream>
 #include <ostream>
 
-#include "mbdyn-like/core/rotations.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 #include "mbdyn-like/core/step_observer.hpp"
 
 namespace mbl::elements {
@@ -30,26 +30,32 @@ void append(std::vector<char>& buf, const void* data, std::size_t n) {
 }
 void append(std::vector<char>& buf, const Vec3& v) { append(buf, v.data(), 3 * sizeof(double)); }
 
-/// The orientation as exchanged: R (9 values), the rotation vector or the Euler 123 angles in degrees.
-std::vector<double> orientation_values(const Mat3& R, Orientation o, bool row_major) {
-  switch (o) {
-    case Orientation::None: return {};
-    case Orientation::Matrix: {
-      std::vector<double> v;
-      for (int a = 0; a < 3; ++a)
-        for (int b = 0; b < 3; ++b) v.push_back(row_major ? R(a, b) : R(b, a));
-      return v;
-    }
-    case Orientation::Vector: {
-      const Vec3 t = rot::R_to_rotvec(R);
-      return {t[0], t[1], t[2]};
-    }
-    case Orientation::Euler123: {
-      const Vec3 e = rot::R_to_euler123(R) * (180.0 / M_PI);
-      return {e[0], e[1], e[2]};
-    }
+Vec3 vec3_at(const char* at) {
+  Vec3 v;
+  std::memcpy(v.data(), at, 3 * sizeof(double));
+  return v;
+}
+
+/// The orientation as exchanged: R (9 values, row by row or column by column), or the rotation
+/// vector or the Euler 123 angles in degrees (the core's output numbers).
+struct OrientationValues {
+  std::array<double, 9> v{};
+  std::size_t n = 0;
+  const double* begin() const { return v.data(); }
+  const double* end() const { return v.data() + n; }
+};
+
+OrientationValues orientation_values(const Mat3& R, Orientation o, bool row_major) {
+  OrientationValues out;
+  if (o == Orientation::None) return out;
+  if (o == Orientation::Matrix) {
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) out.v[out.n++] = row_major ? R(a, b) : R(b, a);
+    return out;
   }
-  return {};
+  const Vec3 t = orientation_numbers(R, o == Orientation::Vector ? OrientationOutput::OrientationVector : OrientationOutput::Euler123);
+  for (int k = 0; k < 3; ++k) out.v[out.n++] = t[k];
+  return out;
 }
 
 void put(std::ostream& os, const Vec3& v) { os << v[0] << ' ' << v[1] << ' ' << v[2]; }
@@ -88,6 +94,12 @@ ExternalStructuralForce::Motion ExternalStructuralForce::motion(std::size_t i) c
           RrT * n.R_WN()};
 }
 
+const std::vector<ExternalStructuralForce::Motion>& ExternalStructuralForce::motions() const {
+  motions_.resize(p_.points.size());
+  for (std::size_t i = 0; i < motions_.size(); ++i) motions_[i] = motion(i);
+  return motions_;
+}
+
 void ExternalStructuralForce::write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const {
   if (kind == ExternalCommunicator::Kind::Edge) return write_edge_motion(os);
   auto line = [&](unsigned label, const Motion& m) {
@@ -117,8 +129,7 @@ void ExternalStructuralForce::write_edge_motion(std::ostream& os) const {
   os << "ext_model, N, 0, 0, 3\n*\ngrid_idents, IF, 1, " << n << ", 0\n";
   for (std::size_t i = 0; i < n; ++i) os << (i == 0 ? "" : i % 6 == 0 ? "\n" : " ") << p_.points[i].label;
   os << '\n';
-  std::vector<Motion> m;
-  for (std::size_t i = 0; i < n; ++i) m.push_back(motion(i));
+  const std::vector<Motion>& m = motions();
   for (const char* block : {"str_coordinates", "velocity"}) {
     os << block << ", RF, 3, " << n << ", 0\n";
     for (int c = 0; c < 3; ++c) {
@@ -129,12 +140,11 @@ void ExternalStructuralForce::write_edge_motion(std::ostream& os) const {
   }
 }
 
-std::vector<char> ExternalStructuralForce::motion_bytes() const {
+void ExternalStructuralForce::append_motion_bytes(std::vector<char>& buf) const {
   const std::size_t n = p_.points.size();
-  std::vector<char> buf;
   auto orientation = [&](const Motion& m) {
-    const std::vector<double> v = orientation_values(m.R, p_.orientation, false);  // R column-major
-    append(buf, v.data(), v.size() * sizeof(double));
+    const OrientationValues v = orientation_values(m.R, p_.orientation, false);  // R column-major
+    append(buf, v.v.data(), v.n * sizeof(double));
   };
   if (p_.reference) {
     const Motion r = reference_motion();
@@ -152,12 +162,13 @@ std::vector<char> ExternalStructuralForce::motion_bytes() const {
     }
   }
   if (p_.labels) {
-    std::vector<std::uint32_t> labels(n + n % 2, 0u);  // padded: the doubles stay aligned
-    for (std::size_t i = 0; i < n; ++i) labels[i] = p_.points[i].node->label();  // node labels, as MBDyn
-    append(buf, labels.data(), labels.size() * sizeof(std::uint32_t));
+    for (const auto& pt : p_.points) {
+      const std::uint32_t l = pt.node->label();  // node labels, as MBDyn
+      append(buf, &l, sizeof l);
+    }
+    if (n % 2) buf.insert(buf.end(), sizeof(std::uint32_t), 0);  // padded: the doubles stay aligned
   }
-  std::vector<Motion> m;
-  for (std::size_t i = 0; i < n; ++i) m.push_back(motion(i));
+  const std::vector<Motion>& m = motions();
   for (const Motion& mi : m) append(buf, mi.x);
   for (const Motion& mi : m) orientation(mi);
   for (const Motion& mi : m) append(buf, mi.v);
@@ -168,7 +179,6 @@ std::vector<char> ExternalStructuralForce::motion_bytes() const {
     if (rotations())
       for (const Motion& mi : m) append(buf, mi.wp);
   }
-  return buf;
 }
 
 std::size_t ExternalStructuralForce::load_bytes() const {
@@ -178,15 +188,9 @@ std::size_t ExternalStructuralForce::load_bytes() const {
   return reference + labels + per_point * n * sizeof(double);
 }
 
-void ExternalStructuralForce::read_loads(const std::vector<char>& record) {
+void ExternalStructuralForce::read_loads(std::span<const char> record) {
   const std::size_t n = p_.points.size();
   const char* at = record.data();
-  auto take_vec3 = [&]() {
-    Vec3 v;
-    std::memcpy(v.data(), at, 3 * sizeof(double));
-    at += 3 * sizeof(double);
-    return v;
-  };
   if (p_.reference) {
     if (p_.labels) {
       std::uint32_t l[2];
@@ -196,26 +200,29 @@ void ExternalStructuralForce::read_loads(const std::vector<char>& record) {
         throw EvaluationError(fmt::format("external structural force {}: the peer sent the reference node's loads as "
                                           "label {}, the reference node is {}", label(), l[0], p_.reference->label()));
     }
-    F0_ = take_vec3();
-    if (rotations()) M0_ = take_vec3();
+    F0_ = vec3_at(at);
+    at += 3 * sizeof(double);
+    if (rotations()) {
+      M0_ = vec3_at(at);
+      at += 3 * sizeof(double);
+    }
   }
-  std::vector<std::uint32_t> labels(p_.labels ? n + n % 2 : 0);
-  std::memcpy(labels.data(), at, labels.size() * sizeof(std::uint32_t));
-  at += labels.size() * sizeof(std::uint32_t);
-  std::vector<Vec3> f(n), m(n, Vec3::Zero());
-  for (Vec3& v : f) v = take_vec3();
-  if (rotations())
-    for (Vec3& v : m) v = take_vec3();
+  const char* labels = at;
+  if (p_.labels) at += (n + n % 2) * sizeof(std::uint32_t);
+  const char* forces = at;
+  const char* moments = at + 3 * n * sizeof(double);
   for (std::size_t k = 0; k < n; ++k) {
     std::size_t i = k;
     if (!p_.sorted) {  // records come in any order, recognised by their label
-      i = point_of_label(labels[k]);
+      std::uint32_t l;
+      std::memcpy(&l, labels + k * sizeof l, sizeof l);
+      i = point_of_label(l);
       if (i == n)
         throw EvaluationError(fmt::format("external structural force {}: the peer sent loads for an unknown label {}",
-                                          label(), labels[k]));
+                                          label(), l));
     }
-    force_[i] = f[k];
-    moment_[i] = m[k];
+    force_[i] = vec3_at(forces + 3 * k * sizeof(double));
+    moment_[i] = rotations() ? vec3_at(moments + 3 * k * sizeof(double)) : Vec3::Zero();
   }
 }
 

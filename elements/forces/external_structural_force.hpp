@@ -64,10 +64,10 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
   // ExternalPeer (public for the tests of the record formats)
   std::array<std::uint32_t, 2> negotiation() const override;
   void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const override;
-  std::vector<char> motion_bytes() const override;
+  void append_motion_bytes(std::vector<char>& record) const override;
   void read_loads(std::istream& is, ExternalCommunicator::Kind kind) override;
   std::size_t load_bytes() const override;
-  void read_loads(const std::vector<char>& record) override;
+  void read_loads(std::span<const char> record) override;
 
  private:
   /// The index of the point of `label` (the number of points when none).
@@ -79,6 +79,8 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
   };
   Motion motion(std::size_t point) const;
   Motion reference_motion() const;
+  /// Every point's motion, in a buffer kept across exchanges.
+  const std::vector<Motion>& motions() const;
   bool rotations() const { return p_.orientation != ExternalStructuralParams::Orientation::None; }
   void write_edge_motion(std::ostream& os) const;
   void read_edge_loads(std::istream& is);
@@ -86,6 +88,7 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
 
   ExternalStructuralParams p_;
   ExternalLink link_;
+  mutable std::vector<Motion> motions_;  ///< motions() (no allocation per exchange)
   std::vector<Vec3> force_, moment_;  ///< as received (the reference node's frame with one)
   Vec3 F0_ = Vec3::Zero(), M0_ = Vec3::Zero();  ///< received for the reference node
   Vec3 F1_ = Vec3::Zero(), M1_ = Vec3::Zero();  ///< applied to the reference node

@@ -6,12 +6,11 @@
 //   motion: per node, in order, the position (3), the orientation matrix row-major (9) or its
 //   transpose (9), the velocity (3), the angular velocity (3), as the output flags ask.
 // They add nothing to the residual.
-#include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "elements/input/socket_channel.hpp"
+#include "elements/input/stream_echo.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
 #include "mbdyn-like/core/element.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
@@ -27,8 +26,7 @@ struct StreamOutputParams {
   bool non_blocking = false;
   bool abort_if_broken = false;
   int output_every = 1;
-  std::string echo_path;
-  int echo_precision = -1;
+  StreamEchoParams echo;  ///< no path: no echo
   // content: values ...
   std::vector<DriveCallerPtr> values;
   // ... or motion
@@ -58,7 +56,7 @@ class StreamOutput final : public Element {
   StreamOutputParams p_;
   SocketChannel channel_;
   int counter_ = -1;  ///< -1: the initial time comes next
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> echo_{nullptr, std::fclose};
+  StreamEcho echo_;
 };
 
 }  // namespace mbl::elements

@@ -4,7 +4,7 @@
 
 #include "elements/drives/drive_registry.hpp"
 #include "elements/input/drive_input.hpp"
-#include "elements/input/file_path.hpp"
+#include "elements/input/socket_options.hpp"
 #include "elements/output/stream_output.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "parser/errors.hpp"
@@ -54,25 +54,13 @@ void read_stream_output(CardReader& in, BuildContext& ctx, unsigned label, bool 
     if (in.keyword_is("predict")) p.send_after_predict = true;
     else if (!in.keyword_is("convergence")) in.fail_expected("`convergence` or `predict`");
   }
-  if (in.keyword_is("create")) p.create = in.boolean();
-  const parser::SourceLocation where = in.location();
-  if (in.keyword_is("local") || in.keyword_is("path")) {
-    p.address.local = true;
-    p.address.path = resolve_path(where, in.string());
-  }
-  p.address.port = stream_output_default_port;
-  if (in.keyword_is("port")) {
-    if (p.address.local) throw parser::InputError(where, "a local socket has no port");
-    p.address.port = int(drives::read_count(in, 1, "a port number"));
-  }
-  if (in.keyword_is("host")) {
-    if (p.address.local) throw parser::InputError(where, "a local socket has no host");
-    p.address.host = in.string();
-  }
-  if (in.keyword_is("socket type")) {
-    if (in.keyword_is("udp")) return in.not_implemented("stream output over udp");
-    if (!in.keyword_is("tcp")) in.fail_expected("`tcp` or `udp`");
-  }
+  // MBDyn sends: over udp it connects to the peer's socket, which needs `create, no` (without
+  // `create`, udp means `create, yes` as for the stream file driver, which MBDyn then refuses).
+  const auto socket = read_socket_options(in, {.default_port = stream_output_default_port, .udp_creates = true,
+                                               .udp_create = false, .udp_feature = "stream output over udp"});
+  if (!socket) return;
+  p.address = socket->address;
+  p.create = socket->create;
   for (;;) {
     if (in.keyword_is("no signal") || in.keyword_is("signal") || in.keyword_is("blocking")) continue;
     if (in.keyword_is("non blocking")) p.non_blocking = true;
@@ -83,12 +71,7 @@ void read_stream_output(CardReader& in, BuildContext& ctx, unsigned label, bool 
     else break;
   }
   if (in.keyword_is("output every")) p.output_every = int(drives::read_count(in, 1, "a number of steps"));
-  if (in.keyword_is("echo")) {
-    const parser::SourceLocation at = in.location();
-    p.echo_path = resolve_path(at, in.string());
-    if (in.keyword_is("precision")) p.echo_precision = int(drives::read_count(in, 1, "a precision"));
-    if (in.keyword_is("shift")) (void)in.real();  // unused, as in MBDyn
-  }
+  if (in.keyword_is("echo")) p.echo = read_stream_echo(in);  // the shift is unused, as in MBDyn
   if (motion_card || in.keyword_is("motion")) {
     in.keyword_is("motion");
     read_motion(in, ctx, p);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "support/peer_socket.hpp"
+#include "support/peer_spring.hpp"
 #include "support/run_program.hpp"
 
 namespace mbl::test {
@@ -123,51 +124,6 @@ std::vector<double> edge_block(const std::string& text, const std::string& heade
   return v;
 }
 
-std::string problem_blocks(double final_time, double dt) {
-  return "begin: data; problem: initial value; end: data;\n"
-         "begin: initial value;\n"
-         "  initial time: 0.; final time: " + number_text(final_time) + "; time step: " + number_text(dt) + ";\n"
-         "  method: ms, .6; tolerance: 1e-10; max iterations: 50;\n"
-         "end: initial value;\n";
-}
-
-/// A unit mass at x = 1 on a spring of stiffness k = 100 that only the peer knows.
-std::string spring_deck(const std::string& force_card) {
-  return problem_blocks(0.1, 1e-3) + R"(
-begin: control data; structural nodes: 1; rigid bodies: 1; forces: 1; end: control data;
-begin: nodes; structural: 1, dynamic, 1., 0., 0., eye, null, null; end: nodes;
-begin: elements;
-  body: 1, 1, 1., null, eye;
-  )" + force_card + R"(
-end: elements;
-)";
-}
-
-constexpr double kSpring = 100.0;
-
-/// x = cos(10 t), v = -10 sin(10 t) at the last record; as with the socket peer the derivatives
-/// phase sees no force yet, which shifts the start by O(dt k).
-void expect_harmonic_motion(const TextDeckRun& r) {
-  const auto mov = records(r.output("mov"), 1);
-  ASSERT_EQ(mov.size(), 101u);
-  const double t = 0.1;
-  EXPECT_NEAR(mov.back()[0], std::cos(10.0 * t), 1e-2);
-  EXPECT_NEAR(mov.back()[6], -10.0 * std::sin(10.0 * t), 5e-2);
-  // Each step ends with the peer's force at the converged position.
-  std::ifstream frc(r.output("frc"));
-  std::size_t lines = 0;
-  for (std::string point; frc >> point;) {
-    double f[6];
-    for (double& v : f) frc >> v;
-    ASSERT_EQ(point, "10@1");
-    if (lines > 0) {
-      EXPECT_NEAR(f[0], -kSpring * mov[lines][0], 1e-4 * kSpring) << "record " << lines;
-    }
-    ++lines;
-  }
-  EXPECT_EQ(lines, mov.size());
-}
-
 /// The position of the first point of a motion file (the line after `# regular nodes`).
 Eigen::Vector3d point_position(const std::string& motion) {
   std::istringstream is(motion.substr(motion.find("# regular nodes\n") + 16));
@@ -184,16 +140,16 @@ TEST(ExternalStructuralFile, APeerSpringThroughFilesGivesTheHarmonicMotion) {
   std::thread peer([&] {
     motions = serve_files(out, in, done, [](const std::string& motion) {
       // One line per point: force and moment (global), no label.
-      return number_text(-kSpring * point_position(motion)[0]) + " 0 0 0 0 0\n";
+      return number_text(-kPeerSpring * point_position(motion)[0]) + " 0 0 0 0 0\n";
     });
   });
   const TextDeckRun r = run_deck_text(
-      "extfile_run", spring_deck("force: 10, external structural, \"" + in.string() + "\", unlink, \"" + out.string() +
-                                 "\", no clobber, sleep time, 1, precision, 12, coupling, tight, 1, 1;"));
+      "extfile_run", peer_spring_deck("force: 10, external structural, \"" + in.string() + "\", unlink, \"" +
+                                      out.string() + "\", no clobber, sleep time, 1, precision, 12, coupling, tight, 1, 1;"));
   done = true;
   peer.join();
   ASSERT_EQ(r.rc, 0) << r.log();
-  expect_harmonic_motion(r);
+  expect_peer_spring_motion(r);
   // The motion file, as MBDyn's ExtFileHandler and StructExtForce::SendToStream write it: a
   // header line, then x, R (row by row), v, w of the point in scientific notation with the
   // deck's precision (12 digits).
@@ -225,12 +181,12 @@ TEST(ExternalStructuralFile, WithAReferenceNodeMotionAndLoadsAreInItsFrame) {
   std::vector<std::string> motions;
   std::thread peer([&] {
     motions = serve_files(out, in, done, [](const std::string& motion) {
-      const Eigen::Vector3d f = -kSpring * point_position(motion);
+      const Eigen::Vector3d f = -kPeerSpring * point_position(motion);
       // The reference node's record (no force of its own), then the point's.
       return "0 0 0 0 0 0\n" + number_text(f[0]) + " " + number_text(f[1]) + " " + number_text(f[2]) + " 0 0 0\n";
     });
   });
-  const TextDeckRun r = run_deck_text("extfile_ref_run", problem_blocks(0.1, 1e-3) + R"(
+  const TextDeckRun r = run_deck_text("extfile_ref_run", exchange_problem_blocks(0.1, 1e-3) + R"(
 begin: control data; structural nodes: 2; rigid bodies: 1; joints: 1; forces: 1; end: control data;
 begin: nodes;
   structural: 1, dynamic, 1., 0., 0., eye, null, null;
@@ -278,13 +234,13 @@ TEST(ExternalStructuralEdge, APeerSpringThroughEdgeFilesGivesTheHarmonicMotion) 
     edge.run(done, [](const std::string& motion) {
       const std::vector<double> x = edge_block(motion, "str_coordinates");
       return "* EDGE to MBDyn\next_model, N, 0, 0, 2\n*\ngrid_idents, IF, 1, 1, 0\n7\nforce, RF, 3, 1, 0\n" +
-             number_text(-kSpring * x.at(0)) + "\n0\n0\n";
+             number_text(-kPeerSpring * x.at(0)) + "\n0\n0\n";
     });
   });
   const TextDeckRun r = run_deck_text(
-      "extedge_run", spring_deck("force: 10, external structural, edge, \"" + edge.flag.string() + "\", \"" +
-                                 edge.data.string() + "\", sleep time, 1, precision, 12, coupling, tight, "
-                                 "labels, yes, sorted, no, 1, 1, label, 7;"));
+      "extedge_run", peer_spring_deck("force: 10, external structural, edge, \"" + edge.flag.string() + "\", \"" +
+                                      edge.data.string() + "\", sleep time, 1, precision, 12, coupling, tight, "
+                                      "labels, yes, sorted, no, 1, 1, label, 7;"));
   done = true;
   peer.join();
   ASSERT_EQ(r.rc, 0) << r.log();
@@ -312,8 +268,8 @@ TEST(ExternalStructuralEdge, AMalformedFlagFileEndsTheRunAfterTenRetries) {
   std::ofstream(dir / "flag.dat") << "UPDATE,N,0,0,1\nFLAG,X,1,1,0\n2\n";  // X: not MBDyn's field
   const TextDeckRun r = run_deck_text(
       "extedge_malformed_run",
-      spring_deck("force: 10, external structural, edge, \"" + (dir / "flag.dat").string() + "\", \"" +
-                  (dir / "data.dat").string() + "\", coupling, tight, 1, 1;"));
+      peer_spring_deck("force: 10, external structural, edge, \"" + (dir / "flag.dat").string() + "\", \"" +
+                       (dir / "data.dat").string() + "\", coupling, tight, 1, 1;"));
   EXPECT_EQ(r.rc, 3) << r.log();
   EXPECT_NE(r.log().find("malformed flag file"), std::string::npos) << r.log();
   EXPECT_EQ(records(r.output("mov"), 1).size(), 1u);  // the initial record
@@ -352,7 +308,7 @@ const char* kOneModeFem = R"(** MBDyn MODAL DATA FILE
 )";
 
 std::string one_mode_deck(const fs::path& fem, const std::string& force_card, double final_time) {
-  return problem_blocks(final_time, 1e-3) + R"(
+  return exchange_problem_blocks(final_time, 1e-3) + R"(
 begin: control data; joints: 1; forces: 1; end: control data;
 begin: elements;
   joint: 2, modal, clamped, 1, from file, no damping, ")" + fem.string() + R"(", 0;
@@ -466,7 +422,7 @@ TEST(ExternalModalEdge, APeerRigidBodyForcePushesTheModalNode) {
       return "* EDGE to MBDyn rigid body forces\nbody_forces,R,1,6,0\n" + number_text(F) + " 0 0 0 0 0\n";
     });
   });
-  const TextDeckRun r = run_deck_text("extrigid_edge_run", problem_blocks(0.05, 1e-3) + R"(
+  const TextDeckRun r = run_deck_text("extrigid_edge_run", exchange_problem_blocks(0.05, 1e-3) + R"(
 begin: control data; structural nodes: 1; joints: 1; forces: 1; air properties; end: control data;
 begin: nodes; structural: 1, modal, null, eye, null, null; end: nodes;
 begin: elements;

@@ -1,0 +1,203 @@
+// The socket records of the external forces (libmbc's nodal and modal protocols, MBDyn's
+// strext.cc and modalext.cc) byte by byte: what the link sends after the command byte (the link
+// appends to one buffer kept across exchanges) and how the loads record is decoded.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <sstream>
+
+#include "elements/forces/external_modal_force.hpp"
+#include "elements/forces/external_structural_force.hpp"
+#include "support/element_fixture.hpp"
+
+namespace mbl::elements {
+namespace {
+
+using test_support::ElementFixture;
+
+/// .frc text only: "<id> v v v ...".
+class FrcSink final : public OutputSink {
+ public:
+  std::ostringstream frc;
+  std::ostream* text(OutputFile f) override { return f == OutputFile::Frc ? &frc : nullptr; }
+  void write(std::ostream& os, double v) override { os << ' ' << v; }
+  void write_label(std::ostream& os, unsigned label) override { os << label; }
+  bool netcdf() const override { return false; }
+  void declare_entity(const std::string&, const std::string&) override {}
+  VarId declare(const std::string&, NcShape, const std::string&, const std::string&) override { return 0; }
+  void put(VarId, double) override {}
+  void put(VarId, const Vec3&) override {}
+  void put(VarId, const Mat3&) override {}
+};
+
+/// Reads the record from its start: doubles and 32-bit words in native order.
+struct RecordReader {
+  const std::vector<char>& bytes;
+  std::size_t at = 0;
+  template <class T>
+  T take() {
+    T v;
+    EXPECT_LE(at + sizeof v, bytes.size());
+    std::memcpy(&v, bytes.data() + at, sizeof v);
+    at += sizeof v;
+    return v;
+  }
+  Vec3 vec3() {
+    Vec3 v;
+    for (int k = 0; k < 3; ++k) v[k] = take<double>();
+    return v;
+  }
+  Mat3 column_major() {
+    Mat3 R;
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) R(r, c) = take<double>();
+    return R;
+  }
+};
+
+template <class T>
+void put(std::vector<char>& bytes, const T& v) {
+  const auto* p = reinterpret_cast<const char*>(&v);
+  bytes.insert(bytes.end(), p, p + sizeof v);
+}
+void put(std::vector<char>& bytes, const Vec3& v) {
+  for (int k = 0; k < 3; ++k) put(bytes, v[k]);
+}
+
+struct StructuralRecords : ElementFixture {
+  std::unique_ptr<ExternalStructuralForce> force;
+  StructuralRecords() {
+    // Three points (an odd count: the labels are padded), relative to the reference node 1.
+    ExternalStructuralParams p;
+    p.reference = n1;
+    p.labels = true;
+    p.sorted = false;
+    p.points = {{n2, 20, Vec3(0.1, 0.2, 0.3)}, {n2, 30, Vec3(-0.2, 0.1, 0.0)}, {n1, 40, Vec3::Zero()}};
+    force = std::make_unique<ExternalStructuralForce>(5, std::move(p));
+    Vector y, yp;
+    test_support::numbered_initial_state(model, y, yp);
+    model.update(0.0, y, yp);
+  }
+};
+
+TEST(ExternalStructuralRecords, TheMotionIsRelativeToTheReferenceNodeWithPaddedNodeLabels) {
+  StructuralRecords s;
+  std::vector<char> record(1, char(2));  // the command byte the link writes first
+  s.force->append_motion_bytes(record);
+  EXPECT_EQ(record.size(), 1 + 2 * 4 + 18 * 8 + 4 * 4 + 3 * 18 * 8u);  // x, R, v, w: 18 doubles a node
+  RecordReader in{record, 1};
+  EXPECT_EQ(in.take<std::uint32_t>(), 1u);
+  EXPECT_EQ(in.take<std::uint32_t>(), 0u);
+  const StructNode& r = *s.n1;
+  EXPECT_EQ(in.vec3(), r.x_W());
+  EXPECT_EQ(in.column_major(), r.R_WN());
+  EXPECT_EQ(in.vec3(), r.v_W());
+  EXPECT_EQ(in.vec3(), r.w_W());
+  // The node labels (not the points'), as MBDyn sends them, then a zero word.
+  for (std::uint32_t l : {2u, 2u, 1u, 0u}) EXPECT_EQ(in.take<std::uint32_t>(), l);
+  const Mat3 RrT = r.R_WN().transpose();
+  const std::pair<const StructNode*, Vec3> points[3] = {
+      {s.n2, Vec3(0.1, 0.2, 0.3)}, {s.n2, Vec3(-0.2, 0.1, 0.0)}, {s.n1, Vec3::Zero()}};
+  Vec3 x_rel[3], v_rel[3];
+  for (int i = 0; i < 3; ++i) {
+    const auto& [n, offset_N] = points[i];
+    const Vec3 f = n->R_WN() * offset_N, dx = n->x_W() + f - r.x_W();
+    x_rel[i] = RrT * dx;
+    v_rel[i] = RrT * (n->v_W() + n->w_W().cross(f) - r.v_W() - r.w_W().cross(dx));
+  }
+  for (int i = 0; i < 3; ++i) EXPECT_LT((in.vec3() - x_rel[i]).norm(), 1e-14) << i;
+  for (int i = 0; i < 3; ++i) EXPECT_LT((in.column_major() - RrT * points[i].first->R_WN()).norm(), 1e-14) << i;
+  for (int i = 0; i < 3; ++i) EXPECT_LT((in.vec3() - v_rel[i]).norm(), 1e-14) << i;
+  for (int i = 0; i < 3; ++i) EXPECT_LT((in.vec3() - RrT * (points[i].first->w_W() - r.w_W())).norm(), 1e-14) << i;
+  EXPECT_EQ(in.at, record.size());
+}
+
+TEST(ExternalStructuralRecords, UnsortedLoadsGoToThePointsOfTheirLabels) {
+  StructuralRecords s;
+  std::vector<char> loads;
+  put(loads, std::uint32_t(1));
+  put(loads, std::uint32_t(0));
+  put(loads, Vec3(1, 2, 3));  // the reference node's force and moment
+  put(loads, Vec3(4, 5, 6));
+  for (std::uint32_t l : {40u, 20u, 30u, 0u}) put(loads, l);
+  for (double f : {40.0, 20.0, 30.0}) put(loads, Vec3(f, 0, 0));
+  for (double m : {-40.0, -20.0, -30.0}) put(loads, Vec3(0, 0, m));
+  ASSERT_EQ(loads.size(), s.force->load_bytes());
+  s.force->read_loads(loads);
+  FrcSink out;
+  s.force->output(out);
+  std::istringstream frc(out.frc.str());
+  std::string id;
+  double v[6];
+  frc >> id;
+  EXPECT_EQ(id, "5#1");
+  for (double& x : v) frc >> x;
+  EXPECT_EQ(std::vector<double>(v, v + 6), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  for (int k = 0; k < 12; ++k) frc >> v[0];  // applied and resultant: not computed before a residual
+  for (int label : {20, 30, 40}) {
+    frc >> id;
+    for (double& x : v) frc >> x;
+    EXPECT_EQ(id, "5@" + std::to_string(label));
+    EXPECT_EQ(v[0], label);
+    EXPECT_EQ(v[5], -label);
+  }
+  // A label the card does not have.
+  const std::uint32_t unknown = 99;
+  std::memcpy(loads.data() + 2 * 4 + 6 * 8, &unknown, sizeof unknown);
+  EXPECT_THROW(s.force->read_loads(loads), EvaluationError);
+}
+
+TEST(ExternalStructuralRecords, Euler123AnglesAreSentInDegrees) {
+  // Node 2 of the fixture has R = R_123(0.5, -0.4, 1.4 rad).
+  ElementFixture f;
+  ExternalStructuralParams p;
+  p.orientation = ExternalStructuralParams::Orientation::Euler123;
+  p.points = {{f.n2, 2, Vec3::Zero()}};
+  ExternalStructuralForce force(5, std::move(p));
+  Vector y, yp;
+  test_support::numbered_initial_state(f.model, y, yp);
+  f.model.update(0.0, y, yp);
+  std::vector<char> record;
+  force.append_motion_bytes(record);
+  ASSERT_EQ(record.size(), 12 * 8u);
+  RecordReader in{record};
+  EXPECT_EQ(in.vec3(), f.n2->x_W());
+  EXPECT_LT((in.vec3() - Vec3(0.5, -0.4, 1.4) * (180.0 / M_PI)).norm(), 1e-12);
+  std::ostringstream text;
+  force.write_motion(text, ExternalCommunicator::Kind::File);
+  std::istringstream line(text.str().substr(text.str().find('\n') + 1));
+  double v[6];
+  for (double& x : v) line >> x;
+  EXPECT_NEAR(v[3], 0.5 * 180.0 / M_PI, 1e-4);
+  EXPECT_NEAR(v[5], 1.4 * 180.0 / M_PI, 1e-4);
+}
+
+TEST(ExternalModalRecords, TheRigidPartIsTheModalNodesMotionAndLoads) {
+  ElementFixture f;
+  ExternalModalParams p;
+  p.node = f.n1;
+  p.rigid = true;
+  ExternalModalForce force(6, std::move(p));
+  Vector y, yp;
+  test_support::numbered_initial_state(f.model, y, yp);
+  f.model.update(0.0, y, yp);
+  std::vector<char> record(1, char(2));
+  force.append_motion_bytes(record);
+  ASSERT_EQ(record.size(), 1 + 18 * 8u);
+  RecordReader in{record, 1};
+  EXPECT_EQ(in.vec3(), f.n1->x_W());
+  EXPECT_EQ(in.column_major(), f.n1->R_WN());
+  EXPECT_EQ(in.vec3(), f.n1->v_W());
+  EXPECT_EQ(in.vec3(), f.n1->w_W());
+  std::vector<char> loads;
+  put(loads, Vec3(1, 2, 3));
+  put(loads, Vec3(4, 5, 6));
+  ASSERT_EQ(loads.size(), force.load_bytes());
+  force.read_loads(loads);
+  FrcSink out;
+  force.output(out);
+  EXPECT_EQ(out.frc.str(), "6#1 1 2 3 4 5 6\n");
+}
+
+}  // namespace
+}  // namespace mbl::elements
