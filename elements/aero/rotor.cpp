@@ -70,10 +70,10 @@ void Rotor::dynamic_inflow_residual(ResidualSink& r, const StepContext& c) {
     const double vt = std::sqrt(lambda_c * lambda_c + mu_c * mu_c);
     const double vm = vt > kTipThreshold * v_tip_ref_ ? (mu_c * mu_c + lambda_c * (lambda_c + v0_)) / vt : 0.;
     u_mean_ = v0_ * omega_ * p_.radius;
-    // Moments in the disc frame turned by psi0 (towards the airstream).
+    // Moments in the wind frame: the disc frame turned by psi0, axis 1 toward the airstream.
     const Vec3 M_disc = R_W_disc_.transpose() * M_used_W_;
     const double c0 = std::cos(psi0_), s0 = std::sin(psi0_);
-    const Vec3 M(c0 * M_disc.x() - s0 * M_disc.y(), s0 * M_disc.x() + c0 * M_disc.y(), M_disc.z());
+    const Vec3 M(c0 * M_disc.x() + s0 * M_disc.y(), c0 * M_disc.y() - s0 * M_disc.x(), M_disc.z());
     ct = R_W_disc_.col(2).dot(F_used_W_) / dim;
     dim *= p_.radius;
     cl = -M.x() / dim;

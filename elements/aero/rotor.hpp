@@ -18,8 +18,9 @@
 // elements evaluated after the rotor, governed by
 //   M11 v0' + L11 v0 + L13 vc = CT,   M22 vs' + L22 vs = CL,   M33 vc' + L31 v0 + L33 vc = CM,
 // M11 = 128 / (75 pi), M22 = M33 = -16 / (45 pi); CT = T / (rho A Omega R^2), CL = -Mx / (rho A
-// Omega R^3), CM = My / (rho A Omega R^3) (moments in the disc frame turned by psi0: the
-// equations are multiplied by Omega); L = Omega inv([1/(2 VT), 0, d/Vm; 0, l22, 0; d/VT, 0, l33])
+// Omega R^3), CM = My / (rho A Omega R^3) (moments in the wind frame, the disc frame turned by
+// psi0 so that axis 1 points toward the airstream: M = R3(-psi0) M_disc; the equations are
+// multiplied by Omega); L = Omega inv([1/(2 VT), 0, d/Vm; 0, l22, 0; d/VT, 0, l33])
 // with d = 15 pi / 64 tan(chi / 2), VT = sqrt(lambda'^2 + mu'^2), Vm = (mu'^2 + lambda' (lambda'
 // + v0)) / VT (corrected mu', lambda'), l22 = -4 / (2 cos^2(chi/2) Vm), l33 = -4 (2 cos^2(chi/2)
 // - 1) / (2 cos^2(chi/2) Vm); mu, lambda and chi from the momentum-theory iteration above.

@@ -42,6 +42,9 @@ const char* const kAeroDecks[] = {
     "t.aero.rigidss05",
     // Four flapping blades under MBDyn's dynamic inflow (three inflow states of the rotor).
     "t.aero.rigidrotor-di",
+    // The same rotor in a side wind (psi0 = 90 deg) at MBDyn's loose tolerance 1e-3: the roll and
+    // pitch moments of the inflow taken in the wind frame.
+    "t.aero.rigidrotor",
     // The same blade as an aerodynamic body, the frame turning by an orientation drive and
     // translating at 5 m/s: the drives are absolute, seen from the turning frame (1/rev flap).
     "t.eig.rigidflapaero",

@@ -273,6 +273,46 @@ TEST(ElementAero, DynamicInflowInSteadyHoverIsMomentumTheory) {
   EXPECT_NEAR(J.coeff(rotor.first_index(), rotor.first_index()), 128. / (75. * kPi) + 0.1 * 2. * 40. * lambda_i, 1e-9);
 }
 
+// The roll and pitch coefficients of the dynamic inflow take the hub moment in the wind frame:
+// the disc frame turned by psi0 about the axis, its axis 1 toward the airstream (MBDyn's
+// DynamicInflowRotor: M = R3(-psi0) M_disc). An airstream along the disc's axis 2 gives psi0 =
+// 90 deg, so a moment about the disc's axis 2 is a roll moment (CL = -M1 / (rho A Omega R^3))
+// and one about its axis 1 a pitch moment (CM = M2 / ..., M2 = -M_disc1).
+TEST(ElementAero, DynamicInflowTakesMomentsInTheWindFrame) {
+  StructNode::InitialConditions craft, hub;
+  hub.w_W = Vec3(0., 0., 40.);
+  test_support::ElementFixture f(craft, hub);
+  f.model.add_element(
+      std::make_unique<AirProperties>(std::make_shared<ConstDrive>(1.225), 340., [](double) { return Vec3(0., 50., 0.); }));
+  auto& rotor = static_cast<Rotor&>(
+      f.model.add_element(std::make_unique<Rotor>(1, rotor_params(f, RotorParams::Model::DynamicInflow))));
+  f.model.setup_elements();
+  f.model.number_dofs();
+  Vector y, yp;
+  f.model.initial_state(y, yp);
+  f.model.update(0., y, yp);
+  StepContext c;
+  c.y = &y;
+  c.yp = &yp;
+  const int i0 = rotor.first_index();
+  const double dim = 1.225 * kPi * 25. * 40. * 125.;  // rho A Omega R^3
+  // States and rates zero: each row is its load coefficient.
+  auto coefficients = [&](const Vec3& M_W) {
+    Vector r = Vector::Zero(f.model.size());
+    ResidualSink sink(r, nullptr);
+    rotor.add_load(Vec3::Zero(), M_W, f.n2->x_W());
+    rotor.residual(sink, c);
+    return Vec3(r[i0], r[i0 + 1], r[i0 + 2]);
+  };
+  const Vec3 about_2 = coefficients(Vec3(0., 300., 0.));
+  EXPECT_NEAR(about_2[0], 0., 1e-15);
+  EXPECT_NEAR(about_2[1], -300. / dim, 1e-15);
+  EXPECT_NEAR(about_2[2], 0., 1e-15);
+  const Vec3 about_1 = coefficients(Vec3(200., 0., 0.));
+  EXPECT_NEAR(about_1[1], 0., 1e-15);
+  EXPECT_NEAR(about_1[2], -200. / dim, 1e-15);
+}
+
 TEST(ElementAero, PositiveTwistIsNoseUp) {
   // A body at rest in a wind along -axis 1 of the surface (air coming from ahead): the twist
   // turns the chord nose up, so the angle of attack equals the twist and the lift is up.
