@@ -71,11 +71,19 @@ Vec3 AeroSurface::air_relative(const Vec3& x_W, double t) const {
   return v;
 }
 
-Vec6d AeroSurface::section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, double t,
-                                 bool record) {
+template <class Forces>
+Vec6d AeroSurface::airfoil_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, bool record,
+                                 Forces&& forces) {
   const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
   SectionOutput scratch;
-  SectionOutput& out = record ? out_[i] : scratch;
+  Vec6d T = forces(s, record ? out_[i] : scratch);
+  T[1] *= p_.tip_loss.at(xi_tip);
+  if (record) gauss_out_[i] = {std::atan2(-W[1], W[0]) * 180. / std::numbers::pi, Vec3(T[1], T[0], T[5])};
+  return T;
+}
+
+Vec6d AeroSurface::section_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, double t,
+                                 bool record) {
   AlphaRates rates;
   if (p_.bielawa) {
     // The angle of the velocity at the reference point (MBDyn's AeroMemory::Predict).
@@ -83,26 +91,21 @@ Vec6d AeroSurface::section_loads(int i, double xi, double xi_tip, const Vec6d& W
     rates = alpha_rates(i, alpha, t);
     if (record) alpha_history_[i].alpha[2] = alpha, alpha_history_[i].time[2] = t;
   }
-  Vec6d T = p_.airfoil.at_point.empty()
-                ? builtin_section_forces(p_.airfoil.builtin, s, W, out)
-                : c81_section_forces(*p_.airfoil.at_point[i], s, W, out, p_.bielawa ? &rates : nullptr);
-  T[1] *= p_.tip_loss.at(xi_tip);
-  if (record) gauss_out_[i] = {std::atan2(-W[1], W[0]) * 180. / std::numbers::pi, Vec3(T[1], T[0], T[5])};
-  return T;
+  return airfoil_loads(i, xi, xi_tip, W, rho, c, record, [&](const SectionData& s, SectionOutput& out) {
+    return p_.airfoil.at_point.empty()
+               ? builtin_section_forces(p_.airfoil.builtin, s, W, out)
+               : c81_section_forces(*p_.airfoil.at_point[i], s, W, out, p_.bielawa ? &rates : nullptr);
+  });
 }
 
 Vec6d AeroSurface::theodorsen_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, double t,
                                     const std::array<double, 2>& q, std::array<double, 2>& g, bool record) {
-  const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
-  SectionOutput scratch;
   TheodorsenHistory h = history_[i];
   const double dt = converged_steps_ > 0 ? t - prev_time_ : 0.;
-  Vec6d T = theodorsen_section_forces(*p_.airfoil.at_point[i], s, W, q, dt, i == 0, h, g, record ? out_[i] : scratch);
-  T[1] *= p_.tip_loss.at(xi_tip);
-  if (record) {
-    history_[i] = h;
-    gauss_out_[i] = {std::atan2(-W[1], W[0]) * 180. / std::numbers::pi, Vec3(T[1], T[0], T[5])};
-  }
+  const Vec6d T = airfoil_loads(i, xi, xi_tip, W, rho, c, record, [&](const SectionData& s, SectionOutput& out) {
+    return theodorsen_section_forces(*p_.airfoil.at_point[i], s, W, q, dt, i == 0, h, g, out);
+  });
+  if (record) history_[i] = h;
   return T;
 }
 

@@ -80,6 +80,13 @@ class AeroSurface : public Element {
   InducedVelocity* induced_ = nullptr;
 
  private:
+  /// What section_loads and theodorsen_loads share: the section data at xi, the airfoil's load
+  /// forces(s, out) (out: point i's .aer data when recording), the tip loss at xi_tip and, when
+  /// recording, point i's Gauss output.
+  template <class Forces>
+  Vec6d airfoil_loads(int i, double xi, double xi_tip, const Vec6d& W, double rho, double c, bool record,
+                      Forces&& forces);
+
   std::vector<SectionOutput> out_;
   /// Per point: wind angle (deg) and (T2, T1, M3) of the section loads per unit span.
   std::vector<std::pair<double, Vec3>> gauss_out_;

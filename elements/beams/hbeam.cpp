@@ -1,5 +1,6 @@
 #include "elements/beams/hbeam.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -53,10 +54,10 @@ void HBeam::setup(Model&) {
   const double l = interpolate(x, R, 1.0).l.norm();
   if (!(l > 1e-12)) throw std::invalid_argument(fmt::format("hbeam {}: singular metric (coincident points)", label()));
   ds_dxi_ = l;
-  const Kinematics k = interpolate(x, R, ds_dxi_);
-  L0_ = k.Q.transpose() * k.l;
-  K0_ = k.Q.transpose() * k.k;
-  p_ = k.p;
+  kin_ = interpolate(x, R, ds_dxi_);
+  L0_ = kin_.Q.transpose() * kin_.l;
+  K0_ = kin_.Q.transpose() * kin_.k;
+  evaluated_valid_ = false;
 }
 
 Vec6 HBeam::strains(const Kinematics& k) const {
@@ -65,24 +66,33 @@ Vec6 HBeam::strains(const Kinematics& k) const {
   return def;
 }
 
-HBeam::Vec12 HBeam::nodal_forces(const std::array<Vec3, 2>& x, const std::array<Mat3, 2>& R, double t) {
-  const Kinematics k = interpolate(x, R, ds_dxi_);
-  def_ = strains(k);
+void HBeam::evaluate(double t) {
+  EvaluationInputs in{};
+  for (int i = 0; i < 2; ++i) {
+    in.x[i] = pt_[i].node->x_W();
+    in.R[i] = pt_[i].node->R_WN();
+  }
+  in.t = t;
+  if (evaluated_valid_ && std::memcmp(&in, &evaluated_, sizeof in) == 0) return;
+  evaluated_ = in;
+  evaluated_valid_ = true;
+  kin_ = interpolate(in.x, in.R, ds_dxi_);
+  def_ = strains(kin_);
   law_->update(def_, Vec6::Zero(), t);
   az_S_ = law_->force();
-  p_ = k.p;
-  const Vec3 F = k.Q * az_S_.head<3>(), M = k.Q * az_S_.tail<3>();
+}
+
+HBeam::Vec12 HBeam::nodal_forces() const {
+  const std::array<Vec3, 2>& x = evaluated_.x;
+  const Vec3 F = kin_.Q * az_S_.head<3>(), M = kin_.Q * az_S_.tail<3>();
   Vec12 f;
-  f << F, (k.p - x[0]).cross(F) + M, -F, -(M + (k.p - x[1]).cross(F));
+  f << F, (kin_.p - x[0]).cross(F) + M, -F, -(M + (kin_.p - x[1]).cross(F));
   return f;
 }
 
-HBeam::Vec12 HBeam::current_forces(double t) {
-  return nodal_forces({pt_[0].node->x_W(), pt_[1].node->x_W()}, {pt_[0].node->R_WN(), pt_[1].node->R_WN()}, t);
-}
-
 void HBeam::residual(ResidualSink& r, const StepContext& c) {
-  const Vec12 f = current_forces(c.t);
+  evaluate(c.t);
+  const Vec12 f = nodal_forces();
   for (int i = 0; i < 2; ++i) {
     const StructNode& n = *pt_[i].node;
     if (n.dof_count() == 0) continue;
@@ -92,8 +102,9 @@ void HBeam::residual(ResidualSink& r, const StepContext& c) {
 }
 
 void HBeam::jacobian(JacobianSink& J, const StepContext& c) {
-  const std::array<Vec3, 2> x{pt_[0].node->x_W(), pt_[1].node->x_W()};
-  const std::array<Mat3, 2> R{pt_[0].node->R_WN(), pt_[1].node->R_WN()};
+  evaluate(c.t);  // the law's stiffness at the current strains
+  const std::array<Vec3, 2> x = evaluated_.x;
+  const std::array<Mat3, 2> R = evaluated_.R;
   // Strain derivatives: central differences of the exact strains over positions and spins
   // (R -> exp(d) R; spins taken as the rotation unknowns, MBDyn's linearisation at g = 0).
   Eigen::Matrix<double, 6, 12> B;
@@ -114,8 +125,7 @@ void HBeam::jacobian(JacobianSink& J, const StepContext& c) {
       B.col(6 * n + j) =
           (strains(interpolate(xp, Rp, ds_dxi_)) - strains(interpolate(xm, Rm, ds_dxi_))) / (2.0 * d[j % 3]);
     }
-  nodal_forces(x, R, c.t);  // the law's stiffness at the current strains
-  const Kinematics k = interpolate(x, R, ds_dxi_);
+  const Kinematics& k = kin_;
   Mat6 RR = Mat6::Zero();
   RR.topLeftCorner<3, 3>() = k.Q;
   RR.bottomRightCorner<3, 3>() = k.Q;
@@ -138,8 +148,9 @@ void HBeam::jacobian(JacobianSink& J, const StepContext& c) {
 }
 
 void HBeam::after_convergence(const StepContext& c) {
-  current_forces(c.t);
+  evaluate(c.t);
   law_->after_convergence();
+  evaluated_valid_ = false;
 }
 
 // NetCDF as beam2's (F, M in the section frame), so that the .nc carries what the .act writes.

@@ -60,7 +60,7 @@ class HBeam final : public Element {
   const Vec6& section_force() const { return az_S_; }
   const Vec6& section_strain() const { return def_; }
   /// Position of the evaluation point after the last evaluation.
-  const Vec3& point() const { return p_; }
+  const Vec3& point() const { return kin_.p; }
 
  private:
   struct Kinematics {
@@ -70,17 +70,28 @@ class HBeam final : public Element {
     Vec3 k;   ///< curvature, global
   };
   Kinematics interpolate(const std::array<Vec3, 2>& x, const std::array<Mat3, 2>& R, double ds_dxi) const;
-  /// Nodal forces and moments (node 1, node 2) at the nodes' states x, R; updates the law.
   Vec6 strains(const Kinematics& k) const;
-  Vec12 nodal_forces(const std::array<Vec3, 2>& x, const std::array<Mat3, 2>& R, double t);
-  Vec12 current_forces(double t);
+  /// Kinematics, strains and law at the nodes' current states and time t (kin_, def_, az_S_);
+  /// nothing when these are bit for bit those of the last evaluation (the Jacobian and the
+  /// converged state follow a residual at the same iterate).
+  void evaluate(double t);
+  /// Nodal forces and moments (node 1, node 2) of the last evaluation.
+  Vec12 nodal_forces() const;
 
   std::array<HBeamPoint, 2> pt_;
   std::unique_ptr<ConstitutiveLaw6D> law_;
   double ds_dxi_ = 1.0;
   Vec3 L0_ = Vec3::Zero(), K0_ = Vec3::Zero();
-  Vec3 p_ = Vec3::Zero();
+  Kinematics kin_{Vec3::Zero(), Mat3::Identity(), Vec3::Zero(), Vec3::Zero()};
   Vec6 def_ = Vec6::Zero(), az_S_ = Vec6::Zero();
+  /// What the last evaluation read; invalid after a change of the law's memory.
+  struct EvaluationInputs {
+    std::array<Vec3, 2> x;
+    std::array<Mat3, 2> R;
+    double t;
+  };
+  EvaluationInputs evaluated_{};
+  bool evaluated_valid_ = false;
   OutputSink::VarId nc_F_ = -1, nc_M_ = -1;
 };
 

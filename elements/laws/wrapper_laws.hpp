@@ -30,11 +30,12 @@ class OwnedLaw {
   std::unique_ptr<ConstitutiveLaw<N>> l_;
 };
 
-/// A law that wraps one other law: memory, viscosity and output items are the wrapped law's.
-template <class Derived, int N>
+/// A law that wraps one other law (of dimension M, by default its own): memory, viscosity and
+/// output items are the wrapped law's.
+template <class Derived, int N, int M = N>
 class SingleWrapperLaw : public ClonableLaw<Derived, N> {
  public:
-  explicit SingleWrapperLaw(std::unique_ptr<ConstitutiveLaw<N>> law) : law_(std::move(law)) {}
+  explicit SingleWrapperLaw(std::unique_ptr<ConstitutiveLaw<M>> law) : law_(std::move(law)) {}
   void after_convergence() override { law_->after_convergence(); }
   bool is_viscous() const override { return law_->is_viscous(); }
   int output_count() const override { return law_->output_count(); }
@@ -42,7 +43,7 @@ class SingleWrapperLaw : public ClonableLaw<Derived, N> {
   double output_value(int i) const override { return law_->output_value(i); }
 
  protected:
-  OwnedLaw<N> law_;
+  OwnedLaw<M> law_;
 };
 
 /// F = F_p + law(eps - eps_p(t), eps') (§2.10: `prestress`, `prestrain`): the prestrain is an
@@ -185,22 +186,19 @@ class BiStopLaw final : public SingleWrapperLaw<BiStopLaw<N>, N> {
 
 /// A 1D law acting along the unit direction n of a 3D strain (§2.10.39, axial wrapper):
 /// F = n f(n.eps, n.eps'), K = n n^T f/eps, C = n n^T f/eps'.
-class AxialWrapperLaw final : public ClonableLaw<AxialWrapperLaw, 3> {
+class AxialWrapperLaw final : public SingleWrapperLaw<AxialWrapperLaw, 3, 1> {
  public:
   AxialWrapperLaw(const Vec3& dir, std::unique_ptr<ConstitutiveLaw<1>> law)
-      : n_(dir.normalized()), law_(std::move(law)) {}
+      : SingleWrapperLaw<AxialWrapperLaw, 3, 1>(std::move(law)), n_(dir.normalized()) {}
   void update(const Vec3& eps, const Vec3& eps_dot, double t) override {
     law_->update(ConstitutiveLaw<1>::VecN(n_.dot(eps)), ConstitutiveLaw<1>::VecN(n_.dot(eps_dot)), t);
     F_ = n_ * law_->force()[0];
     F_eps_ = n_ * n_.transpose() * law_->stiffness()(0, 0);
     F_eps_dot_ = n_ * n_.transpose() * law_->damping()(0, 0);
   }
-  void after_convergence() override { law_->after_convergence(); }
-  bool is_viscous() const override { return law_->is_viscous(); }
 
  private:
   Vec3 n_;
-  OwnedLaw<1> law_;
 };
 
 }  // namespace mbl::laws

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "elements/misc/quadrature.hpp"
 #include "elements/shells/bilinear.hpp"
 
 namespace mbl::elements {
@@ -13,7 +14,7 @@ using bilinear::shape_d;
 
 Membrane4::Membrane4(unsigned label, std::array<StructNode*, 4> nodes, MembraneLaw law)
     : Element(label), nodes_(nodes), law_(law) {
-  const double g = 1.0 / std::sqrt(3.0);
+  const double g = quadrature::gauss(2)[1].x;  // 1/sqrt(3)
   // Gauss points in MBDyn's order (the .pla columns follow it).
   const double gp[4][2] = {{-g, -g}, {g, -g}, {g, g}, {-g, g}};
   for (int i = 0; i < 4; ++i) {

@@ -1,25 +1,23 @@
 #include "elements/shells/pressure_load.hpp"
 
-#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "elements/misc/quadrature.hpp"
 #include "elements/nodes/abstract_node.hpp"
+#include "elements/shells/bilinear.hpp"
 
 namespace mbl::elements {
 namespace {
 
 using Point = SurfaceShape::Point;
 
+/// Gauss n x n on the quadrilateral.
 std::vector<Point> gauss(int n) {
-  const double g2 = 1.0 / std::sqrt(3.0), g3 = std::sqrt(0.6);
-  const std::vector<std::pair<double, double>> rule =
-      n == 2 ? std::vector<std::pair<double, double>>{{-g2, 1.0}, {g2, 1.0}}
-             : std::vector<std::pair<double, double>>{{-g3, 5.0 / 9.0}, {0.0, 8.0 / 9.0}, {g3, 5.0 / 9.0}};
   std::vector<Point> p;
-  for (const auto& [r, wr] : rule)
-    for (const auto& [s, ws] : rule) p.push_back({r, s, wr * ws});
+  for (const auto& [r, wr] : quadrature::gauss(n))
+    for (const auto& [s, ws] : quadrature::gauss(n)) p.push_back({r, s, wr * ws});
   return p;
 }
 
@@ -51,27 +49,19 @@ SurfaceShape serendipity(const char* name, std::vector<double> ri, std::vector<d
   return sh;
 }
 
-/// 1D quadratic Lagrange polynomial through -1, 0, 1 that is 1 at `a`, and its derivative.
-void lagrange3(double a, double x, double& l, double& dl) {
-  if (a < 0.0) l = 0.5 * x * (x - 1.0), dl = x - 0.5;
-  else if (a > 0.0) l = 0.5 * x * (x + 1.0), dl = x + 0.5;
-  else l = 1.0 - x * x, dl = -2.0 * x;
-}
-
 }  // namespace
 
 const SurfaceShape& SurfaceShape::quadrangle4() {
   static const SurfaceShape sh = [] {
     // Figure 8.16a: counterclockwise from (1, 1), as the shells' bilinear element.
-    static constexpr double ri[] = {1, -1, -1, 1}, si[] = {1, 1, -1, -1};
     SurfaceShape s;
     s.log_name = "quadrangle4";
     s.nodes = 4;
     s.eval = [](double r, double q, double* H, double* H_r, double* H_s) {
       for (int k = 0; k < 4; ++k) {
-        H[k] = 0.25 * (1.0 + ri[k] * r) * (1.0 + si[k] * q);
-        H_r[k] = 0.25 * ri[k] * (1.0 + si[k] * q);
-        H_s[k] = 0.25 * si[k] * (1.0 + ri[k] * r);
+        H[k] = bilinear::shape(k, r, q);
+        H_r[k] = bilinear::shape_d(k, 0, r, q);
+        H_s[k] = bilinear::shape_d(k, 1, r, q);
       }
     };
     s.points = gauss(2);
@@ -98,12 +88,10 @@ const SurfaceShape& SurfaceShape::quadrangle9() {
     s.nodes = 9;
     s.eval = [](double r, double q, double* H, double* H_r, double* H_s) {
       for (int k = 0; k < 9; ++k) {
-        double lr, dlr, ls, dls;
-        lagrange3(ri[k], r, lr, dlr);
-        lagrange3(si[k], q, ls, dls);
+        const double lr = quadrature::lagrange_quadratic(r, ri[k]), ls = quadrature::lagrange_quadratic(q, si[k]);
         H[k] = lr * ls;
-        H_r[k] = dlr * ls;
-        H_s[k] = lr * dls;
+        H_r[k] = quadrature::lagrange_quadratic_d(r, ri[k]) * ls;
+        H_s[k] = lr * quadrature::lagrange_quadratic_d(q, si[k]);
       }
     };
     s.points = gauss(3);
@@ -131,13 +119,7 @@ const SurfaceShape& SurfaceShape::triangle6() {
         H_s[3 + k] = 4.0 * (dL_s[a] * L[b] + L[a] * dL_s[b]);
       }
     };
-    // Seven-point degree-5 rule on the reference triangle (weights sum to its area, 1/2).
-    const double sq = std::sqrt(15.0);
-    const double a1 = (6.0 - sq) / 21.0, a2 = (6.0 + sq) / 21.0;
-    const double w1 = (155.0 - sq) / 2400.0, w2 = (155.0 + sq) / 2400.0;
-    s.points = {{1.0 / 3.0, 1.0 / 3.0, 9.0 / 80.0},
-                {a1, a1, w1}, {1.0 - 2.0 * a1, a1, w1}, {a1, 1.0 - 2.0 * a1, w1},
-                {a2, a2, w2}, {1.0 - 2.0 * a2, a2, w2}, {a2, 1.0 - 2.0 * a2, w2}};
+    for (const auto& [r, q, w] : quadrature::triangle7()) s.points.push_back({r, q, w});
     return s;
   }();
   return sh;
@@ -146,64 +128,63 @@ const SurfaceShape& SurfaceShape::triangle6() {
 PressureLoad::PressureLoad(unsigned label, const SurfaceShape& shape, std::vector<StructNode*> nodes,
                            std::vector<DriveCallerPtr> drives, std::vector<AbstractNode*> pressure_nodes)
     : Element(label), shape_(shape), nodes_(std::move(nodes)), drives_(std::move(drives)),
-      pressure_nodes_(std::move(pressure_nodes)) {
+      pressure_nodes_(std::move(pressure_nodes)), p_(shape.nodes), H_(shape.nodes), H_r_(shape.nodes),
+      H_s_(shape.nodes), F_(shape.nodes, Vec3::Zero()) {
   if (static_cast<int>(nodes_.size()) != shape_.nodes ||
       static_cast<int>(drives_.size() + pressure_nodes_.size()) != shape_.nodes)
     throw std::invalid_argument(fmt::format("surface load {}: expected {} nodes and pressures", label, shape_.nodes));
 }
 
-std::vector<double> PressureLoad::nodal_pressures(double t) const {
-  std::vector<double> p;
-  for (const auto& d : drives_) p.push_back(d->value(t));
-  for (const AbstractNode* n : pressure_nodes_) p.push_back(n->x());
-  return p;
+void PressureLoad::update_nodal_pressures(double t) {
+  std::size_t k = 0;
+  for (const auto& d : drives_) p_[k++] = d->value(t);
+  for (const AbstractNode* n : pressure_nodes_) p_[k++] = n->x();
 }
 
-PressureLoad::Sample PressureLoad::sample(const Point& q, const std::vector<double>& p) const {
-  const int n = shape_.nodes;
-  Sample a{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n), Vec3::Zero(), Vec3::Zero(), 0.0};
-  shape_.eval(q.r, q.s, a.H.data(), a.H_r.data(), a.H_s.data());
-  for (int k = 0; k < n; ++k) {
-    a.a1 += a.H_r[k] * nodes_[k]->x_W();
-    a.a2 += a.H_s[k] * nodes_[k]->x_W();
-    a.p += a.H[k] * p[k];
+PressureLoad::Sample PressureLoad::sample(const Point& q) {
+  Sample a{Vec3::Zero(), Vec3::Zero(), 0.0};
+  shape_.eval(q.r, q.s, H_.data(), H_r_.data(), H_s_.data());
+  for (int k = 0; k < shape_.nodes; ++k) {
+    a.a1 += H_r_[k] * nodes_[k]->x_W();
+    a.a2 += H_s_[k] * nodes_[k]->x_W();
+    a.p += H_[k] * p_[k];
   }
   return a;
 }
 
-std::vector<Vec3> PressureLoad::nodal_forces(double t) const {
-  const std::vector<double> p = nodal_pressures(t);
-  std::vector<Vec3> F(shape_.nodes, Vec3::Zero());
+const std::vector<Vec3>& PressureLoad::nodal_forces(double t) {
+  update_nodal_pressures(t);
+  for (Vec3& f : F_) f.setZero();
   for (const Point& q : shape_.points) {
-    const Sample a = sample(q, p);
+    const Sample a = sample(q);
     const Vec3 f = -q.w * a.p * a.a1.cross(a.a2);  // against the normal (§8.17.1)
-    for (int k = 0; k < shape_.nodes; ++k) F[k] += a.H[k] * f;
+    for (int k = 0; k < shape_.nodes; ++k) F_[k] += H_[k] * f;
   }
-  return F;
+  return F_;
 }
 
 void PressureLoad::residual(ResidualSink& r, const StepContext& c) {
-  const std::vector<Vec3> F = nodal_forces(c.t);
+  const std::vector<Vec3>& F = nodal_forces(c.t);
   for (int k = 0; k < shape_.nodes; ++k) r.add(nodes_[k]->eq_index(), F[k]);
 }
 
 void PressureLoad::jacobian(JacobianSink& J, const StepContext& c) {
   const int n = shape_.nodes;
-  const std::vector<double> p = nodal_pressures(c.t);
+  update_nodal_pressures(c.t);
   for (const Point& q : shape_.points) {
-    const auto [H, H_r, H_s, a1, a2, p_q] = sample(q, p);
+    const auto [a1, a2, p_q] = sample(q);
     // J = -dr/dy scaled: positions move by dCoef times the update.
     for (int m = 0; m < n; ++m) {
-      const Mat3 dn_dx = H_s[m] * skew(a1) - H_r[m] * skew(a2);  // d(a1 x a2)/dx_m
+      const Mat3 dn_dx = H_s_[m] * skew(a1) - H_r_[m] * skew(a2);  // d(a1 x a2)/dx_m
       for (int k = 0; k < n; ++k)
-        J.add(nodes_[k]->eq_index(), nodes_[m]->dof_index(), Mat3(q.w * p_q * H[k] * c.dCoef * dn_dx));
+        J.add(nodes_[k]->eq_index(), nodes_[m]->dof_index(), Mat3(q.w * p_q * H_[k] * c.dCoef * dn_dx));
     }
     const Vec3 normal = a1.cross(a2);
     for (std::size_t m = 0; m < pressure_nodes_.size(); ++m) {
       const AbstractNode& pn = *pressure_nodes_[m];
       const double coef = pn.differential() ? c.dCoef : 1.0;
       for (int k = 0; k < n; ++k)
-        J.add(nodes_[k]->eq_index(), pn.first_index(), Vec3(q.w * H[k] * H[m] * coef * normal));
+        J.add(nodes_[k]->eq_index(), pn.first_index(), Vec3(q.w * H_[k] * H_[m] * coef * normal));
     }
   }
 }

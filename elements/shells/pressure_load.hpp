@@ -57,22 +57,26 @@ class PressureLoad final : public Element {
   const Vec3& total_force_W() const { return F_total_W_; }
 
  private:
-  /// Shape functions, tangents a1 = dx/dr, a2 = dx/ds and pressure at a quadrature point.
+  /// Tangents a1 = dx/dr, a2 = dx/ds and pressure at a quadrature point, from the nodal
+  /// pressures in p_; the shape functions there go to H_, H_r_, H_s_.
   struct Sample {
-    std::vector<double> H, H_r, H_s;
     Vec3 a1, a2;
     double p;
   };
-  Sample sample(const SurfaceShape::Point& q, const std::vector<double>& p) const;
-  std::vector<double> nodal_pressures(double t) const;
-  /// Nodal forces at the nodes' current positions.
-  std::vector<Vec3> nodal_forces(double t) const;
+  Sample sample(const SurfaceShape::Point& q);
+  /// The nodal pressures at t, into p_.
+  void update_nodal_pressures(double t);
+  /// Nodal forces at the nodes' current positions, into F_.
+  const std::vector<Vec3>& nodal_forces(double t);
 
   const SurfaceShape& shape_;
   std::vector<StructNode*> nodes_;
   std::vector<DriveCallerPtr> drives_;
   std::vector<AbstractNode*> pressure_nodes_;
   Vec3 F_total_W_ = Vec3::Zero();
+  /// Work buffers of the evaluations, one entry per node (sized once).
+  std::vector<double> p_, H_, H_r_, H_s_;
+  std::vector<Vec3> F_;
 };
 
 }  // namespace mbl::elements

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "elements/misc/quadrature.hpp"
 #include "elements/shells/bilinear.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
@@ -165,7 +166,7 @@ Eigen::Matrix<double, 3, 12> reference_frame_derivative(const std::array<Mat3, 4
 
 Shell4::Shell4(unsigned label, std::array<StructNode*, 4> nodes, ShellLaw law, bool ans)
     : Element(label), nodes_(nodes), law_(std::move(law)), ans_(ans) {
-  const double g = 1.0 / std::sqrt(3.0);
+  const double g = quadrature::gauss(2)[1].x;  // 1/sqrt(3)
   const double gp[4][2] = {{g, g}, {-g, g}, {-g, -g}, {g, -g}};
   const double mp[4][2] = {{0.0, 1.0}, {-1.0, 0.0}, {0.0, -1.0}, {1.0, 0.0}};  // a, b, c, d
   for (int i = 0; i < 4; ++i) {

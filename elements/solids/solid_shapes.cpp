@@ -4,7 +4,9 @@
 #include <unsupported/Eigen/AutoDiff>
 
 #include <array>
-#include <cmath>
+#include <span>
+
+#include "elements/misc/quadrature.hpp"
 
 namespace mbl::elements::solid {
 namespace {
@@ -17,20 +19,16 @@ std::vector<Vec3> coordinates(const std::vector<double>& r, const std::vector<do
   return x;
 }
 
-/// 1D quadratic Lagrange polynomial on {-1, 0, 1} that is 1 at `node`.
-AD lagrange2(const AD& x, double node) {
-  if (node < -0.5) return 0.5 * x * (x - 1.0);
-  if (node > 0.5) return 0.5 * x * (x + 1.0);
-  return 1.0 - x * x;
-}
-
 AD shape_function(const Shape& s, int i, const std::array<AD, 3>& xi) {
   const Vec3& n = s.nodes[i];
   const AD &r = xi[0], &u = xi[1], &t = xi[2];
   switch (s.family) {
     case Family::Hexahedron: {
       if (s.node_count() == 8) return (1.0 + r * n[0]) * (1.0 + u * n[1]) * (1.0 + t * n[2]) / 8.0;
-      if (s.node_count() == 27) return lagrange2(r, n[0]) * lagrange2(u, n[1]) * lagrange2(t, n[2]);
+      if (s.node_count() == 27) {
+        using quadrature::lagrange_quadratic;
+        return lagrange_quadratic(r, n[0]) * lagrange_quadratic(u, n[1]) * lagrange_quadratic(t, n[2]);
+      }
       // Serendipity: corner nodes, and mid-edge nodes (one natural coordinate zero).
       const AD a = 1.0 + r * n[0], b = 1.0 + u * n[1], c = 1.0 + t * n[2];
       if (n[0] == 0.0) return (1.0 - r * r) * b * c / 4.0;
@@ -71,16 +69,13 @@ AD shape_function(const Shape& s, int i, const std::array<AD, 3>& xi) {
 }
 
 Rule gauss_hexahedron(int n) {
-  static const double p2[] = {-1.0 / std::sqrt(3.0), 1.0 / std::sqrt(3.0)}, w2[] = {1.0, 1.0};
-  static const double p3[] = {-std::sqrt(0.6), 0.0, std::sqrt(0.6)}, w3[] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
-  const double* p = n == 2 ? p2 : p3;
-  const double* w = n == 2 ? w2 : w3;
+  const std::span<const quadrature::Point1D> g = quadrature::gauss(n);
   Rule rule;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      for (int k = 0; k < n; ++k) {
-        rule.points.emplace_back(p[i], p[j], p[k]);
-        rule.weights.push_back(w[i] * w[j] * w[k]);
+  for (const quadrature::Point1D& a : g)
+    for (const quadrature::Point1D& b : g)
+      for (const quadrature::Point1D& c : g) {
+        rule.points.emplace_back(a.x, b.x, c.x);
+        rule.weights.push_back(a.w * b.w * c.w);
       }
   return rule;
 }
@@ -103,18 +98,11 @@ Rule lumped_hexahedron(int n) {
 /// Degree-5 seven-point triangle rule (weights summing to the area 1/2) times the three-point
 /// Gauss rule through the thickness: 21 points (table 8.2).
 Rule pentahedron_rule() {
-  const double s15 = std::sqrt(15.0);
-  const double a = (6.0 - s15) / 21.0, b = (6.0 + s15) / 21.0;
-  const double wa = (155.0 - s15) / 2400.0, wb = (155.0 + s15) / 2400.0;
-  const std::vector<std::array<double, 3>> tri = {{1.0 / 3.0, 1.0 / 3.0, 9.0 / 80.0},
-                                                  {a, a, wa}, {1.0 - 2.0 * a, a, wa}, {a, 1.0 - 2.0 * a, wa},
-                                                  {b, b, wb}, {1.0 - 2.0 * b, b, wb}, {b, 1.0 - 2.0 * b, wb}};
-  const double p3[] = {-std::sqrt(0.6), 0.0, std::sqrt(0.6)}, w3[] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
   Rule rule;
-  for (const auto& q : tri)
-    for (int k = 0; k < 3; ++k) {
-      rule.points.emplace_back(q[0], q[1], p3[k]);
-      rule.weights.push_back(q[2] * w3[k]);
+  for (const quadrature::TrianglePoint& q : quadrature::triangle7())
+    for (const quadrature::Point1D& g : quadrature::gauss(3)) {
+      rule.points.emplace_back(q.r, q.s, g.x);
+      rule.weights.push_back(q.w * g.w);
     }
   return rule;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <ostream>
+#include <utility>
 #include <vector>
 
 #include "elements/bodies/body.hpp"
@@ -76,6 +77,12 @@ class InverseDynamicsStep {
     for (const auto& node : model.nodes())
       if (auto* sn = dynamic_cast<StructNode*>(node.get()); sn && sn->dof_count() > 0) nodes_.push_back(sn);
     carried_g_.assign(nodes_.size(), Vec3::Zero());
+    for (const StructNode* sn : nodes_) {
+      std::vector<const elements::Body*> on_node;
+      for (const elements::Body* b : roles_.bodies)
+        if (&b->node() == sn) on_node.push_back(b);
+      if (!on_node.empty()) bodies_by_node_.emplace_back(sn, std::move(on_node));
+    }
     // MBDyn's inverse dynamics assembles the joints' own inverse-dynamics Jacobians, whose frames
     // stay at the step's start (totalj.cc).
     for (const auto& e : model.elements())
@@ -386,11 +393,7 @@ class InverseDynamicsStep {
   /// The bodies' inertia forces on their nodes (technical manual eq. 8.6 with beta' and gamma'
   /// written through the accelerations): -(m a + wp x s + w x w x s), -(s x a + J wp + w x J w).
   void add_inertia_forces(Vector& r) const {
-    for (const StructNode* sn : nodes_) {
-      std::vector<const elements::Body*> on_node;
-      for (const elements::Body* b : roles_.bodies)
-        if (&b->node() == sn) on_node.push_back(b);
-      if (on_node.empty()) continue;
+    for (const auto& [sn, on_node] : bodies_by_node_) {
       const NodalInertia in = nodal_inertia(on_node, *sn);
       const Vec3& a = sn->xpp_W();
       const Vec3& wp = sn->wp_W();
@@ -407,6 +410,8 @@ class InverseDynamicsStep {
   Roles roles_;
   int n_;
   std::vector<StructNode*> nodes_;
+  /// The right-hand-side bodies grouped by node (nodes without any left out), in nodes_' order.
+  std::vector<std::pair<const StructNode*, std::vector<const elements::Body*>>> bodies_by_node_;
   std::vector<Element*> kinematic_parts_;
   LinearSubproblem position_, velocity_, dynamics_;
   SparseMatrix parts_jacobian_;  ///< the participants' own Jacobian, before the subproblem's selection

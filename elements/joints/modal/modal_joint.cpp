@@ -77,24 +77,23 @@ void ModalJoint::initial_state(Vector& y, Vector& yp) const {
   yp.segment(i + N, N).setZero();
 }
 
-std::vector<int> ModalJoint::local_rows() const {
-  std::vector<int> rows;
+void ModalJoint::update_local_indices() const {
+  rows_.clear();
+  cols_.clear();
   if (modal_node_)
-    for (int k = 0; k < 12; ++k) rows.push_back(modal_node_->first_index() + k);
-  for (int k = 0; k < dof_count(); ++k) rows.push_back(first_index() + k);
+    for (int k = 0; k < 12; ++k) {
+      rows_.push_back(modal_node_->first_index() + k);
+      cols_.push_back(modal_node_->dof_index() + k);
+    }
+  for (int k = 0; k < dof_count(); ++k) {
+    rows_.push_back(first_index() + k);
+    cols_.push_back(first_index() + k);
+  }
   for (const Interface& f : interfaces_)
-    for (int k = 0; k < 6; ++k) rows.push_back(f.node->eq_index() + k);
-  return rows;
-}
-
-std::vector<int> ModalJoint::local_cols() const {
-  std::vector<int> cols;
-  if (modal_node_)
-    for (int k = 0; k < 12; ++k) cols.push_back(modal_node_->dof_index() + k);
-  for (int k = 0; k < dof_count(); ++k) cols.push_back(first_index() + k);
-  for (const Interface& f : interfaces_)
-    for (int k = 0; k < 6; ++k) cols.push_back(f.node->dof_index() + k);
-  return cols;
+    for (int k = 0; k < 6; ++k) {
+      rows_.push_back(f.node->eq_index() + k);
+      cols_.push_back(f.node->dof_index() + k);
+    }
 }
 
 ModalJoint::State<double> ModalJoint::current_state(const StepContext& c) const {
@@ -307,9 +306,9 @@ void ModalJoint::residual(ResidualSink& sink, const StepContext& c) {
   }
   std::vector<double> r;
   evaluate(s, c, r);
-  const std::vector<int> rows = local_rows();
-  for (std::size_t k = 0; k < rows.size(); ++k)
-    if (!modal_node_ || k >= 6 || !c.initial_assembly) sink.add(rows[k], r[k]);
+  update_local_indices();
+  for (std::size_t k = 0; k < rows_.size(); ++k)
+    if (!modal_node_ || k >= 6 || !c.initial_assembly) sink.add(rows_[k], r[k]);
   q_ = s.a;
   qp_ = s.b;
   qpp_ = s.bp;
@@ -326,9 +325,8 @@ void ModalJoint::residual(ResidualSink& sink, const StepContext& c) {
 void ModalJoint::jacobian(JacobianSink& sink, const StepContext& c) {
   if (linearisation_ == Linearisation::Mbdyn && !c.initial_assembly) return mbdyn_jacobian(sink, c);
   const State<double> s0 = current_state(c);
-  const std::vector<int> rows = local_rows();
-  const std::vector<int> cols = local_cols();
-  const int nc = static_cast<int>(cols.size());
+  update_local_indices();
+  const int nc = static_cast<int>(cols_.size());
   const double dc = c.dCoef;
   auto var = [&](double v, int col, double scale) {
     return AD(v, Eigen::VectorXd::Unit(nc, col) * scale);
@@ -382,11 +380,11 @@ void ModalJoint::jacobian(JacobianSink& sink, const StepContext& c) {
   }
   std::vector<AD> r;
   evaluate(s, c, r);
-  for (std::size_t k = 0; k < rows.size(); ++k) {
+  for (std::size_t k = 0; k < rows_.size(); ++k) {
     if (modal_node_ && k < 6 && c.initial_assembly) continue;
     const Eigen::VectorXd& d = r[k].derivatives();
     for (int j = 0; j < d.size(); ++j)
-      if (d[j] != 0.0) sink.add(rows[k], cols[j], -d[j]);
+      if (d[j] != 0.0) sink.add(rows_[k], cols_[j], -d[j]);
   }
 }
 
@@ -403,7 +401,8 @@ void ModalJoint::mbdyn_jacobian(JacobianSink& sink, const StepContext& c) const 
   const int N = modes(), nif = static_cast<int>(interfaces_.size());
   const int o = modal_node_ ? 12 : 0, on = o + N, oif = o + 2 * N + 6 * nif;
   const double dc = c.dCoef;
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(oif + 6 * nif, oif + 6 * nif);
+  Eigen::MatrixXd& J = mbdyn_J_;
+  J.setZero(oif + 6 * nif, oif + 6 * nif);
   auto skew = [](const Vec3& v) { return skew_of<double>(v); };
   const Mat3 R = s.R, RT = R.transpose();
   if (modal_node_) {
@@ -504,11 +503,10 @@ void ModalJoint::mbdyn_jacobian(JacobianSink& sink, const StepContext& c) const 
     J.block(on, rr + 3, N, 3) += phir_RTR2;
     J.block(rr + 3, o, 3, N) += phir_RTR2.transpose();
   }
-  const std::vector<int> rows = local_rows();
-  const std::vector<int> cols = local_cols();
+  update_local_indices();
   for (int r = 0; r < J.rows(); ++r)
     for (int k = 0; k < J.cols(); ++k)
-      if (J(r, k) != 0.0) sink.add(rows[r], cols[k], J(r, k));
+      if (J(r, k) != 0.0) sink.add(rows_[r], cols_[k], J(r, k));
 }
 
 void ModalJoint::after_predict(const StepContext& c) {

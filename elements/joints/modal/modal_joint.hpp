@@ -95,9 +95,9 @@ class ModalJoint final : public Element {
   void evaluate(const State<T>& s, const StepContext& c, std::vector<T>& r) const;
   State<double> current_state(const StepContext& c) const;
   void mbdyn_jacobian(JacobianSink& sink, const StepContext& c) const;
-  /// Global indices of the local rows / columns (modal node, own unknowns, interface nodes).
-  std::vector<int> local_rows() const;
-  std::vector<int> local_cols() const;
+  /// Global indices of the local rows / columns (modal node, own unknowns, interface nodes),
+  /// into rows_ / cols_.
+  void update_local_indices() const;
 
   ModalBody body_;
   StructNode* modal_node_;
@@ -116,6 +116,10 @@ class ModalJoint final : public Element {
     bool active = false, predicted_seen = false;
     Vec3 vp, wp, vp_pred, wp_pred;
   } stale_;
+  /// Work space of the assemblies, kept between calls: the local rows' and columns' global
+  /// indices, MBDyn's Jacobian in the local numbering.
+  mutable std::vector<int> rows_, cols_;
+  mutable Eigen::MatrixXd mbdyn_J_;
 };
 
 }  // namespace mbl::elements
