@@ -71,6 +71,15 @@ Mat6 times_block_upper(const Mat6& K, const Mat3& P, const Mat3& Q, const Mat3& 
   return out;
 }
 
+/// skew(a) M as a x M(:, c): the dense product adds skew's zero diagonal term to the same two
+/// products (IEEE addition commutes), so every nonzero entry is the same bit for bit.
+template <int C>
+Eigen::Matrix<double, 3, C> skew_times(const Vec3& a, const Eigen::Matrix<double, 3, C>& M) {
+  Eigen::Matrix<double, 3, C> out;
+  for (int c = 0; c < C; ++c) out.col(c) = a.cross(M.col(c));
+  return out;
+}
+
 /// diag(R, R) M.
 Mat6 times_blockdiag(const Mat3& R, const Mat6& M) {
   Mat6 out;
@@ -271,7 +280,8 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
         const Vec3& w_i = ni.w_W();
         const Mat3 rate_x = -dN * RT * wx;
         const Mat3 rate_g =
-            RT * (N * skew(e) + dN * (bx * skew(W[i]) - skew(w_i) * bx + wx * bx) - N * lx * Wsx);
+            RT * (N * skew(e) + dN * (skew_times(b[i], skew(W[i])) - skew_times(w_i, bx) + skew_times(S.w, bx)) -
+                  skew_times<3>(N * S.l, Wsx));
         const Mat3 rate_k = RT * (0.5 * N * skew(S.gd_s));
         dF_dy += times_block_upper(law.damping(), rate_x, rate_g, rate_k, D_diagonal);
         B = times_blockdiag(S.R_ref, times_block_upper(law.damping(), dN_RT, RT_X, dN_RT, D_diagonal));
@@ -284,21 +294,21 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
         const int sg = side(j, s);
         const StructNode& nj = *pt_[j].node;
         if (sg == 0 || nj.dof_count() == 0) continue;
-        const Mat3 dx = skew(S.p - nj.x_W());
+        const Vec3 d = S.p - nj.x_W();
         // Rows of node j: (F, M + d x F), d = p_s - x_j.
         Mat6 Aj;
         Aj.topRows<3>() = A.topRows<3>();
-        Aj.bottomRows<3>() = A.bottomRows<3>() + dx * A.topRows<3>();
+        Aj.bottomRows<3>() = A.bottomRows<3>() + skew_times<6>(d, A.topRows<3>());
         // Fx (a I) as Fx a: the product's other terms are exact zeros.
         Aj.block<3, 3>(3, 0) -= Fx * (N - (i == j ? 1.0 : 0.0));
-        Aj.block<3, 3>(3, 3) += Fx * (N * bx);
+        Aj.block<3, 3>(3, 3) += skew_times<3>(S.F_W, N * bx);
         if (!viscous_) {
           J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * (c.dCoef * Aj)));
           continue;
         }
         Mat6 Bj;
         Bj.topRows<3>() = B.topRows<3>();
-        Bj.bottomRows<3>() = B.bottomRows<3>() + dx * B.topRows<3>();
+        Bj.bottomRows<3>() = B.bottomRows<3>() + skew_times<6>(d, B.topRows<3>());
         J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * (Bj + c.dCoef * Aj)));
       }
     }
