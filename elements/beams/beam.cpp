@@ -80,11 +80,16 @@ Eigen::Matrix<double, 3, C> skew_times(const Vec3& a, const Eigen::Matrix<double
   return out;
 }
 
-/// diag(R, R) M.
-Mat6 times_blockdiag(const Mat3& R, const Mat6& M) {
+/// diag(R, R) M; `lower_left_zero`: M's lower left block is zero (a diagonal section law), and so
+/// is the product's (R 0 sums exact zeros).
+Mat6 times_blockdiag(const Mat3& R, const Mat6& M, bool lower_left_zero) {
   Mat6 out;
   for (int c = 0; c < 6; ++c)
     for (int h = 0; h < 6; h += 3) {
+      if (lower_left_zero && h == 3 && c < 3) {
+        out.block<3, 1>(h, c).setZero();
+        continue;
+      }
       Vec3 a = R.col(0) * M(h, c);
       a += R.col(1) * M(h + 1, c);
       a += R.col(2) * M(h + 2, c);
@@ -280,14 +285,16 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
         const Vec3& w_i = ni.w_W();
         const Mat3 rate_x = -dN * RT * wx;
         const Mat3 rate_g =
-            RT * (N * skew(e) + dN * (skew_times(b[i], skew(W[i])) - skew_times(w_i, bx) + skew_times(S.w, bx)) -
+            RT * (N * skew(e) +
+                  dN * (skew_times(b[i], skew(W[i])) - skew_times(w_i, bx) + skew_times(S.w, bx)) -
                   skew_times<3>(N * S.l, Wsx));
         const Mat3 rate_k = RT * (0.5 * N * skew(S.gd_s));
         dF_dy += times_block_upper(law.damping(), rate_x, rate_g, rate_k, D_diagonal);
-        B = times_blockdiag(S.R_ref, times_block_upper(law.damping(), dN_RT, RT_X, dN_RT, D_diagonal));
+        B = times_blockdiag(S.R_ref, times_block_upper(law.damping(), dN_RT, RT_X, dN_RT, D_diagonal),
+                            D_diagonal);
       }
       // Generalised force (F, M) in W.
-      Mat6 A = times_blockdiag(S.R_ref, dF_dy);
+      Mat6 A = times_blockdiag(S.R_ref, dF_dy, K_diagonal && (!viscous_ || D_diagonal));
       A.block<3, 3>(0, 3) -= N * Fx;
       A.block<3, 3>(3, 3) -= N * Mx;
       for (int j = 0; j < nn_; ++j) {
