@@ -137,14 +137,7 @@ bool KluRefactorPlan::refactor(const int* ai, const double* ax, klu_numeric& num
   } else if (scale_ > 0) {
     // klu_scale's row sums of |a| in the entry order, empty rows left unscaled.
     std::fill(rs_.begin(), rs_.end(), 0.0);
-    for (int p = 0; p < nnz_; ++p) {
-      const double a = std::fabs(ax[p]);
-      double& r = rs_[ai[p]];
-      if (scale_ == 1)
-        r += a;
-      else
-        r = r > a ? r : a;
-    }
+    for (int p = 0; p < nnz_; ++p) rs_[ai[p]] += std::fabs(ax[p]);
     for (double& r : rs_)
       if (r == 0.0) r = 1.0;
     rs = rs_.data();
