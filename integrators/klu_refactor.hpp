@@ -52,6 +52,9 @@ class KluRefactorPlan {
   };
   std::vector<Column> col_;
   std::vector<double> rs_;  ///< row scale in the original row order
+  // Row-max scaling (scale 2) row by row: the entries of row i are by_row_[row_begin_[i] ..
+  // row_begin_[i + 1]) (a maximum does not depend on the order it is taken in).
+  std::vector<int> by_row_, row_begin_;
   std::vector<double> x_;   ///< dense work column (block-local)
 };
 

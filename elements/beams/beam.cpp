@@ -31,9 +31,30 @@ constexpr auto shape = beam_shape_functions;
 // increasing order, as Eigen's dense product does (adding the skipped exact zeros changes no bit):
 // the Jacobian, hence every Newton iterate, is bit for bit the dense products' one.
 
-/// K [[P, Q], [0, S]] with 3x3 blocks P, Q, S.
-Mat6 times_block_upper(const Mat6& K, const Mat3& P, const Mat3& Q, const Mat3& S) {
+/// Whether K has exact zeros off its diagonal (the `diag` section laws of most decks).
+bool is_diagonal(const Mat6& K) {
+  for (int c = 0; c < 6; ++c)
+    for (int r = 0; r < 6; ++r)
+      if (r != c && K(r, c) != 0.0) return false;
+  return true;
+}
+
+/// K [[P, Q], [0, S]] with 3x3 blocks P, Q, S. With a diagonal K (`diagonal`) every entry is its
+/// one product K(r, r) X(r, c): the dense sum adds exact zeros to it, which changes no bit of a
+/// nonzero entry (only, at most, the sign of an entry that is zero).
+Mat6 times_block_upper(const Mat6& K, const Mat3& P, const Mat3& Q, const Mat3& S, bool diagonal) {
   Mat6 out;
+  if (diagonal) {
+    for (int c = 0; c < 3; ++c) {
+      for (int r = 0; r < 3; ++r) {
+        out(r, c) = K(r, r) * P(r, c);
+        out(3 + r, c) = 0.0;
+        out(r, 3 + c) = K(r, r) * Q(r, c);
+        out(3 + r, 3 + c) = K(3 + r, 3 + r) * S(r, c);
+      }
+    }
+    return out;
+  }
   for (int c = 0; c < 3; ++c) {
     Vec6 a = K.col(0) * P(0, c);
     a += K.col(1) * P(1, c);
@@ -50,11 +71,25 @@ Mat6 times_block_upper(const Mat6& K, const Mat3& P, const Mat3& Q, const Mat3& 
   return out;
 }
 
-/// diag(R, R) M.
-Mat6 times_blockdiag(const Mat3& R, const Mat6& M) {
+/// skew(a) M as a x M(:, c): the dense product adds skew's zero diagonal term to the same two
+/// products (IEEE addition commutes), so every nonzero entry is the same bit for bit.
+template <int C>
+Eigen::Matrix<double, 3, C> skew_times(const Vec3& a, const Eigen::Matrix<double, 3, C>& M) {
+  Eigen::Matrix<double, 3, C> out;
+  for (int c = 0; c < C; ++c) out.col(c) = a.cross(M.col(c));
+  return out;
+}
+
+/// diag(R, R) M; `lower_left_zero`: M's lower left block is zero (a diagonal section law), and so
+/// is the product's (R 0 sums exact zeros).
+Mat6 times_blockdiag(const Mat3& R, const Mat6& M, bool lower_left_zero) {
   Mat6 out;
   for (int c = 0; c < 6; ++c)
     for (int h = 0; h < 6; h += 3) {
+      if (lower_left_zero && h == 3 && c < 3) {
+        out.block<3, 1>(h, c).setZero();
+        continue;
+      }
       Vec3 a = R.col(0) * M(h, c);
       a += R.col(1) * M(h + 1, c);
       a += R.col(2) * M(h + 2, c);
@@ -210,7 +245,6 @@ void Beam::residual(ResidualSink& r, const StepContext& c) {
 
 void Beam::jacobian(JacobianSink& J, const StepContext& c) {
   evaluate(c);
-  const Mat3 I = Mat3::Identity();
   std::array<Vec3, kMaxNodes> b, W;
   for (int i = 0; i < nn_; ++i) {
     const StructNode& n = *pt_[i].node;
@@ -233,6 +267,9 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
     const Mat3 lx = skew(S.l);
     const Vec3 e = S.l_dot + S.l.cross(S.w);
     const Vec3 Ws = S.w_ref + 0.5 * S.gd;
+    const Mat3 Fx = skew(S.F_W), Mx = skew(S.M_W), wx = skew(S.w), Wsx = skew(Ws);
+    const bool K_diagonal = is_diagonal(law.stiffness());
+    const bool D_diagonal = viscous_ && is_diagonal(law.damping());
     for (int i = 0; i < nn_; ++i) {
       const StructNode& ni = *pt_[i].node;
       if (ni.dof_count() == 0) continue;
@@ -242,40 +279,43 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
       // (x_i, g_i) and (x_i', g_i') (the latter the same blocks), through the section law.
       const Mat3 dN_RT = dN * RT;
       const Mat3 RT_X = RT * (N * lx - dN * bx);
-      Mat6 dF_dy = times_block_upper(law.stiffness(), dN_RT, RT_X, dN_RT);
+      Mat6 dF_dy = times_block_upper(law.stiffness(), dN_RT, RT_X, dN_RT, K_diagonal);
       Mat6 B;
       if (viscous_) {
         const Vec3& w_i = ni.w_W();
-        const Mat3 rate_x = -dN * RT * skew(S.w);
+        const Mat3 rate_x = -dN * RT * wx;
         const Mat3 rate_g =
-            RT * (N * skew(e) + dN * (bx * skew(W[i]) - skew(w_i) * bx + skew(S.w) * bx) - N * lx * skew(Ws));
+            RT * (N * skew(e) +
+                  dN * (skew_times(b[i], skew(W[i])) - skew_times(w_i, bx) + skew_times(S.w, bx)) -
+                  skew_times<3>(N * S.l, Wsx));
         const Mat3 rate_k = RT * (0.5 * N * skew(S.gd_s));
-        dF_dy += times_block_upper(law.damping(), rate_x, rate_g, rate_k);
-        B = times_blockdiag(S.R_ref, times_block_upper(law.damping(), dN_RT, RT_X, dN_RT));
+        dF_dy += times_block_upper(law.damping(), rate_x, rate_g, rate_k, D_diagonal);
+        B = times_blockdiag(S.R_ref, times_block_upper(law.damping(), dN_RT, RT_X, dN_RT, D_diagonal),
+                            D_diagonal);
       }
       // Generalised force (F, M) in W.
-      Mat6 A = times_blockdiag(S.R_ref, dF_dy);
-      A.block<3, 3>(0, 3) -= N * skew(S.F_W);
-      A.block<3, 3>(3, 3) -= N * skew(S.M_W);
+      Mat6 A = times_blockdiag(S.R_ref, dF_dy, K_diagonal && (!viscous_ || D_diagonal));
+      A.block<3, 3>(0, 3) -= N * Fx;
+      A.block<3, 3>(3, 3) -= N * Mx;
       for (int j = 0; j < nn_; ++j) {
         const int sg = side(j, s);
         const StructNode& nj = *pt_[j].node;
         if (sg == 0 || nj.dof_count() == 0) continue;
-        const Mat3 dx = skew(S.p - nj.x_W());
+        const Vec3 d = S.p - nj.x_W();
         // Rows of node j: (F, M + d x F), d = p_s - x_j.
         Mat6 Aj;
         Aj.topRows<3>() = A.topRows<3>();
-        Aj.bottomRows<3>() = A.bottomRows<3>() + dx * A.topRows<3>();
-        const Mat3 Fx = skew(S.F_W);
-        Aj.block<3, 3>(3, 0) -= Fx * ((N - (i == j ? 1.0 : 0.0)) * I);
-        Aj.block<3, 3>(3, 3) += Fx * (N * bx);
+        Aj.bottomRows<3>() = A.bottomRows<3>() + skew_times<6>(d, A.topRows<3>());
+        // Fx (a I) as Fx a: the product's other terms are exact zeros.
+        Aj.block<3, 3>(3, 0) -= Fx * (N - (i == j ? 1.0 : 0.0));
+        Aj.block<3, 3>(3, 3) += skew_times<3>(S.F_W, N * bx);
         if (!viscous_) {
           J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * (c.dCoef * Aj)));
           continue;
         }
         Mat6 Bj;
         Bj.topRows<3>() = B.topRows<3>();
-        Bj.bottomRows<3>() = B.bottomRows<3>() + dx * B.topRows<3>();
+        Bj.bottomRows<3>() = B.bottomRows<3>() + skew_times<6>(d, B.topRows<3>());
         J.add(nj.eq_index(), ni.dof_index(), Mat6(-sg * (Bj + c.dCoef * Aj)));
       }
     }

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -56,6 +58,27 @@ TEST(OutputFormat, RealsAsMbdynWritesThem) {
   EXPECT_EQ(format_real(1e-300, 6), " 1.000000e-300");
   EXPECT_EQ(format_label(1001), "    1001");
   EXPECT_EQ(format_label(12345678), "12345678");
+}
+
+// The numbers are C's "%.*e" (.mov and the other element files) and "%.*g" (.out) conversions,
+// written through std::to_chars: the same characters as snprintf for every kind of double.
+TEST(OutputFormat, RealsAsPrintfWritesThem) {
+  std::vector<double> values = {0.0, -0.0, 1.0, -2.5, 0.5e-4, 1e-4, 999999.5, 9.5, 5e-324, 1e308,
+                                std::numeric_limits<double>::infinity(),
+                                -std::numeric_limits<double>::infinity(), std::nan("")};
+  std::uint64_t bits = 0x9e3779b97f4a7c15u;
+  for (int k = 0; k < 20000; ++k) {  // doubles over the whole exponent range
+    bits = bits * 6364136223846793005u + 1442695040888963407u;
+    values.push_back(std::ldexp(double(bits >> 11) * 0x1p-53, int(bits % 1200) - 600) * (k % 2 ? -1 : 1));
+  }
+  char buf[512];
+  for (const double v : values)
+    for (const int precision : {0, 1, 6, 15, 16, 17, 25}) {
+      std::snprintf(buf, sizeof buf, " %.*e", precision, v);
+      ASSERT_EQ(format_real(v, precision), buf) << v;
+      std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+      ASSERT_EQ(format_general(v, precision), buf) << v;
+    }
 }
 
 TEST(OutputFormat, MovLinesIdenticalToMbdyn) {
