@@ -53,16 +53,15 @@ void StructuralForce::residual(ResidualSink& r, const StepContext& c) {
 }
 
 void StructuralForce::jacobian(JacobianSink& J, const StepContext& c) {
-  // Linearised at the nodes' reference orientations as MBDyn's forces and couples do (GetRRef()
-  // in FollowerForce::AssJac & co., joint.hpp); the assembly keeps the exact derivative.
-  const bool at_ref = !c.initial_assembly;
+  // Linearised at the nodes' reference orientations as MBDyn's forces and couples do
+  // (jacobian_R_WN).
   const Vec3 v = value_(c.t);
-  const Vec3 L = frame_ == Frame::Absolute ? v : Vec3((at_ref ? a_.R_ref_WN() : a_.node->R_WN()) * v);
+  const Vec3 L = frame_ == Frame::Absolute ? v : Vec3(a_.jac_R_WN(c) * v);
   const int col_ga = a_.node->dof_index() + 3;
   for (const auto& [att, sign] : {std::pair{&a_, 1.0}, std::pair{&b_, -1.0}}) {
     if (att->grounded() || (sign < 0 && !internal_)) continue;
     const StructNode& n = *att->node;
-    const Mat3 bx = skew(at_ref ? att->b_ref_W() : att->b_W());
+    const Mat3 bx = skew(att->jac_b_W(c));
     // f = -r. Offset rotation: d(b x L)/dth_own = L x b x (for fixed L).
     if (kind_ == Kind::Force)
       J.add(n.eq_index() + 3, n.dof_index() + 3, Mat3(-c.dCoef * sign * skew(L) * bx));

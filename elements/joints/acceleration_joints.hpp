@@ -8,20 +8,17 @@
 // node (lambda then has the dimension of a momentum), the equilibrium of a static one. q starts
 // at the node's velocity along e. .jnt: f = (lambda, 0, 0) (linear) or m = (lambda, 0, 0)
 // (angular), F (or M) = lambda e_input, then the imposed acceleration; no initial assembly.
-#include "elements/joints/joint.hpp"
-#include "mbdyn-like/core/drive_caller.hpp"
+#include "elements/joints/direction_joint.hpp"
 
 namespace mbl::elements {
 
-class AccelerationJoint final : public Joint {
+class AccelerationJoint final : public DirectionJoint {
  public:
-  enum class Kind { Linear, Angular };
   /// `direction` is normalised; global for Linear, in the node frame for Angular.
-  AccelerationJoint(unsigned label, Kind kind, StructNode& node, const Vec3& direction, DriveCallerPtr drive);
+  AccelerationJoint(unsigned label, Kind kind, StructNode& node, const Vec3& direction, DriveCallerPtr drive)
+      : DirectionJoint(label, kind, node, direction, std::move(drive)) {}
 
-  std::string_view type_name() const override {
-    return kind_ == Kind::Linear ? "linear acceleration" : "angular acceleration";
-  }
+  std::string_view type_name() const override { return linear() ? "linear acceleration" : "angular acceleration"; }
   int dof_count() const override { return 2; }
   DofOrder dof_order(int i) const override { return i == 0 ? DofOrder::Differential : DofOrder::Algebraic; }
   void initial_state(Vector& y, Vector& yp) const override;
@@ -36,20 +33,15 @@ class AccelerationJoint final : public Joint {
   double private_data(unsigned i) const override { return i == 1 ? reaction_ : i == 2 ? imposed_ : 0.0; }
 
  protected:
-  Vec3 f_local() const override { return kind_ == Kind::Linear ? Vec3(reaction_, 0.0, 0.0) : Vec3::Zero(); }
-  Vec3 m_local() const override { return kind_ == Kind::Angular ? Vec3(reaction_, 0.0, 0.0) : Vec3::Zero(); }
+  Vec3 f_local() const override { return linear() ? Vec3(reaction_, 0.0, 0.0) : Vec3::Zero(); }
+  Vec3 m_local() const override { return linear() ? Vec3::Zero() : Vec3(reaction_, 0.0, 0.0); }
   void output_extra(OutputSink& out, std::ostream& os) const override;
   void output_setup_extra(OutputSink& out, const std::string& base) override;
   void output_netcdf_extra(OutputSink& out) const override;
 
  private:
-  Vec3 e_W() const { return kind_ == Kind::Linear ? e_ : Vec3(node_.R_WN() * e_); }
   /// The node's rows that take the reaction: the momentum definition (dynamic) or equilibrium.
-  int reaction_row() const;
-  Kind kind_;
-  StructNode& node_;
-  Vec3 e_;
-  DriveCallerPtr drive_;
+  int reaction_rows() const { return node_.has_inertia_block() ? node_.momentum_eq_index() : node_.eq_index(); }
   double reaction_ = 0.0, imposed_ = 0.0;
   OutputSink::VarId nc_value_ = -1;
 };

@@ -35,9 +35,7 @@ void add_axis_pairs_residual(ResidualSink& r, const StepContext& c, const Attach
 void add_axis_pairs_jacobian(JacobianSink& J, const StepContext& c, const Attachment& a,
                              const Attachment& b, const std::vector<AxisPair>& pairs, int row_c,
                              const double* lambda) {
-  // At the nodes' reference orientations as MBDyn (joint.hpp); the assembly keeps the exact one.
-  const bool at_ref = !c.initial_assembly;
-  const Mat3 Ra = at_ref ? a.R_ref_WH() : a.R_WH(), Rb = at_ref ? b.R_ref_WH() : b.R_WH();
+  const Mat3 Ra = a.jac_R_WH(c), Rb = b.jac_R_WH(c);  // as MBDyn (jacobian_R_WN)
   Mat3 df_dth_a = Mat3::Zero(), df_dth_b = Mat3::Zero();
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const AxisPair& p = pairs[k];

@@ -47,7 +47,27 @@ std::string DeformableJoint::log_line() const {
   return fmt::format("{}: {} {} {}", keyword, label(), log_text(a_), log_text(b_));
 }
 
-DeformableJoint::Kinematics DeformableJoint::kinematics() const {
+namespace {
+/// The law frame halfway between R1h and R1h exp(theta x), Rm = R1h R~ with R~ = exp(theta/2 x),
+/// and I_hat = Rm (I + R~)^-1 Rm^T (technical manual eq. 9.262-9.263, 9.282).
+void halfway_frame(const Mat3& R1h, const Vec3& theta, Mat3& Rm, Mat3& I_hat) {
+  const Mat3 R_tilde = rot::rotvec_to_R(0.5 * theta);
+  Rm = R1h * R_tilde;
+  I_hat = Rm * (Mat3::Identity() + R_tilde).inverse() * Rm.transpose();
+}
+}  // namespace
+
+const DeformableJoint::StepFrame& DeformableJoint::step_frame() {
+  const Mat3 R1h_ref = a_.R_ref_WH(), R2h_ref = b_.R_ref_WH();
+  StepFrame& f = step_frame_;
+  if (R1h_ref == f.R1h_ref && R2h_ref == f.R2h_ref) return f;
+  f.R1h_ref = R1h_ref;
+  f.R2h_ref = R2h_ref;
+  halfway_frame(R1h_ref, rot::R_to_rotvec(R1h_ref.transpose() * R2h_ref), f.Rm, f.I_hat);
+  return f;
+}
+
+DeformableJoint::Kinematics DeformableJoint::kinematics() {
   Kinematics k;
   const StructNode& n1 = *a_.node;
   const StructNode& n2 = *b_.node;
@@ -66,16 +86,13 @@ DeformableJoint::Kinematics DeformableJoint::kinematics() const {
     // MBDyn 2024's invariant deformable displacement joint (ElasticDispJointInv) takes the halfway
     // frame of the nodes' reference orientations (the prediction of the step), which stays fixed
     // during the Newton iterations; node 1 takes I_hat (d x F) of the moment, node 2 the rest.
-    const Mat3 R1h_ref = a_.node->R_ref() * a_.R_NH, R2h_ref = b_.node->R_ref() * b_.R_NH;
-    const Mat3 R_tilde = rot::rotvec_to_R(0.5 * rot::R_to_rotvec(R1h_ref.transpose() * R2h_ref));
-    k.Rm = R1h_ref * R_tilde;
-    k.I_hat = k.Rm * (Mat3::Identity() + R_tilde).inverse() * k.Rm.transpose();
+    const StepFrame& f = step_frame();
+    k.Rm = f.Rm;
+    k.I_hat = f.I_hat;
     k.frame_moves = false;
   } else if (invariant_) {
     // §9.2.2 "Invariant": the law frame is halfway between the two sides (eq. 9.262-9.263).
-    const Mat3 R_tilde = rot::rotvec_to_R(0.5 * k.theta);
-    k.Rm = k.R1h * R_tilde;
-    k.I_hat = k.Rm * (Mat3::Identity() + R_tilde).inverse() * k.Rm.transpose();
+    halfway_frame(k.R1h, k.theta, k.Rm, k.I_hat);
   } else {
     k.Rm = k.R1h;
   }

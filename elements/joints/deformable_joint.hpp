@@ -58,7 +58,16 @@ class DeformableJoint final : public Joint {
  private:
   OutputSink::VarId nc_d_ = -1, nc_dP_ = -1, nc_D_ = -1, nc_DP_ = -1, nc_E_ = -1, nc_W_ = -1;
   struct Kinematics;
-  Kinematics kinematics() const;
+  Kinematics kinematics();
+  /// The invariant displacement joint's law frame Rm and I_hat, fixed in the step: halfway
+  /// between the sides' frames at the nodes' reference orientations, recomputed only when these
+  /// change (once per step in the time integration: the prediction; the phases that re-place the
+  /// nodes change them too).
+  struct StepFrame {
+    Mat3 R1h_ref = Mat3::Zero(), R2h_ref = Mat3::Zero();  ///< what Rm and I_hat were computed from
+    Mat3 Rm, I_hat;
+  };
+  const StepFrame& step_frame();
   /// Evaluates the law at (e, e') and fills F6 = (F~, M~), K6, C6 in the law frame.
   void evaluate_law(const Vec6& e, const Vec6& e_dot, double t, Vec6& F6, Mat6& K6, Mat6& C6);
   bool viscous() const;
@@ -67,6 +76,7 @@ class DeformableJoint final : public Joint {
   bool invariant_;
   Attachment a_, b_;
   Law law_;
+  StepFrame step_frame_;
   Vec6 e_ = Vec6::Zero(), e_dot_ = Vec6::Zero(), F6_ = Vec6::Zero();
 };
 

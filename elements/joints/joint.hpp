@@ -61,6 +61,23 @@ inline Mat3 frame_along(const Vec3& u) {
   return R;
 }
 
+/// The orientation of `node` (null: the ground) at the Newton reference of the step (the
+/// prediction); a node with fewer than six unknowns (dummy, static displacement) has no reference
+/// of its own: its current one.
+inline Mat3 reference_R_WN(const StructNode* node) {
+  if (!node) return Mat3::Identity();
+  return node->dof_count() >= 6 ? node->R_ref() : node->R_WN();
+}
+
+/// The orientation of `node` at which the Jacobians are linearised: the Newton reference, as
+/// MBDyn's hinges, pins, prismatic joints and forces write their Jacobians (GetRRef() in
+/// SphericalHingeJoint, PlaneHingeJoint, UniversalHingeJoint, PrismaticJoint,
+/// FollowerForce::AssJac), so that their Newton iterations converge as MBDyn's do; the initial
+/// assembly keeps the exact orientation.
+inline Mat3 jacobian_R_WN(const StructNode* node, const StepContext& c) {
+  return c.initial_assembly && node ? node->R_WN() : reference_R_WN(node);
+}
+
 /// A point and a frame rigidly attached to a node (offset b_N and orientation R_NH in the node
 /// frame), or fixed in the ground when node is null (then offset is the absolute position and
 /// R_NH the absolute orientation).
@@ -76,16 +93,12 @@ struct Attachment {
   Mat3 R_WH() const { return node ? Mat3(node->R_WN() * R_NH) : R_NH; }
   Vec3 v_W() const { return node ? Vec3(node->v_W() + node->w_W().cross(b_W())) : Vec3::Zero(); }
   Vec3 w_W() const { return node ? node->w_W() : Vec3::Zero(); }
-  /// The node's orientation at the Newton reference of the step (the prediction; a node without
-  /// rotation unknowns has its current one): MBDyn's hinges, pins and prismatic joints write their
-  /// Jacobians with it (GetRRef() in SphericalHingeJoint, PlaneHingeJoint, UniversalHingeJoint,
-  /// PrismaticJoint::AssJac), so their Newton iterations converge as MBDyn's do.
-  Mat3 R_ref_WN() const {
-    if (!node) return Mat3::Identity();
-    return node->dof_count() >= 6 ? node->R_ref() : node->R_WN();
-  }
-  Vec3 b_ref_W() const { return node ? Vec3(R_ref_WN() * offset_N) : Vec3::Zero(); }
-  Mat3 R_ref_WH() const { return node ? Mat3(R_ref_WN() * R_NH) : R_NH; }
+  /// The frame at the Newton reference of the step (reference_R_WN).
+  Mat3 R_ref_WH() const { return node ? Mat3(reference_R_WN(node) * R_NH) : R_NH; }
+  /// The orientation, frame and offset the Jacobians are linearised at (jacobian_R_WN).
+  Mat3 jac_R_WN(const StepContext& c) const { return jacobian_R_WN(node, c); }
+  Mat3 jac_R_WH(const StepContext& c) const { return node ? Mat3(jac_R_WN(c) * R_NH) : R_NH; }
+  Vec3 jac_b_W(const StepContext& c) const { return node ? Vec3(jac_R_WN(c) * offset_N) : Vec3::Zero(); }
 };
 
 using mbl::log_text;

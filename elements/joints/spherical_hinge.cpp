@@ -34,12 +34,9 @@ void add_coincidence_residual(ResidualSink& r, const StepContext& c, const Attac
 void add_coincidence_jacobian(JacobianSink& J, const StepContext& c, const Attachment& a,
                               const Attachment& b, int row_c, const Vec3& F) {
   const Mat3 I = Mat3::Identity();
-  // Offsets at the nodes' reference orientations as MBDyn (joint.hpp); the assembly keeps the
-  // exact ones.
-  auto offset = [&](const Attachment& t) { return c.initial_assembly ? t.b_W() : t.b_ref_W(); };
   if (!a.grounded()) {
     const StructNode& n = *a.node;
-    const Mat3 bx = skew(offset(a));
+    const Mat3 bx = skew(a.jac_b_W(c));
     J.add(n.eq_index(), row_c, I);
     J.add(n.eq_index() + 3, row_c, bx);
     J.add(n.eq_index() + 3, n.dof_index() + 3, Mat3(c.dCoef * skew(F) * bx));
@@ -48,7 +45,7 @@ void add_coincidence_jacobian(JacobianSink& J, const StepContext& c, const Attac
   }
   if (!b.grounded()) {
     const StructNode& n = *b.node;
-    const Mat3 bx = skew(offset(b));
+    const Mat3 bx = skew(b.jac_b_W(c));
     J.add(n.eq_index(), row_c, Mat3(-I));
     J.add(n.eq_index() + 3, row_c, Mat3(-bx));
     J.add(n.eq_index() + 3, n.dof_index() + 3, Mat3(-c.dCoef * skew(F) * bx));

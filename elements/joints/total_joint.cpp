@@ -197,9 +197,12 @@ void TotalJoint::residual(ResidualSink& r, const StepContext& c) {
 
 void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
   Kinematics k = kinematics();
-  if (frames_at_reference_) {
-    k.R_ah = p_.a.R_h_ref_W();
-    k.R_ahr = p_.a.R_hr_ref_W();
+  if (c.inverse_dynamics) {
+    // MBDyn's inverse dynamics linearises the constraints with the frames of side a at the node's
+    // reference orientation and the rotation rows without Gamma^-1 (totalj.cc, the
+    // inverse-dynamics AssJac): the position subproblem's Newton then follows MBDyn's iterates.
+    k.R_ah = p_.a.jac_R_h_W(c);
+    k.R_ahr = p_.a.jac_R_hr_W(c);
   }
   const Mat3 I = Mat3::Identity();
   const double dC = c.dCoef;
@@ -217,7 +220,7 @@ void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
   // Orientation rows: d theta_d = Gamma^-1(theta_d) psi with dR R^T = psi x (MBDyn takes I at
   // theta_d = 0; the exact form keeps Newton quadratic when inactive components carry a finite
   // rotation).
-  const Mat3 Ginv = frames_at_reference_ ? RahrT : Mat3(rotvec_gamma_inverse(theta_d) * RahrT);
+  const Mat3 Ginv = c.inverse_dynamics ? RahrT : Mat3(rotvec_gamma_inverse(theta_d) * RahrT);
   const Vec3 wa = p_.a.w_W(), wb = p_.b.w_W();
   const Mat3 Wa = skew(wa), Wb = skew(wb);
   const Mat3 Wra = na ? skew(na->w_ref()) : Mat3::Zero();

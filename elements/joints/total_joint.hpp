@@ -40,10 +40,9 @@ struct TotalSide {
   Vec3 point_W() const { return node ? Vec3(node->x_W() + node->R_WN() * f) : f; }
   Mat3 R_h_W() const { return node ? Mat3(node->R_WN() * R_h) : R_h; }
   Mat3 R_hr_W() const { return node ? Mat3(node->R_WN() * R_hr) : R_hr; }
-  /// The constraint orientations from the node's reference orientation (R_ref: the start of the
-  /// Newton corrections).
-  Mat3 R_h_ref_W() const { return node ? Mat3(node->R_ref() * R_h) : R_h; }
-  Mat3 R_hr_ref_W() const { return node ? Mat3(node->R_ref() * R_hr) : R_hr; }
+  /// The constraint orientations the Jacobians are linearised at (jacobian_R_WN).
+  Mat3 jac_R_h_W(const StepContext& c) const { return node ? Mat3(jacobian_R_WN(node, c) * R_h) : R_h; }
+  Mat3 jac_R_hr_W(const StepContext& c) const { return node ? Mat3(jacobian_R_WN(node, c) * R_hr) : R_hr; }
   Vec3 x_W() const { return node ? node->x_W() : Vec3::Zero(); }
   Vec3 v_W() const { return node ? node->v_W() : Vec3::Zero(); }
   Vec3 w_W() const { return node ? node->w_W() : Vec3::Zero(); }
@@ -129,11 +128,6 @@ class TotalJoint final : public Joint {
   };
   Kinematics kinematics() const;
 
-  /// MBDyn's inverse dynamics linearises the constraints with the frames of side a taken at the
-  /// node's reference orientation and the rotation rows without Gamma^-1 (totalj.cc, the
-  /// inverse-dynamics AssJac): the position subproblem's Newton then follows MBDyn's iterates.
-  void set_frames_at_reference(bool on) { frames_at_reference_ = on; }
-
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;
   /// NetCDF variables of each flavour (appendix C), the values of its .jnt extra columns.
@@ -179,7 +173,6 @@ class TotalJoint final : public Joint {
   Kinematics k_{};
   Vec3 theta_converged_ = Vec3::Zero();  ///< relative rotation vector, counting turns
   Vec3 theta_remnant_ = Vec3::Zero();    ///< free relative rotation accumulated (theta_target)
-  bool frames_at_reference_ = false;
   bool partial_rotation_ = false;  ///< one or two rotation components constrained in position
   Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
   Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();

@@ -6,20 +6,17 @@
 // the node receives the force (or couple) -lambda e, reported as F = lambda e (M = lambda e_W),
 // locally f = (lambda, 0, 0) (m = (lambda, 0, 0)) as MBDyn's .jnt. Extra output: the direction
 // in W and the imposed value (.jnt columns 14-17; NetCDF dv, v or w, dOmega).
-#include "elements/joints/joint.hpp"
-#include "mbdyn-like/core/drive_caller.hpp"
+#include "elements/joints/direction_joint.hpp"
 
 namespace mbl::elements {
 
-class VelocityJoint final : public Joint {
+class VelocityJoint final : public DirectionJoint {
  public:
-  enum class Kind { Linear, Angular };
   /// `direction` is normalised; global for Linear, in the node frame for Angular.
-  VelocityJoint(unsigned label, Kind kind, StructNode& node, const Vec3& direction, DriveCallerPtr drive);
+  VelocityJoint(unsigned label, Kind kind, StructNode& node, const Vec3& direction, DriveCallerPtr drive)
+      : DirectionJoint(label, kind, node, direction, std::move(drive)), direction_input_(direction) {}
 
-  std::string_view type_name() const override {
-    return kind_ == Kind::Linear ? "Linear velocity" : "Angular velocity";
-  }
+  std::string_view type_name() const override { return linear() ? "Linear velocity" : "Angular velocity"; }
   std::string log_line() const override;
   int dof_count() const override { return 1; }
   void residual(ResidualSink& r, const StepContext& c) override;
@@ -37,12 +34,7 @@ class VelocityJoint final : public Joint {
   void output_netcdf_extra(OutputSink& out) const override;
 
  private:
-  Vec3 e_W() const { return kind_ == Kind::Linear ? e_ : Vec3(node_.R_WN() * e_); }
-  Kind kind_;
-  StructNode& node_;
-  Vec3 e_;
   Vec3 direction_input_;  ///< as given (not normalised), for the .log
-  DriveCallerPtr drive_;
   double imposed_ = 0.0;
   Vec3 e_W_converged_ = Vec3::UnitX();
   OutputSink::VarId nc_dir_ = -1, nc_value_ = -1;

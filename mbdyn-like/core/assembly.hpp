@@ -62,6 +62,9 @@ struct StepContext {
   /// The initial assembly's position/velocity problems (elements with internal unknowns may write
   /// their constraints on the nodes only).
   bool initial_assembly = false;
+  /// The inverse-dynamics phase (technical manual §6.3): joints that have a Jacobian of their own
+  /// for it (MBDyn's inverse-dynamics AssJac) use it.
+  bool inverse_dynamics = false;
 };
 
 }  // namespace mbl

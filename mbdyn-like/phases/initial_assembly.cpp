@@ -231,28 +231,26 @@ std::vector<AssemblySpring> assembly_springs(const Model& model, const RunSettin
 AssemblyPositionProblem::AssemblyPositionProblem(Model& model, std::vector<Element*> participants,
                                                  std::vector<AssemblySpring> springs,
                                                  const std::vector<char>& velocity_rows)
-    : model_(model), participants_(std::move(participants)), springs_(std::move(springs)) {
+    : model_(model),
+      participants_(std::move(participants)),
+      springs_(std::move(springs)),
+      row_active_(model_.size()),
+      col_active_(model_.size()),
+      constraint_row_(model_.size()) {
   const int n = model_.size();
-  row_active_.assign(n, 0);
-  col_active_.assign(n, 0);
-  constraint_row_.assign(n, 0);
   identity_col_.resize(n);
   std::iota(identity_col_.begin(), identity_col_.end(), 0);
   for (const AssemblySpring& sp : springs_) {
     StructNode& node = *sp.node;
-    for (int k = 0; k < node.kinematic_dof_count(); ++k) {
-      row_active_[node.eq_index() + k] = 1;
-      col_active_[node.dof_index() + k] = 1;
-      // The momentum definitions fix the momenta.
-      if (node.has_inertia_block()) identity_col_[node.momentum_eq_index() + k] = node.momentum_dof_index() + k;
-    }
+    row_active_.add_kinematics(node, true);
+    col_active_.add_kinematics(node);
+    // The momentum definitions fix the momenta.
+    if (node.has_inertia_block())
+      for (int k = 0; k < node.kinematic_dof_count(); ++k)
+        identity_col_[node.momentum_eq_index() + k] = node.momentum_dof_index() + k;
   }
   for (Element* e : participants_)
-    for (int k = 0; k < e->dof_count(); ++k) {
-      const int i = e->first_index() + k;
-      if (velocity_rows[i]) continue;
-      row_active_[i] = col_active_[i] = constraint_row_[i] = 1;
-    }
+    for (DofMask* m : {&row_active_, &col_active_, &constraint_row_}) m->add_own(*e, &velocity_rows);
   scratch_.resize(n);
 }
 

@@ -18,6 +18,7 @@
 #include "integrators/problem.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/model/settings.hpp"
+#include "mbdyn-like/phases/participants.hpp"
 
 namespace mbl {
 
@@ -72,15 +73,15 @@ class AssemblyPositionProblem final : public integrators::Problem {
   void after_predict(double t, Vector& y, Vector& yp) override;
 
   /// Whether unknown i moves in this problem (node positions/orientations, holonomic multipliers).
-  bool active(int i) const { return col_active_[i] != 0; }
+  bool active(int i) const { return col_active_[i]; }
   /// Whether equation i is a holonomic constraint Phi = 0 of a participant.
-  bool constraint_row(int i) const { return constraint_row_[i] != 0; }
+  bool constraint_row(int i) const { return constraint_row_[i]; }
 
  private:
   Model& model_;
   std::vector<Element*> participants_;
   std::vector<AssemblySpring> springs_;
-  std::vector<char> row_active_, col_active_, constraint_row_;
+  DofMask row_active_, col_active_, constraint_row_;
   std::vector<int> identity_col_;  ///< for inactive rows: the unknown their identity equation fixes
   integrators::SparseMatrix scratch_;
   Vector r_full_, abs_full_;

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "elements/bodies/body.hpp"
-#include "elements/joints/total_joint.hpp"
 #include "integrators/linear_solver.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/phases/model_output.hpp"
@@ -73,7 +72,10 @@ class InverseDynamicsStep {
         position_(n_, s.linear_solver),
         velocity_(n_, s.linear_solver),
         dynamics_(n_, s.linear_solver),
-        parts_jacobian_(n_) {
+        parts_jacobian_(n_),
+        node_unknowns_(n_),
+        kinematic_unknowns_(n_),
+        dynamics_unknowns_(n_) {
     for (const auto& node : model.nodes())
       if (auto* sn = dynamic_cast<StructNode*>(node.get()); sn && sn->dof_count() > 0) nodes_.push_back(sn);
     carried_g_.assign(nodes_.size(), Vec3::Zero());
@@ -83,12 +85,12 @@ class InverseDynamicsStep {
         if (&b->node() == sn) on_node.push_back(b);
       if (!on_node.empty()) bodies_by_node_.emplace_back(sn, std::move(on_node));
     }
-    // MBDyn's inverse dynamics assembles the joints' own inverse-dynamics Jacobians, whose frames
-    // stay at the step's start (totalj.cc).
-    for (const auto& e : model.elements())
-      if (auto* tj = dynamic_cast<elements::TotalJoint*>(e.get())) tj->set_frames_at_reference(true);
     kinematic_parts_ = roles_.prescribed;
     kinematic_parts_.insert(kinematic_parts_.end(), roles_.ergonomy.begin(), roles_.ergonomy.end());
+    for (const StructNode* sn : nodes_)
+      for (DofMask* m : {&node_unknowns_, &kinematic_unknowns_, &dynamics_unknowns_}) m->add_kinematics(*sn);
+    for (Element* e : roles_.prescribed) kinematic_unknowns_.add_own(*e);
+    for (Element* e : roles_.torques) dynamics_unknowns_.add_own(*e);
   }
 
   /// Unknowns of the structural nodes the problem moves (static nodes: equations at the same
@@ -228,8 +230,9 @@ class InverseDynamicsStep {
     return s_.inverse_dynamics.w1;
   }
 
+  /// MBDyn's inverse dynamics assembles the joints' own inverse-dynamics Jacobians (totalj.cc).
   StepContext context(double t, const Vector& y, const Vector& yp) const {
-    return {.t = t, .dCoef = 1.0, .y = &y, .yp = &yp};
+    return {.t = t, .dCoef = 1.0, .y = &y, .yp = &yp, .inverse_dynamics = true};
   }
 
   void update(const Vector& y, const Vector& yp) { model_.update(t_, y, yp); }
@@ -239,11 +242,7 @@ class InverseDynamicsStep {
   /// identity on every other unknown (whose value stays).
   void kinematic_matrix(const std::vector<Element*>& parts, double w1, const Vector& y, const Vector& yp,
                         SparseMatrix& J) {
-    std::vector<char> active(n_, 0);
-    for (StructNode* sn : nodes_)
-      for (int k = 0; k < 6; ++k) active[sn->dof_index() + k] = 1;
-    for (Element* e : roles_.prescribed)
-      for (int k = 0; k < e->dof_count(); ++k) active[e->first_index() + k] = 1;
+    const DofMask& active = kinematic_unknowns_;
     J.zero();
     participants_jacobian(parts, context(t_, y, yp), parts_jacobian_);
     for_each_entry(parts_jacobian_, [&](int row, int col, double v) {
@@ -257,25 +256,15 @@ class InverseDynamicsStep {
 
   /// [0, Theta_q^T; -Theta_q, 0] of the torque joints; identity on the other multipliers.
   void dynamics_matrix(const Vector& y, const Vector& yp, SparseMatrix& J) {
-    std::vector<char> active(n_, 0);
-    for (StructNode* sn : nodes_)
-      for (int k = 0; k < 6; ++k) active[sn->dof_index() + k] = 1;
-    for (Element* e : roles_.torques)
-      for (int k = 0; k < e->dof_count(); ++k) active[e->first_index() + k] = 1;
+    const DofMask& active = dynamics_unknowns_;
     J.zero();
     participants_jacobian(roles_.torques, context(t_, y, yp), parts_jacobian_);
     for_each_entry(parts_jacobian_, [&](int row, int col, double v) {
       // The node-node block is the multipliers' geometric stiffness (zero multipliers here).
-      if (active[row] && active[col] && !(is_node_dof(row) && is_node_dof(col))) J.add(row, col, v);
+      if (active[row] && active[col] && !(node_unknowns_[row] && node_unknowns_[col])) J.add(row, col, v);
     });
     for (int i = 0; i < n_; ++i)
       if (!active[i]) J.add(i, i, 1.0);
-  }
-
-  bool is_node_dof(int i) const {
-    for (const StructNode* sn : nodes_)
-      if (i >= sn->dof_index() && i < sn->dof_index() + 6) return true;
-    return false;
   }
 
   /// Factors the subproblem's matrix (KLU refactors while its pattern stays) and solves.
@@ -415,6 +404,9 @@ class InverseDynamicsStep {
   std::vector<Element*> kinematic_parts_;
   LinearSubproblem position_, velocity_, dynamics_;
   SparseMatrix parts_jacobian_;  ///< the participants' own Jacobian, before the subproblem's selection
+  /// The nodes' unknowns (static nodes: their equations too); with the prescribed joints' own
+  /// (position, velocity, acceleration subproblems) or the torque joints' (dynamics).
+  DofMask node_unknowns_, kinematic_unknowns_, dynamics_unknowns_;
   std::vector<Eigen::Matrix<double, 6, 1>> velocities_;
   /// Per node, the orientation parameters MBDyn leaves in its solution vector after a step.
   std::vector<Vec3> carried_g_;

@@ -5,6 +5,7 @@
 
 #include "integrators/sparse_matrix.hpp"
 #include "mbdyn-like/core/element.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
 
 namespace mbl {
 
@@ -23,6 +24,28 @@ inline void participants_jacobian(const std::vector<Element*>& parts, const Step
   JacobianSink sink(J);
   for (Element* e : parts) e->jacobian(sink, c);
 }
+
+/// Which unknowns (or equations) of the model's numbering take part in a phase's subproblem: built
+/// once per phase, the numbering being fixed.
+class DofMask {
+ public:
+  explicit DofMask(int n) : on_(n, 0) {}
+  /// The node's kinematic unknowns (position, orientation), or with `equations` its equilibrium rows.
+  void add_kinematics(const StructNode& node, bool equations = false) {
+    const int first = equations ? node.eq_index() : node.dof_index();
+    for (int k = 0; k < node.kinematic_dof_count(); ++k) on_[first + k] = 1;
+  }
+  /// The element's own unknowns (the same indices as its equations), but those `except` marks.
+  void add_own(const Element& e, const std::vector<char>* except = nullptr) {
+    for (int k = 0; k < e.dof_count(); ++k)
+      if (!except || !(*except)[e.first_index() + k]) on_[e.first_index() + k] = 1;
+  }
+  bool operator[](int i) const { return on_[i] != 0; }
+  int size() const { return static_cast<int>(on_.size()); }
+
+ private:
+  std::vector<char> on_;
+};
 
 /// Calls f(row, col, value) for every stored entry of J.
 template <class F>

@@ -230,3 +230,35 @@ TEST(DeformableForces, InvariantDisplacementHalfwayFrame) {
   // The non-invariant joint measures d in node 1's frame: a different force.
   EXPECT_GT((F - K * d).norm(), 1.0);
 }
+
+// Its law frame is fixed while the iterations turn the nodes and follows their references when a
+// new prediction moves them (the frame is computed once per reference).
+TEST(DeformableForces, InvariantDisplacementFrameFollowsTheReference) {
+  const Vec3 d(0.3, 0.1, -0.2);
+  const Mat3 K = Vec3(100.0, 200.0, 300.0).asDiagonal();
+  Model model;
+  auto [n1, n2] = two_static_nodes(model, d, rot::R3(0.6), Vec3::Zero());
+  DeformableJoint::Law law;
+  law.law3 = std::make_unique<laws::LinearViscoElasticLaw<3>>(K, Mat3::Zero());
+  model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Displacement, true,
+                                                      Attachment{n1}, Attachment{n2}, std::move(law)));
+  Vector y, yp;
+  test_support::numbered_initial_state(model, y, yp);
+  auto force_on_node_1 = [&, n1 = n1] {
+    model.update(0.0, y, yp);
+    Vector r = Vector::Zero(model.size());
+    model.residual(0.0, 1.0, r, nullptr);
+    return Vec3(r.segment<3>(n1->eq_index()));
+  };
+  // F = R_z(phi/2) K R_z(phi/2)^T d, phi node 2's reference rotation about z.
+  auto force_at = [&](double phi) {
+    const Mat3 R_half = rot::R3(0.5 * phi);
+    return Vec3(R_half * K * R_half.transpose() * d);
+  };
+  EXPECT_LT((force_on_node_1() - force_at(0.6)).norm(), 1e-12);
+  y.segment<3>(n2->dof_index() + 3) = rot::R_to_cgr(rot::R3(0.4));
+  EXPECT_LT((force_on_node_1() - force_at(0.6)).norm(), 1e-12);
+  model.after_predict(0.0, y, yp);  // node 2's reference: R_z(1.0)
+  EXPECT_LT((force_on_node_1() - force_at(1.0)).norm(), 1e-12);
+  EXPECT_GT((force_at(1.0) - force_at(0.6)).norm(), 1.0);
+}

@@ -168,12 +168,12 @@ TEST(TotalJointInverseDynamics, FramesAtReferenceOrientation) {
   // MBDyn's inverse-dynamics Jacobian (totalj.cc) takes side a's frames at the node's reference
   // orientation and the rotation rows without Gamma^-1: with node 1 turned away from its
   // reference, the constraint rows hold (R_ref R_h)^T, not (R R_h)^T.
+  // The phase says so through StepContext::inverse_dynamics.
   for (const bool at_reference : {false, true}) {
     ElementFixture f;
     TotalJoint::Params p = total_params(f, {P, P, P}, {P, P, P});
     auto j = std::make_unique<TotalJoint>(1, p);
     TotalJoint* jp = j.get();
-    jp->set_frames_at_reference(at_reference);
     f.model.add_element(std::move(j));
     Vector y, yp;
     mbl::test_support::numbered_initial_state(f.model, y, yp);
@@ -181,7 +181,7 @@ TEST(TotalJointInverseDynamics, FramesAtReferenceOrientation) {
     f.model.update(0.25, y, yp);
     integrators::SparseMatrix J(f.model.size());
     JacobianSink sink(J);
-    jp->jacobian(sink, StepContext{0.25, 1.0, &y, &yp});
+    jp->jacobian(sink, StepContext{.t = 0.25, .dCoef = 1.0, .y = &y, .yp = &yp, .inverse_dynamics = at_reference});
     const Eigen::MatrixXd Jd = J.to_dense();
     const Mat3& R_a = at_reference ? f.n1->R_ref() : f.n1->R_WN();
     const Mat3 R_ah = R_a * p.a.R_h, R_ahr = R_a * p.a.R_hr;
