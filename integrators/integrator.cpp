@@ -47,6 +47,8 @@ void ImplicitStepIntegrator::start(Problem& problem, double t0, const Vector& y0
   alg_.resize(n_);
   for (int i = 0; i < n_; ++i) alg_[i] = problem.dof_order(i) == DofOrder::Algebraic;
   Point p0{t0, y0, yp0};
+  // The most points a step rebases: its past steps, or the previous stages of an ESDIRK step.
+  problem.reserve_history(std::max(history_size_, implicit_stages() + 1));
   problem.after_convergence(t0, p0.y, p0.yp);
   history_.clear();
   history_.push_front(p0);
@@ -64,7 +66,10 @@ StepResult ImplicitStepIntegrator::advance(Problem& problem, double t, double dt
   StepResult res = step(problem, t, dt, newton, out);
   if (res.converged) {
     history_.push_front(std::move(out));
-    while (static_cast<int>(history_.size()) > history_size_) history_.pop_back();
+    while (static_cast<int>(history_.size()) > history_size_) {
+      spare_ = std::move(history_.back());
+      history_.pop_back();
+    }
     ++steps_;
   } else {
     problem.restore_checkpoint();
@@ -73,29 +78,35 @@ StepResult ImplicitStepIntegrator::advance(Problem& problem, double t, double dt
   return res;
 }
 
-std::vector<ImplicitStepIntegrator::Point> ImplicitStepIntegrator::rebased(
-    Problem& problem, const std::vector<const Point*>& pts) const {
-  std::vector<Vector> ys, yps;
-  ys.reserve(pts.size());
-  yps.reserve(pts.size());
-  for (const Point* p : pts) {
-    ys.push_back(p->y);
-    yps.push_back(p->yp);
+const std::vector<ImplicitStepIntegrator::Point>& ImplicitStepIntegrator::rebased(
+    Problem& problem, const std::vector<const Point*>& pts) {
+  // rebase_history() takes the states and the derivatives as two arrays: they are moved there
+  // and back (no copy of their storage).
+  std::vector<Vector> ys(pts.size()), yps(pts.size());
+  if (rebased_.size() < pts.size()) rebased_.resize(pts.size());
+  for (std::size_t j = 0; j < pts.size(); ++j) {
+    ys[j] = std::move(rebased_[j].y);
+    yps[j] = std::move(rebased_[j].yp);
+    ys[j] = pts[j]->y;
+    yps[j] = pts[j]->yp;
   }
   problem.rebase_history(std::span<Vector>(ys), std::span<Vector>(yps));
-  std::vector<Point> out;
-  out.reserve(pts.size());
-  for (std::size_t j = 0; j < pts.size(); ++j)
-    out.push_back({pts[j]->t, std::move(ys[j]), std::move(yps[j])});
+  std::vector<Point>& out = rebased_;
+  for (std::size_t j = 0; j < pts.size(); ++j) {
+    out[j].t = pts[j]->t;
+    out[j].y = std::move(ys[j]);
+    out[j].yp = std::move(yps[j]);
+  }
   return out;
 }
 
 NewtonResult ImplicitStepIntegrator::solve_point(Problem& problem, double t, const Vector& C,
                                                  const Vector& XP_pred, double D, double D_alg,
                                                  NewtonSolver& newton, Point& out) {
-  // X_n = C + D XP_pred, with y, y' = X, XP swapped on the algebraic unknowns (in one pass:
-  // the per-step vector temporaries were 1-2 % of a small model's run).
-  Vector y(n_), yp(n_);
+  // The new point in the storage of the one that left the history.
+  Vector y = std::move(spare_.y), yp = std::move(spare_.yp);
+  y.resize(n_);
+  yp.resize(n_);
   for (int i = 0; i < n_; ++i) {
     const double Xn = C[i] + (alg_[i] ? D_alg : D) * XP_pred[i];
     y[i] = alg_[i] ? XP_pred[i] : Xn;
@@ -111,22 +122,26 @@ NewtonResult ImplicitStepIntegrator::solve_point(Problem& problem, double t, con
   return res;
 }
 
-Vector ImplicitStepIntegrator::predict(double t, const std::vector<Point>& pts, int count) const {
+void ImplicitStepIntegrator::predict(double t, const std::vector<Point>& pts, int count,
+                                     Vector& xp) const {
   count = std::min<int>(count, static_cast<int>(pts.size()));
-  if (count <= 1) return XP(pts.front());  // constant prediction, seed eq. (15)
+  if (count <= 1) {  // constant prediction, seed eq. (15)
+    xp = XP(pts.front());
+    return;
+  }
   std::vector<double> times;
   for (int j = 0; j < count; ++j) times.push_back(pts[j].t);
   const coef::Predictor P = count == 2 ? coef::second_order_predictor(t, times[0], times[1])
                                        : coef::hermite_predictor(t, times);
   const double h = t - times[0];
-  Vector xp = Vector::Zero(n_);
+  // Element by element, in the order of the vector expression sum_j (m_j / h) X_j + n_j XP_j.
+  xp.setZero(n_);
   for (int j = 0; j < count; ++j) {
     const double m = P.m[j] / h, nj = P.n[j];
-    const Point& p = pts[j];
+    const Vector &y = pts[j].y, &yp = pts[j].yp;
     for (int i = 0; i < n_; ++i)
-      xp[i] += m * (alg_[i] ? p.yp[i] : p.y[i]) + nj * (alg_[i] ? p.y[i] : p.yp[i]);
+      xp[i] += m * (alg_[i] ? yp[i] : y[i]) + nj * (alg_[i] ? y[i] : yp[i]);
   }
-  return xp;
 }
 
 // ---- StepNIntegrator ---------------------------------------------------------------------------
@@ -166,20 +181,19 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
   const int npts = std::min(avail, std::max(r, n_pred));
   std::vector<const Point*> ptrs;
   for (int j = 0; j < npts; ++j) ptrs.push_back(&history_[j]);
-  const std::vector<Point> pts = rebased(problem, ptrs);
-  Vector Cd = Vector::Zero(n_), Ca = Vector::Zero(alg_same ? 0 : n_);
+  const std::vector<Point>& pts = rebased(problem, ptrs);
+  // C = sum_j a_j X_j + b_j XP_j, element by element (the algebraic unknowns with their own
+  // formula when its radius differs).
+  C_.setZero(n_);
   for (int j = 1; j <= r; ++j) {
-    const Point& p = pts[j - 1];
-    const double ad = fd.a[j - 1], bd = fd.b[j], aa = fa.a[j - 1], ba = fa.b[j];
+    const Vector &y = pts[j - 1].y, &yp = pts[j - 1].yp;
     for (int i = 0; i < n_; ++i) {
-      const double Xj = alg_[i] ? p.yp[i] : p.y[i], XPj = alg_[i] ? p.y[i] : p.yp[i];
-      Cd[i] += ad * Xj + bd * XPj;
-      if (!alg_same) Ca[i] += aa * Xj + ba * XPj;
+      const coef::Lms& f = alg_[i] && !alg_same ? fa : fd;
+      C_[i] += f.a[j - 1] * (alg_[i] ? yp[i] : y[i]) + f.b[j] * (alg_[i] ? y[i] : yp[i]);
     }
   }
-  const Vector C = alg_same ? std::move(Cd) : Vector(alg_.select(Ca.array(), Cd.array()).matrix());
-  const Vector XP_pred = predict(t, pts, n_pred);
-  const NewtonResult nr = solve_point(problem, t, C, XP_pred, fd.b[0], fa.b[0], newton, out);
+  predict(t, pts, n_pred, XP_pred_);
+  const NewtonResult nr = solve_point(problem, t, C_, XP_pred_, fd.b[0], fa.b[0], newton, out);
   return from_newton(nr, nr.iterations);
 }
 
@@ -219,7 +233,7 @@ StepResult SingleStepIntegrator<N>::step(Problem& problem, double t, double dt,
     A_new = ((1.0 - ge) * unit(p) + ge * A_new - (1.0 - go) * unit(p + 1)) / go;
   }
   const Eigen::VectorXcd ycoef = dt * ((1.0 - g[0]) * unit(N) + g[0] * A_new);
-  const std::vector<Point> pts = rebased(problem, {&history_[0]});
+  const std::vector<Point>& pts = rebased(problem, {&history_[0]});
   const Vector XP1 = XP(pts[0]);
   Vector C = X(pts[0]) + ycoef[1].real() * XP1;
   for (int p = 1; p < N; ++p) C += (ycoef[p + 1] * aux_[p - 1]).real();
@@ -273,16 +287,16 @@ StepResult StageNIntegrator<S>::step(Problem& problem, double t, double dt, Newt
     const double ti = i == S - 1 ? t : t0 + tab.c[i] * dt;
     std::vector<const Point*> ptrs;  // previous stages, most recent first
     for (int j = i - 1; j >= 0; --j) ptrs.push_back(&stage(j));
-    const std::vector<Point> pts = rebased(problem, ptrs);
+    const std::vector<Point>& pts = rebased(problem, ptrs);
     Vector C = X(pts[i - 1]);  // stage 1 = t_{k-1}
     for (int j = 0; j < i; ++j) C += (dt * tab.A(i, j)) * XP(pts[i - 1 - j]);
     // Seed §3.1: constant prediction for the second stage, eq. (12) afterwards, eq. (16) for
     // the last stage of the fourth/fifth-order methods.
     const int n_pred = i == 1 ? 1 : (i == S - 1 && tab.fourth_order_last_prediction && i >= 3) ? 3 : 2;
-    const Vector XP_pred = predict(ti, pts, n_pred);
+    predict(ti, pts, n_pred, XP_pred_);
     const double D = dt * tab.A(i, i);
     Point p;
-    nr = solve_point(problem, ti, C, XP_pred, D, D, newton, p);
+    nr = solve_point(problem, ti, C, XP_pred_, D, D, newton, p);
     iterations += nr.iterations;
     if (!nr.converged) {
       StepResult r = from_newton(nr, iterations);

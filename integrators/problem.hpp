@@ -56,6 +56,9 @@ class Problem {
   /// rotation parameters of the older points relative to t_{N-1}: g = g(R_{N-1-j} R_{N-1}^T),
   /// g' = G(g)^{-1} omega. Entries for j = 0 stay as they are.
   virtual void rebase_history(std::span<Vector> y_hist, std::span<Vector> yp_hist) = 0;
+  /// Before the first converged point: rebase_history() will be given at most `points` points,
+  /// so the problem need keep no more (default: it keeps what it keeps).
+  virtual void reserve_history(int points) {}
 
   /// After the integrator has written the predicted y, y': the problem computes the predicted
   /// orientation R(g) R_{N-1} and omega = G(g) g', stores them as the reference of the Newton

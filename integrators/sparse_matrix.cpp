@@ -98,10 +98,18 @@ void SparseMatrix::new_trace() {
   trace_id_ = ++last_id;
 }
 
-int SparseMatrix::slot_count(const TraceEntry& t) {
+int SparseMatrix::holes_index(int count, std::uint64_t present) {
+  if (present == ~std::uint64_t{0} >> (64 - std::min(count, 64))) return 0;
+  if (const auto it = hole_mask_index_.find(present); it != hole_mask_index_.end()) return it->second;
+  if (hole_masks_.size() > 0xFFFF) return -1;
+  hole_masks_.push_back(present);
+  return hole_mask_index_[present] = int(hole_masks_.size()) - 1;
+}
+
+int SparseMatrix::slot_count(const TraceEntry& t) const {
   if (t.slot < 0) return 0;
-  if (t.count == 1) return 1;
-  return std::popcount(t.present) + std::max(t.count - 64, 0);
+  if (t.count == 1 || t.holes == 0) return t.count;
+  return std::popcount(hole_masks_[t.holes]) + std::max(int(t.count) - 64, 0);
 }
 
 std::vector<SparseMatrix::Lane> SparseMatrix::lanes(const std::vector<std::size_t>& bounds) {
@@ -124,6 +132,7 @@ std::vector<SparseMatrix::Lane> SparseMatrix::lanes(const std::vector<std::size_
   for (std::size_t k = 0; k < segments; ++k) {
     Lane& l = out[k];
     l.trace_ = trace_.data();
+    l.hole_masks_ = hole_masks_.data();
     l.cursor_ = bounds[k];
     l.end_ = bounds[k + 1];
     l.values_ = values_.data();

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -112,21 +113,24 @@ class SparseMatrix {
     add_searched(row, col, v, grow_on_zero);
   }
   void add_searched(int row, int col, double v, bool grow_on_zero);
-  /// Whether row i of a run is in the pattern (rows from 64 on always are).
   struct TraceEntry;
-  static bool in_pattern(const TraceEntry& t, int i) { return i >= 64 || (t.present >> i & 1u); }
+  /// Whether row i of a run with holes (rows left out, `mask` of the rows present) is in the
+  /// pattern (rows from 64 on always are).
+  static bool in_pattern(std::uint64_t mask, int i) { return i >= 64 || (mask >> i & 1u); }
   /// Replays a recorded run: false, with nothing added, when a row left out as zero is not zero now.
   template <class Value>
   bool add_traced_run(const TraceEntry& t, const Value& value) {
     double* v = values_.data() + t.slot;
-    if (t.present == ~std::uint64_t{0} >> (64 - std::min(t.count, 64))) {
-      for (int i = 0; i < t.count; ++i) v[i] += value(i);
+    const int count = t.count;
+    if (t.holes == 0) {
+      for (int i = 0; i < count; ++i) v[i] += value(i);
       return true;
     }
-    for (int i = 0; i < t.count; ++i)
-      if (!in_pattern(t, i) && value(i) != 0.0) return false;
-    for (int i = 0; i < t.count; ++i)
-      if (in_pattern(t, i)) *v++ += value(i);
+    const std::uint64_t mask = hole_masks_[t.holes];
+    for (int i = 0; i < count; ++i)
+      if (!in_pattern(mask, i) && value(i) != 0.0) return false;
+    for (int i = 0; i < count; ++i)
+      if (in_pattern(mask, i)) *v++ += value(i);
     return true;
   }
   /// Adds rows [row, row + count) of a block column when each is in the pattern or zero (and
@@ -137,9 +141,11 @@ class SparseMatrix {
     for (int i = 0; i < std::min(count, 64); ++i)
       if (value(i) != 0.0) nonzero |= std::uint64_t{1} << i;
     std::uint64_t present = 0;
-    const int slot = run_slot(row, col, count, nonzero, present);
+    const int slot = count <= kMaxRun ? run_slot(row, col, count, nonzero, present) : -1;
     if (slot < 0) return false;
-    const TraceEntry t{row, col, slot, count, present};
+    const int holes = holes_index(count, present);
+    if (holes < 0) return false;
+    const TraceEntry t{row, col, slot, std::uint16_t(count), std::uint16_t(holes)};
     if (tracing_) {
       trace_.resize(cursor_);
       trace_.push_back(t);
@@ -164,12 +170,21 @@ class SparseMatrix {
   std::uint64_t version_ = 0;
   /// The adds of the current and last assembly: slot in values_, -1 for a zero left out; `count`
   /// rows from `row` (a block column), 1 for a single entry; of a block column, the rows in the
-  /// pattern (bit i: row + i) take consecutive slots from `slot`, the others were zeros left out.
+  /// pattern take consecutive slots from `slot`, the others were zeros left out: all rows when
+  /// `holes` is 0, else those of hole_masks_[holes] (bit i: row + i). 16 bytes: the trace of a
+  /// large model is one of its largest arrays (the few distinct masks are stored once).
   struct TraceEntry {
-    int row, col, slot, count;
-    std::uint64_t present = 0;
+    int row, col, slot;
+    std::uint16_t count, holes;
   };
+  static constexpr int kMaxRun = 0xFFFF;  ///< longer block columns are traced entry by entry
   std::vector<TraceEntry> trace_;
+  /// The distinct row masks of runs with holes; index 0 unused (no holes).
+  std::vector<std::uint64_t> hole_masks_{0};
+  std::unordered_map<std::uint64_t, int> hole_mask_index_;
+  /// Index of `present` in hole_masks_ (added if new), 0 when every row of the run is present,
+  /// -1 when the table is full.
+  int holes_index(int count, std::uint64_t present);
   std::size_t cursor_ = 0;
   bool tracing_ = false;  ///< from zero() until an add grows the pattern
   std::uint64_t trace_id_ = 0;
@@ -185,7 +200,7 @@ class SparseMatrix {
   std::vector<LanePlan> lane_plans_;
   void new_trace();
   /// Slots of a trace entry (its rows in the pattern).
-  static int slot_count(const TraceEntry& t);
+  int slot_count(const TraceEntry& t) const;
 };
 
 /// One thread's segment of a parallel assembly: the adds of SparseMatrix, following the trace
@@ -207,11 +222,12 @@ class SparseMatrix::Lane {
       if (rows > 1 && cursor_ < end_ && trace_[cursor_].count == rows) {
         const TraceEntry& t = trace_[cursor_];
         if (t.row != row || t.col != col + j) return fail();
+        const std::uint64_t mask = t.holes ? hole_masks_[t.holes] : ~std::uint64_t{0};
         for (int i = 0; i < rows; ++i)
-          if (!in_pattern(t, i) && m(i, j) != 0.0) return fail();
+          if (!in_pattern(mask, i) && m(i, j) != 0.0) return fail();
         int slot = t.slot;
         for (int i = 0; i < rows; ++i)
-          if (in_pattern(t, i)) put(slot++, m(i, j));
+          if (in_pattern(mask, i)) put(slot++, m(i, j));
         ++cursor_;
       } else {
         for (int i = 0; i < rows; ++i) add(row + i, col + j, m(i, j));
@@ -227,6 +243,7 @@ class SparseMatrix::Lane {
     else aside_.emplace_back(slot, v);
   }
   const TraceEntry* trace_ = nullptr;
+  const std::uint64_t* hole_masks_ = nullptr;
   std::size_t cursor_ = 0, end_ = 0;
   double* values_ = nullptr;
   const std::uint8_t* first_segment_ = nullptr;

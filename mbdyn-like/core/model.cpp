@@ -267,6 +267,17 @@ void Model::rebase_history(std::span<Vector> y_hist, std::span<Vector> yp_hist) 
     for (auto& n : nodes_) n->rebase_history(static_cast<int>(j), y_hist[j], yp_hist[j]);
 }
 
+void Model::reserve_history(int points) {
+  std::vector<StructNode*> structural;
+  for (auto& n : nodes_)
+    if (auto* s = dynamic_cast<StructNode*>(n.get())) structural.push_back(s);
+  const std::size_t depth = std::size_t(std::max(points, 1));
+  std::vector<StructNode::HistoryPoint> store(structural.size() * depth);
+  for (std::size_t k = 0; k < structural.size(); ++k)
+    structural[k]->use_history(std::span(store).subspan(k * depth, depth));
+  node_history_ = std::move(store);
+}
+
 void Model::after_predict(double t, Vector& y, Vector& yp) {
   for (auto& n : nodes_) n->after_predict(y, yp);
   const StepContext c{t, 0.0, &y, &yp};

@@ -73,6 +73,9 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   void jacobian(double t, double dCoef, integrators::SparseMatrix& J) override;
   void after_convergence(double t, Vector& y, Vector& yp) override;
   void rebase_history(std::span<Vector> y_hist, std::span<Vector> yp_hist) override;
+  /// The structural nodes' rings of converged points, `points` deep, in one contiguous store
+  /// in node order (the per-step loops over the nodes read them in sequence).
+  void reserve_history(int points) override;
   void after_predict(double t, Vector& y, Vector& yp) override;
   void derivatives_update(Vector& y, Vector& yp) override;
   /// The second-order view (model_second_order.hpp), built at the first call after numbering.
@@ -118,6 +121,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::vector<DriveCallerPtr> stateful_drives_;
   std::vector<std::shared_ptr<StepObserver>> step_observers_;
   std::vector<StructNode*> dummy_nodes_;  ///< filled by number_dofs()
+  std::vector<StructNode::HistoryPoint> node_history_;  ///< reserve_history()
   std::vector<Element*> after_residual_;  ///< filled by setup_elements()
   const GravityField* gravity_ = nullptr;
   std::map<std::string, double> current_values_;

@@ -129,9 +129,14 @@ void StructNode::after_convergence(Vector& y, Vector& yp) {
   w_prev_W_ = w_W_;
   R_prev_WN_ = R_WN_;
   if (dof_count() == 0 || is_displacement()) return;
-  history_newest_ = (history_newest_ + kHistoryDepth - 1) % kHistoryDepth;
-  history_[history_newest_] = {R_WN_, w_W_};
-  history_size_ = std::min(history_size_ + 1, kHistoryDepth);
+  if (history_.empty()) {
+    own_history_ = std::make_unique<HistoryPoint[]>(kHistoryDepth);
+    history_ = {own_history_.get(), std::size_t(kHistoryDepth)};
+  }
+  const int depth = int(history_.size());
+  history_newest_ = (history_newest_ + depth - 1) % depth;
+  history_[std::size_t(history_newest_)] = {R_WN_, w_W_};
+  history_size_ = std::min(history_size_ + 1, depth);
   // Canonical form: the converged orientation becomes the reference (g = 0, g' = omega).
   const int i = dof_index();
   y.segment<3>(i + 3).setZero();
@@ -140,6 +145,15 @@ void StructNode::after_convergence(Vector& y, Vector& yp) {
   w_ref_.setZero();  // omega = G(g) g' with g' = omega in canonical form
   g_.setZero();
   gp_ = w_W_;
+}
+
+void StructNode::use_history(std::span<HistoryPoint> ring) {
+  const int kept = std::min(history_size_, int(ring.size()));
+  for (int j = 0; j < kept; ++j) ring[std::size_t(j)] = history(j);
+  history_ = ring;
+  own_history_.reset();
+  history_newest_ = 0;
+  history_size_ = kept;
 }
 
 void StructNode::rebase_history(int j, Vector& y, Vector& yp) const {

@@ -16,7 +16,9 @@
 // (dynamic) or first, as MBDyn's "struct displacement node" .log lines number them. Their
 // orientation stays the identity and their angular velocity zero.
 #include <array>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "mbdyn-like/core/node.hpp"
@@ -152,6 +154,18 @@ class StructNode : public Node {
   /// Recomputes a dummy node from its base node(s).
   void update_dummy();
 
+  /// Orientation and angular velocity of a converged point (rebase_history).
+  struct HistoryPoint {
+    Mat3 R_WN;
+    Vec3 w_W;
+  };
+  /// Points kept when no ring is given: enough for the 6-stage ESDIRK and the 4th-order predictor.
+  static constexpr int kHistoryDepth = 8;
+  /// Keeps the converged points in `ring` (the model's contiguous store of every node's ring,
+  /// as deep as the integrator rebases) instead of a ring of kHistoryDepth of its own; the
+  /// newest points kept so far move there.
+  void use_history(std::span<HistoryPoint> ring);
+
  private:
   Type type_;
   InitialConditions ic_;
@@ -165,17 +179,13 @@ class StructNode : public Node {
   Vec3 xpp_W_ = Vec3::Zero(), wp_W_ = Vec3::Zero();
   Vec3 x_prev_W_, v_prev_W_, w_prev_W_;
   Mat3 R_prev_WN_;
-  /// Orientation and angular velocity of the converged points (rebase_history): a ring inside
-  /// the node, newest at history_newest_ (no allocation per step, no pointer to follow).
-  struct HistoryPoint {
-    Mat3 R_WN;
-    Vec3 w_W;
-  };
-  static constexpr int kHistoryDepth = 8;  // enough for the 6-stage ESDIRK and 4th-order predictor
-  std::array<HistoryPoint, kHistoryDepth> history_;
+  /// The converged points (rebase_history), a ring with the newest at history_newest_: the
+  /// model's (use_history), or own_history_ allocated at the first converged point.
+  std::span<HistoryPoint> history_;
+  std::unique_ptr<HistoryPoint[]> own_history_;
   int history_newest_ = 0, history_size_ = 0;
   /// The converged point j steps before the newest (j < history_size_).
-  const HistoryPoint& history(int j) const { return history_[(history_newest_ + j) % kHistoryDepth]; }
+  const HistoryPoint& history(int j) const { return history_[(history_newest_ + j) % history_.size()]; }
   // NetCDF variable ids
   int nc_X_ = -1, nc_R_ = -1, nc_XP_ = -1, nc_W_ = -1, nc_XPP_ = -1, nc_WP_ = -1;
   int nc_B_ = -1, nc_G_ = -1, nc_BP_ = -1, nc_GP_ = -1;

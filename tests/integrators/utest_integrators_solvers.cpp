@@ -474,3 +474,33 @@ TEST(SparseMatrixTrace, BlockColumnsWithZerosEqualEntryByEntry) {
     ASSERT_EQ(blocks.values(), entries.values()) << "pass " << pass;
   }
 }
+
+// Block columns longer than 64 rows (rows from 64 on are always in the pattern) and runs whose
+// rows left out as zeros repeat the same few masks: the trace replays them as the searched adds.
+TEST(SparseMatrixTrace, LongBlockColumnsWithHoles) {
+  using mbl::integrators::SparseMatrix;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> val(-1.0, 1.0);
+  const int n = 80;
+  SparseMatrix blocks(n), entries(n);
+  for (int pass = 0; pass < 6; ++pass) {
+    blocks.zero();
+    entries.zero();
+    Eigen::Matrix<double, 70, 2> m;
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 70; ++i) m(i, j) = (i % 5 == j && i < 64 && pass < 4) ? 0.0 : val(rng);
+    Eigen::Matrix3d skew;
+    skew << 0.0, -val(rng), val(rng), val(rng), 0.0, -val(rng), -val(rng), val(rng), 0.0;
+    blocks.add_block(3, 1, m);
+    for (int k = 0; k < 20; ++k) blocks.add_block(3 * k % 75, 3 * k % 77, skew);
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 70; ++i) entries.add_block(3 + i, 1 + j, Eigen::Matrix<double, 1, 1>(m(i, j)));
+    for (int k = 0; k < 20; ++k)
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i)
+          entries.add_block(3 * k % 75 + i, 3 * k % 77 + j, Eigen::Matrix<double, 1, 1>(skew(i, j)));
+    ASSERT_EQ(blocks.col_ptr(), entries.col_ptr()) << "pass " << pass;
+    ASSERT_EQ(blocks.row_idx(), entries.row_idx()) << "pass " << pass;
+    ASSERT_EQ(blocks.values(), entries.values()) << "pass " << pass;
+  }
+}
