@@ -12,6 +12,7 @@
 
 #include "mbdyn-like/output/compare.hpp"
 #include "mbdyn-like/output/plot.hpp"
+#include "support/run_program.hpp"
 
 namespace fs = std::filesystem;
 using namespace mbl::output;
@@ -236,7 +237,7 @@ void write_pendulum_copy(const fs::path& prefix, std::size_t stride, std::size_t
 }  // namespace
 
 TEST(OutputCompare, ADifferentNumberOfRecordsFailsUnlessPartial) {
-  const fs::path dir = fs::temp_directory_path() / ("mbl_records_" + std::to_string(::getpid()));
+  const fs::path dir = mbl::test::fresh_temp_dir("records");
   fs::create_directories(dir);
   write_pendulum_copy(dir / "longer", 1, 1);
   const std::string ref = kShared + "/decks/web.pendulum/mbdyn/pendulum";
@@ -250,7 +251,7 @@ TEST(OutputCompare, ADifferentNumberOfRecordsFailsUnlessPartial) {
 }
 
 TEST(OutputCompare, AStridedReferenceIsTimedByItsOutFile) {
-  const fs::path dir = fs::temp_directory_path() / ("mbl_stride_" + std::to_string(::getpid()));
+  const fs::path dir = mbl::test::fresh_temp_dir("stride");
   fs::create_directories(dir);
   write_pendulum_copy(dir / "strided", 7, 0);
   const std::string full = kShared + "/decks/web.pendulum/mbdyn/pendulum";

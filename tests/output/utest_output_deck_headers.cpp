@@ -70,6 +70,7 @@ fs::path work_dir() {
   // One folder per process: CTest runs the cases of this file in parallel processes.
   const fs::path d = fs::temp_directory_path() / ("mbl_utest_output_deck_headers_" + std::to_string(::getpid()));
   fs::create_directories(d);
+  mbl::test::remove_at_exit_if_passed(d);
   return d;
 }
 

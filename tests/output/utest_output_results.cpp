@@ -10,6 +10,7 @@
 
 #include "mbdyn-like/output/compare.hpp"
 #include "mbdyn-like/output/results.hpp"
+#include "support/run_program.hpp"
 
 namespace fs = std::filesystem;
 using namespace mbl::output;
@@ -130,7 +131,7 @@ TEST(OutputResults, TextAndNetcdfOfTheSameRunAgree) {
 }
 
 TEST(OutputResults, TextFilesCutShortKeepTheCompleteRecords) {
-  const std::string dir = (fs::temp_directory_path() / ("mbl_cut_" + std::to_string(::getpid()))).string();
+  const std::string dir = mbl::test::fresh_temp_dir("cut").string();
   fs::create_directories(dir);
   const std::string prefix = dir + "/total";
   // .mov cut in the middle of the second node's line of record 501; the .jnt complete

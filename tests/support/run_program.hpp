@@ -7,10 +7,30 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace mbl::test {
+
+/// Removes, when the test process ends with every test passed, the folders registered with it
+/// (a failed test keeps its outputs for inspection). The suite runs thousands of processes: kept
+/// folders (up to 300 MB each) filled the disk.
+inline void remove_at_exit_if_passed(const std::filesystem::path& dir) {
+  static std::vector<std::filesystem::path> folders;
+  static const bool registered = [] {
+    // Registered after GoogleTest's UnitTest exists, so this runs before it is destroyed.
+    (void)::testing::UnitTest::GetInstance();
+    std::atexit([] {
+      if (!::testing::UnitTest::GetInstance()->Passed()) return;
+      std::error_code ec;
+      for (const auto& d : folders) std::filesystem::remove_all(d, ec);
+    });
+    return true;
+  }();
+  (void)registered;
+  folders.push_back(dir);
+}
 
 /// A fresh temporary folder for one test process: CTest runs test cases in parallel processes
 /// (and other builds of the suite may run the same case), so every folder carries the pid.
@@ -19,6 +39,7 @@ inline std::filesystem::path fresh_temp_dir(const std::string& name) {
       std::filesystem::temp_directory_path() / ("mbl_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  remove_at_exit_if_passed(dir);
   return dir;
 }
 
