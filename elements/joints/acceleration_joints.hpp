@@ -40,7 +40,8 @@ class AccelerationJoint final : public DirectionJoint {
   void output_netcdf_extra(OutputSink& out) const override;
 
  private:
-  /// The node's rows that take the reaction: the momentum definition (dynamic) or equilibrium.
+  /// The first of the node's six rows that take the reaction (the momentum definition of a
+  /// dynamic node, else equilibrium); add_reaction adds 3 for the angular joint.
   int reaction_rows() const { return node_.has_inertia_block() ? node_.momentum_eq_index() : node_.eq_index(); }
   double reaction_ = 0.0, imposed_ = 0.0;
   OutputSink::VarId nc_value_ = -1;

@@ -9,8 +9,8 @@
 // with M = m2 e_b2 x l + m3 e_b3 x l. `spline` is MBDyn 2024's: the unknowns m1 (about the
 // tangent), m2, m3 and classic's two equations; the spline constraint itself is a FIXME there, so
 // m1 and the third equation stay empty, the Jacobian is singular and the run stops in the
-// derivatives phase, as MBDyn's does (M from m2, m3 as MBDyn's residual has it; its Jacobian
-// puts them one column early). The slider node gets F, M + R_b f x F; the beam node of
+// derivatives phase, as MBDyn's does (M from m2, m3 as MBDyn's residual has it; MBDyn's Jacobian
+// puts them one column early, ours differentiates the residual as written). The slider node gets F, M + R_b f x F; the beam node of
 // the finite volume containing s gets -F and -(M + (x_c - x_node) x F), split between two
 // nodes with weights dW (smearing) within +/- smearing of the volume boundary s = +/-1/sqrt(3).
 // Past the ends of a beam (|s| > 1) the slider moves on to the next one (s -= 2) or the previous.

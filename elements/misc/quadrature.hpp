@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <span>
+#include <stdexcept>
 
 namespace mbl::elements::quadrature {
 
@@ -18,7 +19,8 @@ inline std::span<const Point1D> gauss(int n) {
   static const std::array<Point1D, 3> g3 = {
       {{-std::sqrt(0.6), 5.0 / 9.0}, {0.0, 8.0 / 9.0}, {std::sqrt(0.6), 5.0 / 9.0}}};
   if (n == 2) return g2;
-  return g3;
+  if (n == 3) return g3;
+  throw std::invalid_argument("gauss: only the 2- and 3-point rules are tabulated");
 }
 
 struct TrianglePoint {
