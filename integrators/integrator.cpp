@@ -78,7 +78,7 @@ StepResult ImplicitStepIntegrator::advance(Problem& problem, double t, double dt
   return res;
 }
 
-const std::vector<ImplicitStepIntegrator::Point>& ImplicitStepIntegrator::rebased(
+std::span<const ImplicitStepIntegrator::Point> ImplicitStepIntegrator::rebased(
     Problem& problem, const std::vector<const Point*>& pts) {
   // rebase_history() takes the states and the derivatives as two arrays: they are moved there
   // and back (no copy of their storage).
@@ -91,13 +91,13 @@ const std::vector<ImplicitStepIntegrator::Point>& ImplicitStepIntegrator::rebase
     yps[j] = pts[j]->yp;
   }
   problem.rebase_history(std::span<Vector>(ys), std::span<Vector>(yps));
-  std::vector<Point>& out = rebased_;
   for (std::size_t j = 0; j < pts.size(); ++j) {
-    out[j].t = pts[j]->t;
-    out[j].y = std::move(ys[j]);
-    out[j].yp = std::move(yps[j]);
+    rebased_[j].t = pts[j]->t;
+    rebased_[j].y = std::move(ys[j]);
+    rebased_[j].yp = std::move(yps[j]);
   }
-  return out;
+  // The storage may hold more points (kept from a longer call): only those asked for.
+  return std::span<const Point>(rebased_).first(pts.size());
 }
 
 NewtonResult ImplicitStepIntegrator::solve_point(Problem& problem, double t, const Vector& C,
@@ -122,7 +122,7 @@ NewtonResult ImplicitStepIntegrator::solve_point(Problem& problem, double t, con
   return res;
 }
 
-void ImplicitStepIntegrator::predict(double t, const std::vector<Point>& pts, int count,
+void ImplicitStepIntegrator::predict(double t, std::span<const Point> pts, int count,
                                      Vector& xp) const {
   count = std::min<int>(count, static_cast<int>(pts.size()));
   if (count <= 1) {  // constant prediction, seed eq. (15)
@@ -181,7 +181,7 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
   const int npts = std::min(avail, std::max(r, n_pred));
   std::vector<const Point*> ptrs;
   for (int j = 0; j < npts; ++j) ptrs.push_back(&history_[j]);
-  const std::vector<Point>& pts = rebased(problem, ptrs);
+  const std::span<const Point> pts = rebased(problem, ptrs);
   // C = sum_j a_j X_j + b_j XP_j, element by element (the algebraic unknowns with their own
   // formula when its radius differs).
   C_.setZero(n_);
@@ -233,7 +233,7 @@ StepResult SingleStepIntegrator<N>::step(Problem& problem, double t, double dt,
     A_new = ((1.0 - ge) * unit(p) + ge * A_new - (1.0 - go) * unit(p + 1)) / go;
   }
   const Eigen::VectorXcd ycoef = dt * ((1.0 - g[0]) * unit(N) + g[0] * A_new);
-  const std::vector<Point>& pts = rebased(problem, {&history_[0]});
+  const std::span<const Point> pts = rebased(problem, {&history_[0]});
   const Vector XP1 = XP(pts[0]);
   Vector C = X(pts[0]) + ycoef[1].real() * XP1;
   for (int p = 1; p < N; ++p) C += (ycoef[p + 1] * aux_[p - 1]).real();
@@ -287,7 +287,7 @@ StepResult StageNIntegrator<S>::step(Problem& problem, double t, double dt, Newt
     const double ti = i == S - 1 ? t : t0 + tab.c[i] * dt;
     std::vector<const Point*> ptrs;  // previous stages, most recent first
     for (int j = i - 1; j >= 0; --j) ptrs.push_back(&stage(j));
-    const std::vector<Point>& pts = rebased(problem, ptrs);
+    const std::span<const Point> pts = rebased(problem, ptrs);
     Vector C = X(pts[i - 1]);  // stage 1 = t_{k-1}
     for (int j = 0; j < i; ++j) C += (dt * tab.A(i, j)) * XP(pts[i - 1 - j]);
     // Seed §3.1: constant prediction for the second stage, eq. (12) afterwards, eq. (16) for

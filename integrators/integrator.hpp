@@ -14,6 +14,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -79,15 +80,15 @@ class ImplicitStepIntegrator {
   /// Role vectors (see the header comment): X = state role, XP = derivative role.
   Vector X(const Point& p) const { return alg_.select(p.yp, p.y); }
   Vector XP(const Point& p) const { return alg_.select(p.y, p.yp); }
-  /// Copies of `pts` (most recent first) passed through problem.rebase_history(); valid until
-  /// the next call (the copies' storage is kept: a large model's vectors are not allocated and
-  /// paged in again every step).
-  const std::vector<Point>& rebased(Problem& problem, const std::vector<const Point*>& pts);
+  /// Copies of `pts` (most recent first) passed through problem.rebase_history(), as many as
+  /// `pts`; valid until the next call (the copies' storage is kept: a large model's vectors are
+  /// not allocated and paged in again every step).
+  std::span<const Point> rebased(Problem& problem, const std::vector<const Point*>& pts);
   /// Steps 2b-4 of the header comment for one point: X = C + D * XP (D per dof order).
   NewtonResult solve_point(Problem& problem, double t, const Vector& C, const Vector& XP_pred,
                            double D, double D_alg, NewtonSolver& newton, Point& out);
   /// Predicted derivative-role vector from points (most recent first) with eq. (12) / (16).
-  void predict(double t, const std::vector<Point>& pts, int count, Vector& xp) const;
+  void predict(double t, std::span<const Point> pts, int count, Vector& xp) const;
 
   std::deque<Point> history_;  ///< converged steps, most recent first
   /// Work vectors kept between steps: the constant part C of the formula, the predicted

@@ -12,6 +12,10 @@ void SparseMatrix::resize(int n) {
   trace_.clear();
   cursor_ = 0;
   tracing_ = false;
+  // A new matrix: the masks of the old one's runs go with its trace (the table holds 0xFFFF).
+  hole_masks_.assign(1, 0);
+  hole_mask_index_.clear();
+  lane_plans_.clear();
   col_ptr_.assign(n + 1, 0);
   row_idx_.clear();
   values_.clear();

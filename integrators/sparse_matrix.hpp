@@ -88,6 +88,8 @@ class SparseMatrix {
   /// Whether the current assembly (since zero()) follows or records a trace: false once an add
   /// grew the pattern.
   bool tracing() const { return tracing_; }
+  /// Distinct row masks of block columns with holes recorded since the last resize().
+  std::size_t hole_mask_count() const { return hole_masks_.size() - 1; }
   /// Lanes for the trace segments [bounds[k], bounds[k + 1]) of one group, the first starting at
   /// the current position; empty when the trace does not hold them.
   std::vector<Lane> lanes(const std::vector<std::size_t>& bounds);

@@ -133,7 +133,7 @@ std::shared_ptr<SocketFileDriver> read_socket_driver(parser::CardReader& in, uns
   address.port = socket_driver_default_port;
   if (in.keyword_is("local")) {
     address.local = true;
-    address.path = elements::read_socket_path(in);
+    address.path = elements::read_socket_path(in, true);  // the driver listens on it
   } else {
     if (in.keyword_is("port")) address.port = elements::read_port(in);
     // Authentication (MBDyn's ReadAuthMethod): peers are trusted (`noauth`) only.

@@ -6,6 +6,7 @@
 #include "elements/forces/external_modal_force.hpp"
 #include "elements/forces/external_structural_force.hpp"
 #include "elements/input/socket_options.hpp"
+#include "elements/input/stream_echo.hpp"
 #include "elements/joints/modal/modal_joint.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "parser/errors.hpp"
@@ -23,7 +24,7 @@ void read_common_parameters(CardReader& in, ExternalCommunicator& c, double min_
     c.sleep_s = parser::checked_real(in, [min_sleep](double t) { return t >= min_sleep; },
                                      fmt::format("a sleep time >= {} s", min_sleep));
   if (in.keyword_is("precision") && !in.keyword_is("default"))
-    c.precision = int(parser::checked_integer(in, [](std::int64_t n) { return n >= 0 && n < 100; }, "a precision from 0 to 99"));
+    c.precision = read_text_precision(in, 0);
 }
 
 /// The communicator and the coupling (MBDyn's ReadExtForce); nullopt when the card was reported

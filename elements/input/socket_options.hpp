@@ -30,8 +30,9 @@ struct SocketRules {
 
 /// `<port>`: 1 to 65535 (MBDyn stores it in 16 bits).
 int read_port(parser::CardReader& in);
-/// `"<path>"` of a local socket: a file name, as MBDyn's GetFileName reads it (resolve_path).
-std::string read_socket_path(parser::CardReader& in);
+/// `"<path>"` of a local socket, `~` expanded as MBDyn's GetFileName does: as given (from the
+/// working directory) when we `create` the socket, else found as a data file (resolve_path).
+std::string read_socket_path(parser::CardReader& in, bool create);
 /// The options above; nullopt when the card was reported not implemented (udp: sockets are
 /// streams only), its rest skipped.
 std::optional<SocketOptions> read_socket_options(parser::CardReader& in, const SocketRules& rules);

@@ -1,5 +1,9 @@
 #include "elements/input/stream_echo.hpp"
 
+#include <fmt/format.h>
+
+#include <limits>
+
 #include "elements/input/file_path.hpp"
 
 namespace mbl::elements {
@@ -7,11 +11,15 @@ namespace mbl::elements {
 StreamEchoParams read_stream_echo(parser::CardReader& in) {
   StreamEchoParams p;
   p.path = expand_home(in.string());  // written from the working directory, as MBDyn
-  if (in.keyword_is("precision"))
-    p.precision = int(parser::checked_integer(in, [](std::int64_t n) { return n >= 1 && n <= 99; },
-                                              "a precision from 1 to 99"));
+  if (in.keyword_is("precision")) p.precision = read_text_precision(in, 1);
   if (in.keyword_is("shift")) p.shift = in.real();
   return p;
+}
+
+int read_text_precision(parser::CardReader& in, int lowest) {
+  constexpr std::int64_t highest = std::numeric_limits<int>::max();
+  return int(parser::checked_integer(in, [lowest](std::int64_t n) { return n >= lowest && n <= highest; },
+                                     fmt::format("a precision from {} to {}", lowest, highest)));
 }
 
 bool StreamEcho::open(const StreamEchoParams& p, const char* who, unsigned label, std::size_t channels,

@@ -21,6 +21,10 @@ struct StreamEchoParams {
 
 /// `echo, "<file>" [, precision, <p>] [, shift, <s>]` (the `echo` keyword already read).
 StreamEchoParams read_stream_echo(parser::CardReader& in);
+/// The `<p>` of `precision, <p>` for the text sent to a peer or echoed (MBDyn's GetInt): from
+/// `lowest` on (1 for the echo, whose 0 MBDyn refuses; 0, the stream's default, for the external
+/// forces' files), any int above.
+int read_text_precision(parser::CardReader& in, int lowest);
 
 class StreamEcho {
  public:

@@ -59,8 +59,4 @@ unsigned AccelerationJoint::private_data_index(std::string_view name) const {
   if (name == (linear() ? "a" : "wp")) return 2;
   return 0;
 }
-
-namespace {
-const bool registered = register_direction_joints<AccelerationJoint>("linear acceleration", "angular acceleration");
-}  // namespace
 }  // namespace mbl::elements

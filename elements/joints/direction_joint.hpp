@@ -3,11 +3,11 @@
 // direction e acting on the node's velocity and force rows (linear), or a direction e_N that
 // turns with the node, e = R_N e_N, acting on its angular velocity and moment rows (angular).
 // The velocity and acceleration joints share the direction, the speed along it and their
-// Jacobians; their unknowns and the rows that take the reaction differ (as MBDyn's).
+// Jacobians; their unknowns and the rows that take the reaction differ (as MBDyn's). Their
+// cards are read in direction_joint_readers.cpp.
 #include <memory>
 
-#include "elements/input/drive_input.hpp"
-#include "elements/joints/joint_input.hpp"
+#include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
 
 namespace mbl::elements {
@@ -42,21 +42,5 @@ class DirectionJoint : public Joint {
   Vec3 e_;
   DriveCallerPtr drive_;
 };
-
-/// Registers the linear and angular cards of a direction joint, `node, direction, drive`
-/// (the direction global, or in the node frame for the angular card).
-template <class DirectionJointType>
-bool register_direction_joints(const char* linear_card, const char* angular_card) {
-  using Kind = DirectionJoint::Kind;
-  auto reader = [](Kind kind) {
-    return [kind](parser::CardReader& in, BuildContext& ctx, unsigned label) {
-      StructNode& n = ctx.struct_node(in);
-      const Vec3 e = read_axis(in, kind == Kind::Linear ? nullptr : &n);
-      add_joint(in, ctx, std::make_unique<DirectionJointType>(label, kind, n, e, read_drive(in, ctx)));
-    };
-  };
-  return CardRegistry::family("joint").add(linear_card, reader(Kind::Linear)) &&
-         CardRegistry::family("joint").add(angular_card, reader(Kind::Angular));
-}
 
 }  // namespace mbl::elements

@@ -62,11 +62,12 @@ inline Mat3 frame_along(const Vec3& u) {
 }
 
 /// The orientation of `node` (null: the ground) at the Newton reference of the step (the
-/// prediction); a node with fewer than six unknowns (dummy, static displacement) has no reference
-/// of its own: its current one.
+/// prediction). A dummy node's is zero, as MBDyn's GetRRef() of a DummyStructNode (its
+/// StructNode part is built with a zero orientation that no update of the dummy touches); a
+/// displacement node's is the identity, its only orientation.
 inline Mat3 reference_R_WN(const StructNode* node) {
   if (!node) return Mat3::Identity();
-  return node->dof_count() >= 6 ? node->R_ref() : node->R_WN();
+  return node->is_dummy() ? Mat3::Zero() : node->R_ref();
 }
 
 /// The orientation of `node` at which the Jacobians are linearised: the Newton reference, as

@@ -52,8 +52,4 @@ void VelocityJoint::output_netcdf_extra(OutputSink& out) const {
 unsigned VelocityJoint::private_data_index(std::string_view name) const {
   return name == (linear() ? "v" : "w") ? 1 : 0;
 }
-
-namespace {
-const bool registered = register_direction_joints<VelocityJoint>("linear velocity", "angular velocity");
-}  // namespace
 }  // namespace mbl::elements

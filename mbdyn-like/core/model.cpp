@@ -74,8 +74,12 @@ void Model::setup_elements() {
 
 void Model::number_dofs() {
   dummy_nodes_.clear();
+  struct_nodes_.clear();
   for (auto& n : nodes_)
-    if (auto* s = dynamic_cast<StructNode*>(n.get()); s && s->is_dummy()) dummy_nodes_.push_back(s);
+    if (auto* s = dynamic_cast<StructNode*>(n.get())) {
+      struct_nodes_.push_back(s);
+      if (s->is_dummy()) dummy_nodes_.push_back(s);
+    }
   int next = 0;
   dof_order_.clear();
   equation_order_.clear();
@@ -268,9 +272,10 @@ void Model::rebase_history(std::span<Vector> y_hist, std::span<Vector> yp_hist) 
 }
 
 void Model::reserve_history(int points) {
+  // Dummy and displacement nodes have no orientation unknowns to rebase: no ring.
   std::vector<StructNode*> structural;
   for (auto& n : nodes_)
-    if (auto* s = dynamic_cast<StructNode*>(n.get())) structural.push_back(s);
+    if (auto* s = dynamic_cast<StructNode*>(n.get()); s && s->rebases()) structural.push_back(s);
   const std::size_t depth = std::size_t(std::max(points, 1));
   std::vector<StructNode::HistoryPoint> store(structural.size() * depth);
   for (std::size_t k = 0; k < structural.size(); ++k)
@@ -282,6 +287,15 @@ void Model::after_predict(double t, Vector& y, Vector& yp) {
   for (auto& n : nodes_) n->after_predict(y, yp);
   const StepContext c{t, 0.0, &y, &yp};
   for (auto& e : elements_) e->after_predict(c);
+}
+
+void Model::save_checkpoint() {
+  node_checkpoints_.resize(struct_nodes_.size());
+  for (std::size_t k = 0; k < struct_nodes_.size(); ++k) node_checkpoints_[k] = struct_nodes_[k]->checkpoint();
+}
+
+void Model::restore_checkpoint() {
+  for (std::size_t k = 0; k < node_checkpoints_.size(); ++k) struct_nodes_[k]->restore(node_checkpoints_[k]);
 }
 
 void Model::derivatives_update(Vector& y, Vector& yp) {

@@ -77,6 +77,9 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   /// in node order (the per-step loops over the nodes read them in sequence).
   void reserve_history(int points) override;
   void after_predict(double t, Vector& y, Vector& yp) override;
+  /// The structural nodes' references, previous configuration and rings (StructNode::Checkpoint).
+  void save_checkpoint() override;
+  void restore_checkpoint() override;
   void derivatives_update(Vector& y, Vector& yp) override;
   /// The second-order view (model_second_order.hpp), built at the first call after numbering.
   integrators::SecondOrderProblem* second_order() override;
@@ -121,6 +124,8 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::vector<DriveCallerPtr> stateful_drives_;
   std::vector<std::shared_ptr<StepObserver>> step_observers_;
   std::vector<StructNode*> dummy_nodes_;  ///< filled by number_dofs()
+  std::vector<StructNode*> struct_nodes_;  ///< filled by number_dofs()
+  std::vector<StructNode::Checkpoint> node_checkpoints_;  ///< save_checkpoint()
   std::vector<StructNode::HistoryPoint> node_history_;  ///< reserve_history()
   std::vector<Element*> after_residual_;  ///< filled by setup_elements()
   const GravityField* gravity_ = nullptr;

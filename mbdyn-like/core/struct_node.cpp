@@ -128,7 +128,7 @@ void StructNode::after_convergence(Vector& y, Vector& yp) {
   v_prev_W_ = v_W_;
   w_prev_W_ = w_W_;
   R_prev_WN_ = R_WN_;
-  if (dof_count() == 0 || is_displacement()) return;
+  if (!rebases()) return;
   if (history_.empty()) {
     own_history_ = std::make_unique<HistoryPoint[]>(kHistoryDepth);
     history_ = {own_history_.get(), std::size_t(kHistoryDepth)};
@@ -137,6 +137,7 @@ void StructNode::after_convergence(Vector& y, Vector& yp) {
   history_newest_ = (history_newest_ + depth - 1) % depth;
   history_[std::size_t(history_newest_)] = {R_WN_, w_W_};
   history_size_ = std::min(history_size_ + 1, depth);
+  ++history_pushes_;
   // Canonical form: the converged orientation becomes the reference (g = 0, g' = omega).
   const int i = dof_index();
   y.segment<3>(i + 3).setZero();
@@ -156,8 +157,26 @@ void StructNode::use_history(std::span<HistoryPoint> ring) {
   history_size_ = kept;
 }
 
+StructNode::Checkpoint StructNode::checkpoint() const {
+  return {R_ref_, R_prev_WN_, w_ref_, x_prev_W_, v_prev_W_, w_prev_W_, history_pushes_, history_newest_, history_size_};
+}
+
+void StructNode::restore(const Checkpoint& c) {
+  R_ref_ = c.R_ref;
+  w_ref_ = c.w_ref;
+  R_prev_WN_ = c.R_prev_WN;
+  x_prev_W_ = c.x_prev_W;
+  v_prev_W_ = c.v_prev_W;
+  w_prev_W_ = c.w_prev_W;
+  // Each point converged since took the slot of the oldest one: those points are gone.
+  const long pushed = history_pushes_ - c.history_pushes;
+  history_pushes_ = c.history_pushes;
+  history_newest_ = c.history_newest;
+  history_size_ = int(std::min<long>(c.history_size, std::max<long>(long(history_.size()) - pushed, 0)));
+}
+
 void StructNode::rebase_history(int j, Vector& y, Vector& yp) const {
-  if (dof_count() == 0 || is_displacement() || j == 0 || j >= history_size_) return;
+  if (!rebases() || j == 0 || j >= history_size_) return;
   // Seed 000 §3.1: g_{N-1-j} = g(R_{N-1-j} R_{N-1}^T), g' = G(g)^{-1} omega_{N-1-j}.
   const Mat3& R_newest = history(0).R_WN;
   const auto& [R_j, w_j] = history(j);
@@ -168,7 +187,7 @@ void StructNode::rebase_history(int j, Vector& y, Vector& yp) const {
 }
 
 void StructNode::after_predict(Vector& y, Vector& yp) {
-  if (dof_count() == 0 || is_displacement()) return;
+  if (!rebases()) return;
   const int i = dof_index();
   const Vec3 g0 = y.segment<3>(i + 3);
   const Vec3 gp0 = yp.segment<3>(i + 3);

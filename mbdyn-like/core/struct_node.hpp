@@ -165,6 +165,21 @@ class StructNode : public Node {
   /// as deep as the integrator rebases) instead of a ring of kHistoryDepth of its own; the
   /// newest points kept so far move there.
   void use_history(std::span<HistoryPoint> ring);
+  /// Whether the node keeps converged orientations to rebase (it has orientation unknowns).
+  bool rebases() const { return dof_count() >= 6 && !is_displacement(); }
+
+  /// What after_predict() and after_convergence() overwrite, saved at the start of a step so that
+  /// a failed step (possibly after some ESDIRK stages converged) is retried from it.
+  struct Checkpoint {
+    Mat3 R_ref, R_prev_WN;
+    Vec3 w_ref, x_prev_W, v_prev_W, w_prev_W;
+    long history_pushes = 0;
+    int history_newest = 0, history_size = 0;
+  };
+  Checkpoint checkpoint() const;
+  /// Back to `c`; the ring's points converged since then are dropped (the points they overwrote
+  /// are no longer counted).
+  void restore(const Checkpoint& c);
 
  private:
   Type type_;
@@ -184,6 +199,7 @@ class StructNode : public Node {
   std::span<HistoryPoint> history_;
   std::unique_ptr<HistoryPoint[]> own_history_;
   int history_newest_ = 0, history_size_ = 0;
+  long history_pushes_ = 0;  ///< points converged so far (restore)
   /// The converged point j steps before the newest (j < history_size_).
   const HistoryPoint& history(int j) const { return history_[(history_newest_ + j) % history_.size()]; }
   // NetCDF variable ids

@@ -6,6 +6,7 @@
 #include "drive_test_util.hpp"
 #include "elements/drives/file_driver.hpp"
 #include "parser/math/math_parser.hpp"
+#include "support/run_program.hpp"
 
 namespace mbl::drives::test {
 namespace {
@@ -15,12 +16,9 @@ namespace fs = std::filesystem;
 class DrivesFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("mbl_drives_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
+    dir_ = ::mbl::test::fresh_temp_dir(std::string("drives_") +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
   }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string write(const std::string& name, const std::string& text) {
     const fs::path p = dir_ / name;
     std::ofstream(p) << text;

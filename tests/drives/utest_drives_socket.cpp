@@ -10,6 +10,7 @@
 
 #include "drive_test_util.hpp"
 #include "elements/drives/socket_drivers.hpp"
+#include "support/run_program.hpp"
 
 namespace mbl::drives::test {
 namespace {
@@ -17,8 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string socket_path(const char* what) {
-  return (fs::temp_directory_path() / ("mbl_" + std::string(what) + "_" + std::to_string(::getpid()) + ".sock"))
-      .string();
+  static const fs::path dir = ::mbl::test::fresh_temp_dir("drives_socket");
+  return (dir / (std::string(what) + ".sock")).string();
 }
 
 /// A client of a local socket; retries while the server is not listening yet.

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "elements/input/socket_options.hpp"
+#include "elements/input/stream_echo.hpp"
 #include "parser/parser_test_util.hpp"
 #include "support/run_program.hpp"
 
@@ -74,25 +75,43 @@ TEST(SocketOptions, InetDefaultsDifferAsInMBDyn) {
 }
 
 TEST(SocketOptions, LocalPathsAreFileNames) {
-  // Relative: from the deck's folder when the file is there (a peer's socket), else as given;
-  // `~/` is the home folder (MBDyn's GetFileName); absolute paths stay.
+  // A socket we connect to is a file: relative, from the deck's folder when it is there (a peer's
+  // socket), else as given. One we create is bound as given (from the working directory, as
+  // MBDyn binds it), whatever lies next to the deck. `~/` is the home folder (MBDyn's
+  // GetFileName); absolute paths stay.
   const fs::path dir = test::fresh_temp_dir("socket_paths");
   std::ofstream(dir / "peer.sock") << "";
   const std::string deck = (dir / "deck.mbd").string();
   const char* home = std::getenv("HOME");
   ASSERT_NE(home, nullptr);
   struct Case {
-    std::string given, expected;
+    std::string create, given, expected;
   };
-  for (const Case& k : {Case{"peer.sock", (dir / "peer.sock").string()}, Case{"new.sock", "new.sock"},
-                        Case{"~/x.sock", std::string(home) + "/x.sock"}, Case{"/tmp/y.sock", "/tmp/y.sock"}}) {
+  for (const Case& k : {Case{"no", "peer.sock", (dir / "peer.sock").string()}, Case{"yes", "peer.sock", "peer.sock"},
+                        Case{"no", "new.sock", "new.sock"}, Case{"yes", "~/x.sock", std::string(home) + "/x.sock"},
+                        Case{"no", "~/x.sock", std::string(home) + "/x.sock"}, Case{"yes", "/tmp/y.sock", "/tmp/y.sock"}}) {
     for (const SocketRules* rules : {&kStreamDriver, &kStreamOutput, &kExternalForce}) {
-      MemoryDeck d("x: create, yes, local, \"" + k.given + "\";", deck);
+      MemoryDeck d("x: create, " + k.create + ", local, \"" + k.given + "\";", deck);
       const SocketOptions s = *read(d, *rules);
       EXPECT_TRUE(s.address.local);
-      EXPECT_EQ(s.address.path, k.expected) << k.given;
+      EXPECT_EQ(s.address.path, k.expected) << "create " << k.create << ", " << k.given;
     }
   }
+}
+
+TEST(SocketOptions, UdpSettlesCreateBeforeTheHostIsAskedFor) {
+  // Rules under which udp implies `create, yes` and a connecting socket needs a host: a udp
+  // socket without `create` is created, so it needs no host (reported not implemented, not an
+  // error); without udp the host is still asked for where it is missing.
+  const SocketRules rules{.connect_needs_host = true, .udp_creates = true, .udp_create = true, .udp_feature = "udp"};
+  MemoryDeck d("x: port, 9000, socket type, udp;");
+  EXPECT_EQ(read(d, rules), std::nullopt);
+  ASSERT_EQ(d.ctx.diagnostics().size(), 1u);
+  EXPECT_EQ(d.ctx.diagnostics()[0].severity, "not implemented");
+  EXPECT_EQ(error_of("port, 9000, socket type, tcp", rules),
+            "test.mbd:1:16: expected `host, \"<host>\"` (MBDyn connects to the peer's socket), found `socket type`");
+  EXPECT_EQ(error_of("port, 9000", rules),
+            "test.mbd:1:14: expected `host, \"<host>\"` (MBDyn connects to the peer's socket), found ';'");
 }
 
 TEST(SocketOptions, UdpWhereMBDynAllowsItIsNotImplementedElseAnError) {
@@ -126,6 +145,30 @@ TEST(SocketOptions, UdpWhereMBDynAllowsItIsNotImplementedElseAnError) {
   MemoryDeck tcp("x: create, no, socket type, tcp;");
   EXPECT_FALSE(read(tcp, kStreamOutput)->udp);
   EXPECT_EQ(error_of("socket type, sctp", kStreamOutput), "test.mbd:1:17: expected `tcp` or `udp`, found \"sctp\"");
+}
+
+TEST(TextPrecision, MBDynsRangeForTheEchoAndTheExternalForces) {
+  // MBDyn's ReadStreamDriveEcho refuses a precision <= 0, its ReadExtFileParams one < 0 (0: the
+  // stream's default); neither has an upper bound.
+  for (int p : {1, 17, 100, 2147483647}) {
+    MemoryDeck echo("x: \"echo.txt\", precision, " + std::to_string(p) + ";");
+    EXPECT_EQ(read_stream_echo(echo.card()).precision, p);
+    MemoryDeck ext("x: " + std::to_string(p) + ";");
+    EXPECT_EQ(read_text_precision(ext.card(), 0), p);
+  }
+  MemoryDeck zero("x: 0;");
+  EXPECT_EQ(read_text_precision(zero.card(), 0), 0);
+  auto error_at = [](const std::string& args, int lowest) {
+    MemoryDeck d("x: " + args + ";");
+    try {
+      read_text_precision(d.card(), lowest);
+    } catch (const parser::InputError& e) {
+      return e.where().str() + ": " + e.message();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_at("0", 1), "test.mbd:1:4: expected a precision from 1 to 2147483647, found 0");
+  EXPECT_EQ(error_at("-1", 0), "test.mbd:1:4: expected a precision from 0 to 2147483647, found -1");
 }
 
 }  // namespace

@@ -326,6 +326,30 @@ TEST(IntegratorFailure, KeepsLastConvergedStateAndRetries) {
   EXPECT_DOUBLE_EQ(integ->time(), 0.25);
 }
 
+/// Calls rebased() with 3, then 1, then 2 copies of the last point and records what it gives.
+class RebasedProbe : public ImplicitStepIntegrator {
+ public:
+  RebasedProbe() : ImplicitStepIntegrator("probe", 2) {}
+  std::vector<std::size_t> sizes;
+
+ protected:
+  StepResult step(Problem& p, double, double, NewtonSolver&, Point&) override {
+    for (std::size_t n : {3, 1, 2}) sizes.push_back(rebased(p, std::vector<const Point*>(n, &history_[0])).size());
+    return {};
+  }
+};
+
+TEST(IntegratorRebased, GivesAsManyPointsAsAskedFor) {
+  RecordingPendulum p;
+  RebasedProbe probe;
+  NewtonSolver nw = tight_newton();
+  Vector y0 = Vector::Zero(2), yp0 = Vector::Zero(2);
+  probe.start(p, 0.0, y0, yp0);
+  EXPECT_FALSE(probe.advance(p, 0.1, 0.1, nw).converged);
+  // Its storage keeps three points after the first call; the later calls still get 1 and 2.
+  EXPECT_EQ(probe.sizes, (std::vector<std::size_t>{3, 1, 2}));
+}
+
 TEST(IntegratorFailure, UnsupportedRhoIsCleanError) {
   MethodSpec s;
   s.name = "msstc3";

@@ -122,3 +122,22 @@ TEST(SparseLanes, NoLanesWithoutATraceAtTheCursor) {
   J.add(1, 1, 1.0);
   EXPECT_TRUE(J.lanes({0, 1}).empty());  // the cursor is past the first bound
 }
+
+TEST(SparseTrace, ResizeClearsTheHoleMasksAndRetraces) {
+  // A block column whose middle row is a zero outside the pattern: traced as a run with a hole.
+  Eigen::Matrix3d b;
+  b << 1, 2, 3, 0, 4, 0, 5, 0, 6;
+  auto assemble = [&](SparseMatrix& J) {
+    J.zero();
+    J.add_block(0, 0, b);
+  };
+  SparseMatrix J(6);
+  for (int k = 0; k < 3; ++k) assemble(J);  // the pattern, then its trace, then the trace replayed
+  EXPECT_GE(J.hole_mask_count(), 1u);
+  J.resize(6);
+  EXPECT_EQ(J.hole_mask_count(), 0u);
+  for (int k = 0; k < 3; ++k) assemble(J);
+  EXPECT_GE(J.hole_mask_count(), 1u);
+  EXPECT_EQ(J.to_dense().topLeftCorner(3, 3), b);
+  EXPECT_EQ(J.nonzeros(), 6u);
+}

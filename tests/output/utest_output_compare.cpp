@@ -116,7 +116,7 @@ TEST(OutputCompare, CliExitCodesAndJson) {
 }
 
 TEST(OutputPlot, SvgOfTwoRuns) {
-  const std::string svg = (fs::temp_directory_path() / "mbl_plot_test.svg").string();
+  const std::string svg = (mbl::test::fresh_temp_dir("plot") / "plot.svg").string();
   EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc", "node.struct.1500.X[1]",
                  "--with", kSqueezer + "/ms_0.6/andrewssqueezer", "-o", svg}),
             0);
@@ -136,7 +136,6 @@ TEST(OutputPlot, SvgOfTwoRuns) {
   EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc", "--list"}, &listing), 0);
   EXPECT_NE(listing.find("node.struct.1500.E [3] deg"), std::string::npos) << listing.substr(0, 300);
   EXPECT_EQ(cli({"plot", kSqueezer + "/ms_0.6/andrewssqueezer.nc"}), 2);  // nothing to plot
-  fs::remove(svg);
 }
 
 // A 0-step run whose only node sits at the origin has model size 0: --norm model falls back to

@@ -68,9 +68,7 @@ bool run_to_derivatives(const Deck& deck, const std::string& prefix, std::string
 
 fs::path work_dir() {
   // One folder per process: CTest runs the cases of this file in parallel processes.
-  const fs::path d = fs::temp_directory_path() / ("mbl_utest_output_deck_headers_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  mbl::test::remove_at_exit_if_passed(d);
+  static const fs::path d = mbl::test::fresh_temp_dir("utest_output_deck_headers");
   return d;
 }
 

@@ -13,6 +13,7 @@
 
 #include "mbdyn-like/output/format.hpp"
 #include "mbdyn-like/output/output_manager.hpp"
+#include "support/run_program.hpp"
 
 namespace fs = std::filesystem;
 using namespace mbl::output;
@@ -126,7 +127,7 @@ static void reproduce_out_file(const std::string& path, bool precision16,
                                long regular_from = 2) {
   ASSERT_TRUE(fs::exists(path)) << path;
   const auto lines = lines_of(path);
-  const fs::path tmp = fs::temp_directory_path() / ("mbl_out_" + std::to_string(::getpid()));
+  const fs::path tmp = mbl::test::fresh_temp_dir("out") / "run";
   OutputConfig cfg;
   cfg.prefix = tmp.string();
   if (precision16) {
@@ -164,7 +165,6 @@ static void reproduce_out_file(const std::string& path, bool precision16,
     out.close();
   }
   EXPECT_EQ(slurp(tmp.string() + ".out"), slurp(path)) << path;
-  for (auto ext : {".out", ".log"}) fs::remove(tmp.string() + ext);
 }
 
 TEST(OutputFormat, OutFilesReproducedByteForByte) {
@@ -179,7 +179,7 @@ TEST(OutputFormat, OutFilesReproducedByteForByte) {
 }
 
 TEST(OutputManager, OutputFrequencyAndLazyFiles) {
-  const fs::path tmp = fs::temp_directory_path() / ("mbl_freq_" + std::to_string(::getpid()));
+  const fs::path tmp = mbl::test::fresh_temp_dir("freq") / "run";
   OutputConfig cfg;
   cfg.prefix = tmp.string();
   cfg.frequency = 5;
@@ -214,7 +214,6 @@ TEST(OutputManager, OutputFrequencyAndLazyFiles) {
   EXPECT_EQ(out_lines[2 + 5], "Step 5 0.5 0.1 1 0 0 0 1");
   EXPECT_EQ(out_lines[2 + 6], "Step 6 0.6000000000000001 0.1 1 0 0 0 0");
   EXPECT_FALSE(fs::exists(tmp.string() + ".jnt"));  // only the files some entity writes
-  for (auto ext : {".out", ".log", ".mov"}) fs::remove(tmp.string() + ext);
 }
 
 TEST(OutputFormat, EveryReferenceOutFileReproduced) {

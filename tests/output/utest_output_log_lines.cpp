@@ -127,9 +127,7 @@ std::vector<std::string> diff_logs(const std::multimap<std::string, Entry>& ours
 
 fs::path work_dir() {
   // One folder per process: CTest may run the cases of this file in parallel processes.
-  const fs::path d = fs::temp_directory_path() / ("mbl_utest_output_log_lines_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  mbl::test::remove_at_exit_if_passed(d);
+  static const fs::path d = mbl::test::fresh_temp_dir("utest_output_log_lines");
   return d;
 }
 

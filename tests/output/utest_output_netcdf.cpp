@@ -13,6 +13,7 @@
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/output/output_manager.hpp"
 #include "mbdyn-like/output/results.hpp"
+#include "support/run_program.hpp"
 
 namespace fs = std::filesystem;
 using namespace mbl;
@@ -23,8 +24,7 @@ namespace {
 const std::string kShared = MBL_SHARED_DIR;
 
 std::string temp_prefix(const std::string& tag) {
-  return (fs::temp_directory_path() / ("mbl_nc_" + tag + "_" + std::to_string(::getpid())))
-      .string();
+  return (mbl::test::fresh_temp_dir("nc_" + tag) / "run").string();
 }
 
 /// Everything in a NetCDF header: dimensions (name=len; time as UNLIMITED) and, per variable,
@@ -190,10 +190,7 @@ TEST(OutputNetcdf, SmallModelWrittenAndReadBack) {
   ASSERT_EQ(r.records(), 3u);
   EXPECT_EQ(r.vars.at("node.struct.20.R").at(1, 1), R(0, 1));
   EXPECT_EQ(r.vars.at("node.struct.20.R").at(1, 3), R(1, 0));
-  fs::remove(path);
   EXPECT_FALSE(fs::exists(prefix + ".mov"));  // `no text`
-  fs::remove(prefix + ".out");
-  fs::remove(prefix + ".log");
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -366,7 +363,6 @@ TEST(OutputNetcdf, HeadersEqualMbdynForTheSameEntities) {
     EXPECT_EQ(int_var(prefix + ".nc", "node.struct"), int_var(real_path, "node.struct")) << f;
     EXPECT_EQ(int_var(prefix + ".nc", "elem.joint"), int_var(real_path, "elem.joint")) << f;
     EXPECT_EQ(int_var(prefix + ".nc", "elem"), int_var(real_path, "elem")) << f;
-    for (auto ext : {".nc", ".out", ".log"}) fs::remove(prefix + ext);
   }
 }
 
@@ -401,5 +397,4 @@ TEST(OutputNetcdf, RunStoppedWithoutClosingLeavesAReadableFile) {
   ASSERT_EQ(r.records(), 120u);
   EXPECT_EQ(r.vars.at("node.struct.1.X").at(119, 0), 119.0);
   EXPECT_DOUBLE_EQ(r.time[119], 1.19);
-  for (auto ext : {".nc", ".out", ".log"}) fs::remove(prefix + ext);
 }

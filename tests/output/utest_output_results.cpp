@@ -154,7 +154,7 @@ TEST(OutputResults, TextFilesCutShortKeepTheCompleteRecords) {
 TEST(OutputResults, BadInputIsAClearError) {
   EXPECT_THROW(read_results("/nonexistent/run"), ResultsError);
   EXPECT_THROW(read_results("/nonexistent/run.nc"), ResultsError);
-  const std::string junk = (fs::temp_directory_path() / "mbl_junk.nc").string();
+  const std::string junk = (mbl::test::fresh_temp_dir("junk") / "junk.nc").string();
   std::ofstream(junk) << "not a netcdf file\n";
   try {
     read_results(junk);
@@ -162,11 +162,10 @@ TEST(OutputResults, BadInputIsAClearError) {
   } catch (const ResultsError& e) {
     EXPECT_NE(std::string(e.what()).find("NetCDF"), std::string::npos) << e.what();
   }
-  fs::remove(junk);
 }
 
 TEST(OutputResults, NetcdfCutShortOnDiskReadsTheCompleteRecords) {
-  const std::string cut = (fs::temp_directory_path() / ("mbl_cut_" + std::to_string(::getpid()) + ".nc")).string();
+  const std::string cut = (mbl::test::fresh_temp_dir("cut_nc") / "cut.nc").string();
   std::ofstream(cut, std::ios::binary) << slurp(kTotal + ".nc").substr(0, 200000);
   const Results r = read_results(cut);
   const Results full = read_results(kTotal + ".nc");
@@ -179,7 +178,6 @@ TEST(OutputResults, NetcdfCutShortOnDiskReadsTheCompleteRecords) {
   EXPECT_FALSE(rep.all_within());  // a run that stopped early does not pass...
   o.partial = true;
   EXPECT_TRUE(compare_results(r, full, o).all_within());  // ...but what is left is exact
-  fs::remove(cut);
 }
 
 TEST(OutputResults, GlobMatch) {

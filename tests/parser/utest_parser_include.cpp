@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "tests/parser/parser_test_util.hpp"
+#include "support/run_program.hpp"
 
 namespace mbl::parser::test {
 namespace {
@@ -12,13 +13,10 @@ namespace fs = std::filesystem;
 class IncludeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("mbl_include_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = ::mbl::test::fresh_temp_dir(std::string("include_") +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_ / "sub");
   }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name, std::ios::binary) << text;
     return (dir_ / name).string();

@@ -78,6 +78,8 @@ void ModalJoint::initial_state(Vector& y, Vector& yp) const {
 }
 
 void ModalJoint::update_local_indices() const {
+  if (indexed_from_ == first_index()) return;
+  indexed_from_ = first_index();
   rows_.clear();
   cols_.clear();
   if (modal_node_)

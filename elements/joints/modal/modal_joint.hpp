@@ -96,7 +96,8 @@ class ModalJoint final : public Element {
   State<double> current_state(const StepContext& c) const;
   void mbdyn_jacobian(JacobianSink& sink, const StepContext& c) const;
   /// Global indices of the local rows / columns (modal node, own unknowns, interface nodes),
-  /// into rows_ / cols_.
+  /// into rows_ / cols_: built once per numbering of the unknowns (the nodes are numbered with
+  /// the elements, so the joint's own first index tells a new numbering).
   void update_local_indices() const;
 
   ModalBody body_;
@@ -119,6 +120,7 @@ class ModalJoint final : public Element {
   /// Work space of the assemblies, kept between calls: the local rows' and columns' global
   /// indices, MBDyn's Jacobian in the local numbering.
   mutable std::vector<int> rows_, cols_;
+  mutable int indexed_from_ = -1;  ///< first_index() when rows_ / cols_ were built
   mutable Eigen::MatrixXd mbdyn_J_;
 };
 
