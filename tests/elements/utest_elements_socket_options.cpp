@@ -1,8 +1,9 @@
 // The socket options of the stream file driver, the stream output elements and the external
 // forces' socket communicator (input manual §7.1.5, §8.14.1, §8.8.9), read by one reader with
 // MBDyn's checks (its socketstreamdrive.cc, socketstream_out_elem.cc, extsocket.cc): port range,
-// local sockets without port or host, the host MBDyn connects to, udp and `create`, and local
-// paths resolved as file names. Whole decks with these errors are in tests/bad/.
+// local sockets without port or host, the host MBDyn connects to, udp and `create`, local paths
+// (bound as given when created, found as files when connected to), and the text precision of
+// the echo and the external forces. Whole decks with these errors are in tests/bad/.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -176,7 +176,6 @@ TEST(OutputLogLines, PaperBenchmarksMatchMbdyn) {
         << d.dir << ": " << why;
     EXPECT_TRUE(diffs.empty()) << d.dir << ": " << diffs.size() << " difference(s)\n" << listing(diffs);
   }
-  fs::remove_all(work_dir());
 }
 
 // The same for every deck of ../shared/decks that we can read.
@@ -204,7 +203,6 @@ TEST(OutputLogLines, EveryReadableDeckMatchesMbdyn) {
   // 47 readable when this test was written, the decks of tests/decks/utest_decks_agreement.cpp
   // among them: fewer means a deck we could read no longer reads.
   EXPECT_GE(compared, 47);
-  fs::remove_all(work_dir());
 }
 
 // The kinds no deck of ../shared/decks writes, against appendix E (E.2.1, 15, 16, 25, 30-32 with
@@ -251,5 +249,4 @@ end: elements;
     it = it->first.rfind("struct", 0) == 0 || it->first.rfind("output", 0) == 0 ? ours.erase(it) : std::next(it);
   const auto diffs = diff_logs(ours, log_entries(expected));
   EXPECT_TRUE(diffs.empty()) << listing(diffs);
-  fs::remove_all(work_dir());
 }
