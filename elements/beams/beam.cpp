@@ -280,7 +280,7 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
       const Mat3 dN_RT = dN * RT;
       const Mat3 RT_X = RT * (N * lx - dN * bx);
       Mat6 dF_dy = times_block_upper(law.stiffness(), dN_RT, RT_X, dN_RT, K_diagonal);
-      Mat6 B;
+      Mat6 B = Mat6::Zero();  // set below when viscous (zeroed: GCC -O3 cannot tell it is unused otherwise)
       if (viscous_) {
         const Vec3& w_i = ni.w_W();
         const Mat3 rate_x = -dN * RT * wx;
