@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "elements/laws/elastic_laws.hpp"
+#include "elements/laws/keyed_input.hpp"
 #include "elements/laws/law_reader.hpp"
 #include "elements/laws/law_traits.hpp"
 #include "elements/solids/tensor3.hpp"
@@ -90,18 +91,9 @@ class HyperelasticLaw final : public ClonableLaw<HyperelasticLaw<Stress>, 6> {
 
 using LawPtr6 = std::unique_ptr<ConstitutiveLaw6D>;
 
-double keyed(CardReader& in, const char* key, const char* what) {
-  if (!in.keyword_is(key)) in.fail_expected(fmt::format("`{}, <{}>`", key, what));
-  return in.real();
-}
-double keyed_positive(CardReader& in, const char* key, const char* what) {
-  if (!in.keyword_is(key)) in.fail_expected(fmt::format("`{}, <{}>`", key, what));
-  return parser::checked_real(in, [](double v) { return v > 0.0; }, std::string("a positive ") + what);
-}
 /// `nu, <nu>` in [0, 0.5): the displacement-based solids cannot take the incompressible limit.
 double keyed_poisson(CardReader& in) {
-  if (!in.keyword_is("nu")) in.fail_expected("`nu, <Poisson's ratio>`");
-  return parser::checked_real(in, [](double v) { return v >= 0.0 && v < 0.5; }, "a Poisson's ratio in [0, 0.5)");
+  return keyed(in, "nu", "Poisson's ratio", [](double v) { return v >= 0.0 && v < 0.5; }, "a Poisson's ratio in [0, 0.5)");
 }
 
 /// `hookean linear {elastic | viscoelastic} isotropic, E, <E>, nu, <nu> [, beta, <beta>]` (eq. 2.76).
