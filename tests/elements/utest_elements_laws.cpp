@@ -634,3 +634,59 @@ end: elements;
         << k;
   }
 }
+
+// Bilinear isotropic hardening (§2.10.34) in simple shear gamma: elastic tau = G gamma up to
+// sqrt(3) tau = sigma_y; beyond, sqrt(3) tau = sigma_y + E_P gamma_p / sqrt(3) with
+// gamma = tau / G + gamma_p, i.e. tau = (gamma + sqrt(3) sigma_y / E_P) / (1/G + 3/E_P), in one
+// step or many (a radial path). Unloading is elastic, down to the plastic strain; a volumetric
+// strain only adds the pressure 3 kappa e_m.
+TEST(Laws, BilinearIsotropicHardeningInShear) {
+  LawDeck d;
+  const double E = 2.1e5, nu = 0.3, ET = 2.0e3, sy = 235.0;
+  const double G = E / (2 * (1 + nu)), EP = E * ET / (E - ET), kappa = E / (3 * (1 - 2 * nu));
+  const auto tau_plastic = [&](double gamma) { return (gamma + std::sqrt(3.0) * sy / EP) / (1.0 / G + 3.0 / EP); };
+  const auto shear = [](double gamma, double volumetric = 0.0) {
+    ConstitutiveLaw6D::VecN e = ConstitutiveLaw6D::VecN::Zero();
+    e.head<3>().setConstant(volumetric / 3.0);
+    e[3] = gamma;
+    return e;
+  };
+  const std::string text = "bilinear isotropic hardening, E, 2.1e5, nu, 0.3, ET, 2.e3, sigmayv, 235.";
+  const double gamma_y = sy / (std::sqrt(3.0) * G);
+  {  // elastic below yield, plastic above in one step
+    auto law = d.law<6>(text);
+    ASSERT_NE(law, nullptr);
+    law->update(shear(0.5 * gamma_y), shear(0.0), 0.0);
+    EXPECT_NEAR(law->force()[3], 0.5 * G * gamma_y, 1e-9 * G * gamma_y);
+    law->update(shear(5.0 * gamma_y), shear(0.0), 0.0);
+    EXPECT_NEAR(law->force()[3], tau_plastic(5.0 * gamma_y), 1e-9 * sy);
+  }
+  auto law = d.law<6>(text);
+  double gamma = 0.0;
+  for (int k = 1; k <= 10; ++k) {  // a radial path in converged steps
+    gamma = 0.5 * k * gamma_y;
+    law->update(shear(gamma), shear(0.0), 0.1 * k);
+    const double expected = gamma <= gamma_y ? G * gamma : tau_plastic(gamma);
+    EXPECT_NEAR(law->force()[3], expected, 1e-9 * sy) << k;
+    law->after_convergence();
+  }
+  const double tau_max = tau_plastic(gamma);
+  // Unloading is elastic: the stress vanishes at the plastic strain gamma - tau_max / G.
+  law->update(shear(gamma - 0.5 * tau_max / G), shear(0.0), 1.1);
+  EXPECT_NEAR(law->force()[3], 0.5 * tau_max, 1e-9 * sy);
+  law->update(shear(gamma - tau_max / G), shear(0.0), 1.1);
+  EXPECT_NEAR(law->force()[3], 0.0, 1e-9 * sy);
+  law->after_convergence();
+  // Reloading to the previous maximum is elastic and reaches the same stress; pressure adds.
+  law->update(shear(gamma, 1e-3), shear(0.0), 1.2);
+  EXPECT_NEAR(law->force()[3], tau_max, 1e-9 * sy);
+  EXPECT_NEAR(law->force()[0], kappa * 1e-3, 1e-9 * kappa * 1e-3);
+  // Consistent tangent, elastic and plastic states, general strains.
+  ConstitutiveLaw6D::VecN e;
+  e << 1e-3, -4e-4, 2e-4, 3e-3, -1e-3, 5e-4;
+  EXPECT_LT(stiffness_error<6>(*law, e * 0.1, 1.3), 1e-7);
+  EXPECT_LT(stiffness_error<6>(*law, e, 1.3), 1e-7);
+  // Input checks: ET in [0, E), positive yield stress.
+  EXPECT_THROW(d.law<6>("bilinear isotropic hardening, E, 2.1e5, nu, 0.3, ET, 2.1e5, sigmayv, 235."), parser::InputError);
+  EXPECT_THROW(d.law<6>("bilinear isotropic hardening, E, 2.1e5, nu, 0.3, ET, 2.e3, sigmayv, 0."), parser::InputError);
+}
