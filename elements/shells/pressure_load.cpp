@@ -163,6 +163,15 @@ void SurfaceLoad::after_convergence(const StepContext& c) {
   for (const Vec3& f : nodal_forces(c.t)) F_total_W_ += f;
 }
 
+void SurfaceLoad::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  if (std::ostream* os = out.text(OutputFile::Prl)) {
+    out.write_label(*os, label());
+    out.write(*os, F_total_W_);
+    *os << '\n';
+  }
+}
+
 std::string SurfaceLoad::log_line_nodes() const {
   std::string line = fmt::format("{}: {}", shape_.log_name, label());
   for (const StructNode* n : nodes_) line += fmt::format(" {}", n->label());

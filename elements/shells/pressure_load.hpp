@@ -51,6 +51,8 @@ class SurfaceLoad : public Element {
 
   void residual(ResidualSink& r, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  /// .prl: the label and the total force, as MBDyn's surface loads.
+  void output(OutputSink& out) const override;
 
   /// Sum of the nodal forces after the last converged step (MBDyn's Ftot).
   const Vec3& total_force_W() const { return F_total_W_; }

@@ -192,6 +192,10 @@ TEST(PressureLoad, FreePlateOfPointMassesAcceleratesAsClosedForm) {
   }
   const std::string log = test::read_file(run.output("log"));
   EXPECT_NE(log.find("quadrangle4: 10 1 2 3 4 0 0 0 0\n"), std::string::npos) << log;
+  // .prl: the label and the total force -p L^2 e_z, as MBDyn writes surface loads.
+  const auto prl = test::last_record(run.output("prl"), 10);
+  ASSERT_EQ(prl.size(), 3u);
+  EXPECT_NEAR(prl[2], -p * L * L, 1e-9);
 }
 
 // A uniform traction t given in the frame R_f on a flat surface of area A: resultant A R_f t,
@@ -274,5 +278,9 @@ TEST(TractionLoad, FreePlateOfPointMassesAcceleratesAsClosedForm) {
     }
     const std::string log = test::read_file(run.output("log"));
     EXPECT_NE(log.find("quadrangle4: 10 1 2 3 4\n"), std::string::npos) << log;
+    const auto prl = test::last_record(run.output("prl"), 10);
+    ASSERT_EQ(prl.size(), 3u);
+    EXPECT_NEAR(prl[0], tau * L * L, 1e-9) << absolute;
+    EXPECT_NEAR(prl[1], 0.0, 1e-9) << absolute;
   }
 }
