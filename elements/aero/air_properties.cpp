@@ -19,25 +19,31 @@ void AirProperties::residual(ResidualSink&, const StepContext& c) {
 }
 
 void AirProperties::properties(const Vec3& x_W, double t, double& rho, double& c) const {
-  if (!standard_) {
-    rho = density_->value(t);
-    c = sound_celerity_;
-    return;
-  }
+  const State a = state(x_W, t);
+  rho = a.rho;
+  c = a.sound_celerity;
+}
+
+AirProperties::State AirProperties::state(const Vec3& x_W, double t) const {
+  if (!standard_) return {density_->value(t), sound_celerity_, -1., -1.};
   // Manual eq. (8.1): troposphere below z1, constant temperature above (z2 is not used).
   const StandardAtmosphere& A = atmosphere_;
   const double z = x_W.z() + A.z0;
   const double rho0 = A.rho0->value(t);
   const double n = -A.g0 / (A.dT_dz * A.R);
-  double T;
+  State s{};
   if (z < A.z1) {
-    T = A.T0 + A.dT_dz * z;
-    rho = rho0 * std::pow(T / A.T0, n - 1.);
+    s.temperature = A.T0 + A.dT_dz * z;
+    s.rho = rho0 * std::pow(s.temperature / A.T0, n - 1.);
+    s.pressure = A.p0 * std::pow(s.temperature / A.T0, n);
   } else {
-    T = A.T0 + A.dT_dz * A.z1;
-    rho = rho0 * std::pow(T / A.T0, n - 1.) * std::exp(-A.g0 / (A.R * T) * (z - A.z1));
+    s.temperature = A.T0 + A.dT_dz * A.z1;
+    const double isothermal = std::exp(-A.g0 / (A.R * s.temperature) * (z - A.z1));
+    s.rho = rho0 * std::pow(s.temperature / A.T0, n - 1.) * isothermal;
+    s.pressure = A.p0 * std::pow(s.temperature / A.T0, n) * isothermal;
   }
-  c = std::sqrt(1.4 * A.R * T);
+  s.sound_celerity = std::sqrt(1.4 * A.R * s.temperature);
+  return s;
 }
 
 void AirProperties::setup(Model& m) {

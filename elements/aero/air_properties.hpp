@@ -49,6 +49,12 @@ class AirProperties final : public Element {
   void add_gust(FrontGust g) { gusts_.push_back(std::move(g)); }
   /// Density and sound celerity at x_W, time t.
   void properties(const Vec3& x_W, double t, double& rho, double& sound_celerity) const;
+  /// The air's state at x_W, time t: with the given density, pressure and temperature are -1
+  /// (MBDyn's BasicAirProperties knows neither).
+  struct State {
+    double rho, sound_celerity, pressure, temperature;
+  };
+  State state(const Vec3& x_W, double t) const;
   /// Airstream velocity at x_W, time t (gusts included); under `rigid body kinematics` as seen
   /// from the moving frame (its velocity at the point subtracted, as MBDyn's AirProperties).
   Vec3 velocity(const Vec3& x_W, double t) const;

@@ -11,8 +11,12 @@
 namespace mbl::elements {
 
 struct DeformableJoint::Kinematics {
-  Vec3 f1, f2, d, d1, d_dot, w1, w2, theta;
+  Vec3 f1, f2, d, d1, d_dot, w1, w2;
+  Vec3 theta;        ///< relative rotation R1h^T R2h (current)
+  Vec3 theta_law;    ///< the one the law sees (frozen in the step for the invariant joint)
   Mat3 R1h, Rm, Gamma_inv;
+  Mat3 R_force;      ///< takes the law's F~, M~ to the global frame: Rm, or R1h of the step
+  bool theta_frozen = false;
   Mat3 I_hat = Mat3::Zero();  ///< invariant: R^ (I + R~)^-1 R^T (technical manual eq. 9.282)
   /// The law frame follows the nodes within the Newton iterations (false: fixed at the prediction).
   bool frame_moves = true;
@@ -63,7 +67,8 @@ const DeformableJoint::StepFrame& DeformableJoint::step_frame() {
   if (R1h_ref == f.R1h_ref && R2h_ref == f.R2h_ref) return f;
   f.R1h_ref = R1h_ref;
   f.R2h_ref = R2h_ref;
-  halfway_frame(R1h_ref, rot::R_to_rotvec(R1h_ref.transpose() * R2h_ref), f.Rm, f.I_hat);
+  f.theta_ref = rot::R_to_rotvec(R1h_ref.transpose() * R2h_ref);
+  halfway_frame(R1h_ref, f.theta_ref, f.Rm, f.I_hat);
   return f;
 }
 
@@ -80,9 +85,20 @@ DeformableJoint::Kinematics DeformableJoint::kinematics() {
   k.d_dot = n2.v_W() + k.w2.cross(k.f2) - n1.v_W() - k.w1.cross(k.f1);
   k.R1h = a_.R_WH();
   const Mat3 R2h = b_.R_WH();
-  k.theta = rot::R_to_rotvec(k.R1h.transpose() * R2h);
-  k.Gamma_inv = rotvec_gamma_inverse(k.theta);
-  if (invariant_ && kind_ == Kind::Displacement) {
+  k.theta = k.theta_law = rot::R_to_rotvec(k.R1h.transpose() * R2h);
+  if (invariant_ && kind_ == Kind::Full) {
+    // MBDyn 2024's invariant deformable joint (ElasticJointInv) takes the law frame, I_hat and
+    // the relative rotation from the nodes' reference orientations (the prediction of the step):
+    // within the Newton iterations the law sees the current d~ but the predicted rotation, and
+    // its force and moment act along R1h of the prediction. Node 1 takes I_hat (d x F).
+    const StepFrame& f = step_frame();
+    k.Rm = f.Rm;
+    k.I_hat = f.I_hat;
+    k.R_force = f.R1h_ref;
+    k.theta_law = f.theta_ref;
+    k.theta_frozen = true;
+    k.frame_moves = false;
+  } else if (invariant_ && kind_ == Kind::Displacement) {
     // MBDyn 2024's invariant deformable displacement joint (ElasticDispJointInv) takes the halfway
     // frame of the nodes' reference orientations (the prediction of the step), which stays fixed
     // during the Newton iterations; node 1 takes I_hat (d x F) of the moment, node 2 the rest.
@@ -96,7 +112,9 @@ DeformableJoint::Kinematics DeformableJoint::kinematics() {
   } else {
     k.Rm = k.R1h;
   }
-  k.e << k.Rm.transpose() * k.d, k.theta;
+  if (!k.theta_frozen) k.R_force = k.Rm;
+  k.Gamma_inv = rotvec_gamma_inverse(k.theta_law);
+  k.e << k.Rm.transpose() * k.d, k.theta_law;
   // d~' = Rm^T (d' - w1 x d) (eq. 9.320; attached frame).
   k.e_dot << k.Rm.transpose() * (k.d_dot - k.w1.cross(k.d)), k.Rm.transpose() * (k.w2 - k.w1);
   return k;
@@ -147,7 +165,7 @@ void DeformableJoint::residual(ResidualSink& r, const StepContext& c) {
   evaluate_law(k.e, k.e_dot, c.t, F6_, K6, C6);
   e_ = k.e;
   e_dot_ = k.e_dot;
-  const Vec3 F = k.Rm * F6_.head<3>(), M = k.Rm * F6_.tail<3>();
+  const Vec3 F = k.R_force * F6_.head<3>(), M = k.R_force * F6_.tail<3>();
   const int r1 = a_.node->eq_index(), r2 = b_.node->eq_index();
   r.add(r1, F);
   r.add(r2, Vec3(-F));
@@ -191,11 +209,14 @@ void DeformableJoint::jacobian(JacobianSink& J, const StepContext& c) {
   put(dd, 1, kTh, -skew(k.f2));
   // d~ = Rm^T d: d d~ = Rm^T (dd + d x theta_m)
   const Lin3 d_tilde = RmT * (dd + skew(k.d) * th_m);
-  // theta: d theta = Gamma^-1 R1h^T (theta2 - theta1)
+  // theta: d theta = Gamma^-1 R1h^T (theta2 - theta1). The invariant joint's law sees the rotation
+  // of the prediction, fixed in the step; like MBDyn, its Jacobian keeps the law's stiffness on
+  // the relative rotation (with R1h and Gamma^-1 of the prediction), which the residual does not
+  // have within the step but Newton needs (nothing else may hold the rotations).
   Lin3 rel = Lin3::Zero();
   put(rel, 0, kTh, -I);
   put(rel, 1, kTh, I);
-  const Lin3 d_theta = k.Gamma_inv * k.R1h.transpose() * rel;
+  const Lin3 d_theta = k.Gamma_inv * (k.theta_frozen ? k.R_force : k.R1h).transpose() * rel;
   // u = d' - w1 x d, d~' = Rm^T u: d d~' = Rm^T (du + u x theta_m)
   const Vec3 u = k.d_dot - k.w1.cross(k.d);
   Lin3 du = Lin3::Zero();
@@ -217,9 +238,9 @@ void DeformableJoint::jacobian(JacobianSink& J, const StepContext& c) {
   de << d_tilde, d_theta;
   de_dot << d_tilde_dot, d_omega;
   const Eigen::Matrix<double, 6, 24> dF6 = K6 * de + C6 * de_dot;
-  const Vec3 F = k.Rm * F6.head<3>(), M = k.Rm * F6.tail<3>();
-  const Lin3 dF = k.Rm * dF6.topRows<3>() - skew(F) * th_m;
-  const Lin3 dM = k.Rm * dF6.bottomRows<3>() - skew(M) * th_m;
+  const Vec3 F = k.R_force * F6.head<3>(), M = k.R_force * F6.tail<3>();
+  const Lin3 dF = k.R_force * dF6.topRows<3>() - skew(F) * th_m;
+  const Lin3 dM = k.R_force * dF6.bottomRows<3>() - skew(M) * th_m;
   Lin3 df2 = Lin3::Zero();
   put(df2, 1, kTh, -skew(k.f2));
   Lin3 moment1;
@@ -260,9 +281,12 @@ void DeformableJoint::after_convergence(const StepContext& c) {
     case Kind::Full: law_.law6->after_convergence(); break;
     case Kind::Axial: law_.law1->after_convergence(); break;
   }
-  // MBDyn writes the displacement joint's global force in node 1's frame R1h, whatever the law
-  // frame (DeformableDispJoint::Output); the other kinds in the law frame.
-  R_WJ_ = kind_ == Kind::Displacement ? k.R1h : k.Rm;
+  // MBDyn writes the displacement joint's and the deformable joint's global force in node 1's
+  // frame R1h, whatever the law frame (DeformableDispJoint::Output, DeformableJoint::Output); the
+  // other kinds in the law frame. The rotation it writes is the current one.
+  R_WJ_ = kind_ == Kind::Displacement || kind_ == Kind::Full ? k.R1h : k.Rm;
+  theta_ = k.theta;
+  d_R1h_ = k.R1h.transpose() * k.d;
   F_W_ = R_WJ_ * F6_.head<3>();
   M_W_ = R_WJ_ * F6_.tail<3>();
 }
@@ -303,15 +327,14 @@ void DeformableJoint::output_netcdf_extra(OutputSink& out) const {
     out.put(nc_DP_, Vec3(R_WJ_ * d_dot));
   }
   if (nc_E_ >= 0) {
-    put_orientation(out, nc_E_, rot::rotvec_to_R(e_.tail<3>()), orientation_output);
+    put_orientation(out, nc_E_, rot::rotvec_to_R(theta_), orientation_output);
     out.put(nc_W_, Vec3(e_dot_.tail<3>()));
   }
 }
 
 void DeformableJoint::output_extra(OutputSink& out, std::ostream& os) const {
   const bool visc = viscous();
-  const Vec3 theta = e_.tail<3>();
-  auto write_rotation = [&]() { write_orientation(out, os, rot::rotvec_to_R(theta), orientation_output); };
+  auto write_rotation = [&]() { write_orientation(out, os, rot::rotvec_to_R(theta_), orientation_output); };
   switch (kind_) {
     case Kind::Hinge:
       write_rotation();
@@ -377,6 +400,8 @@ double DeformableJoint::private_data(unsigned i) const {
   const auto [d, n] = data_of(kind_);
   if (i < 1 || i > n) return 0.0;
   const int k = d[i - 1].index;
+  // MBDyn's d and r are R1h^T d and the current relative rotation (for the invariant joint too).
+  if (kind_ == Kind::Full && k < 6) return k < 3 ? d_R1h_[k] : theta_[k - 3];
   return k < 6 ? e_[k] : k < 12 ? e_dot_[k - 6] : F6_[k - 12];
 }
 

@@ -5,7 +5,9 @@
 //   d = x2 + f2 - x1 - f1,   d~ = Rm^T d,   d~' = Rm^T (d' - w1 x d)      (relative position)
 //   theta = axial(log(R1h^T R2h)) (rotation vector),  w = Rm^T (w2 - w1)  (relative rotation)
 // Rm, the frame of the law, is R1h ("attached") or, for the invariant deformable hinge, the
-// halfway orientation R1h exp(theta/2 x). The law gives F~, M~; the nodes receive
+// halfway orientation R1h exp(theta/2 x); the invariant displacement joint and the invariant
+// deformable joint (§8.12.15, MBDyn's ElasticJointInv: elastic laws only) take it, and the
+// latter also theta, from the nodes' reference orientations of the step. The law gives F~, M~; the nodes receive
 // (as applied forces) x1: F, theta1: d1 x F + M, x2: -F, theta2: -f2 x F - M, with F = Rm F~,
 // M = Rm M~, d1 = d + f1 (virtual work of d~ and of the relative rotation R1h^T (theta2 - theta1)).
 // One implementation serves the four cards: the hinge uses (theta, w) with a 3D law, the
@@ -66,6 +68,7 @@ class DeformableJoint final : public Joint {
   struct StepFrame {
     Mat3 R1h_ref = Mat3::Zero(), R2h_ref = Mat3::Zero();  ///< what Rm and I_hat were computed from
     Mat3 Rm, I_hat;
+    Vec3 theta_ref;  ///< relative rotation of the reference orientations
   };
   const StepFrame& step_frame();
   /// Evaluates the law at (e, e') and fills F6 = (F~, M~), K6, C6 in the law frame.
@@ -78,6 +81,8 @@ class DeformableJoint final : public Joint {
   Law law_;
   StepFrame step_frame_;
   Vec6 e_ = Vec6::Zero(), e_dot_ = Vec6::Zero(), F6_ = Vec6::Zero();
+  Vec3 theta_ = Vec3::Zero();  ///< current relative rotation at the last convergence (output)
+  Vec3 d_R1h_ = Vec3::Zero();  ///< d in R1h at the last convergence (private data)
 };
 
 }  // namespace mbl::elements

@@ -1,5 +1,5 @@
 // Readers of the rod and deformable joint cards (input manual §8.12.11, 8.12.13-8.12.15, 8.12.27,
-// 8.12.28, 8.12.42-8.12.43); the laws are read by elements/laws/law_reader.hpp.
+// 8.12.28, 8.12.42-8.12.43; the invariant deformable joint is MBDyn's, §8.12.15); the laws are read by elements/laws/law_reader.hpp.
 #include "elements/joints/deformable_joint.hpp"
 #include "elements/joints/joint_input.hpp"
 #include "elements/joints/rod.hpp"
@@ -53,9 +53,15 @@ void read_deformable(CardReader& in, BuildContext& ctx, unsigned label, Kind kin
                                          "displacement joint has no viscous form), found a viscous one");
       break;
     }
-    case Kind::Full:
+    case Kind::Full: {
+      const parser::SourceLocation law_at = in.location();
       if (!(law.law6 = laws::read_constitutive_law<6>(in, ctx))) return;
+      // MBDyn 2024 builds the invariant deformable joint with elastic laws only.
+      if (invariant && law.law6->is_viscous())
+        throw parser::InputError(law_at, "expected an elastic constitutive law (the invariant deformable "
+                                         "joint has no viscous form), found a viscous one");
       break;
+    }
     case Kind::Axial:
       if (!(law.law1 = laws::read_constitutive_law<1>(in, ctx))) return;
       break;
@@ -82,6 +88,7 @@ const bool registered =
     // §8.12.12: deprecated synonym of the deformable displacement joint.
     CardRegistry::family("joint").add("deformable displacement hinge", deformable(Kind::Displacement, false)) &&
     CardRegistry::family("joint").add("deformable joint", deformable(Kind::Full, false)) &&
+    CardRegistry::family("joint").add("invariant deformable joint", deformable(Kind::Full, true)) &&
     CardRegistry::family("joint").add("deformable axial joint", deformable(Kind::Axial, false)) &&
     CardRegistry::family("joint").add("invariant deformable displacement joint",
                                       deformable(Kind::Displacement, true));

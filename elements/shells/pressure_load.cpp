@@ -125,14 +125,65 @@ const SurfaceShape& SurfaceShape::triangle6() {
   return sh;
 }
 
+SurfaceLoad::SurfaceLoad(unsigned label, const SurfaceShape& shape, std::vector<StructNode*> nodes)
+    : Element(label), shape_(shape), nodes_(std::move(nodes)), H_(shape.nodes), H_r_(shape.nodes), H_s_(shape.nodes),
+      F_(shape.nodes, Vec3::Zero()) {
+  if (static_cast<int>(nodes_.size()) != shape_.nodes)
+    throw std::invalid_argument(fmt::format("surface load {}: expected {} nodes", label, shape_.nodes));
+}
+
+SurfaceLoad::Tangents SurfaceLoad::tangents(const Point& q, bool x_ref) {
+  Tangents a{Vec3::Zero(), Vec3::Zero()};
+  shape_.eval(q.r, q.s, H_.data(), H_r_.data(), H_s_.data());
+  for (int k = 0; k < shape_.nodes; ++k) {
+    const Vec3& x = x_ref ? nodes_[k]->initial().x_W : nodes_[k]->x_W();
+    a.a1 += H_r_[k] * x;
+    a.a2 += H_s_[k] * x;
+  }
+  return a;
+}
+
+void SurfaceLoad::residual(ResidualSink& r, const StepContext& c) {
+  const std::vector<Vec3>& F = nodal_forces(c.t);
+  for (int k = 0; k < shape_.nodes; ++k) r.add(nodes_[k]->eq_index(), F[k]);
+}
+
+void SurfaceLoad::add_tangent_jacobian(JacobianSink& J, const StepContext& c, const Mat3& df_da1,
+                                       const Mat3& df_da2) const {
+  // J = -dr/dy' - dCoef dr/dy: positions move by dCoef times the update.
+  for (int m = 0; m < shape_.nodes; ++m) {
+    const Mat3 df_dx = H_r_[m] * df_da1 + H_s_[m] * df_da2;
+    for (int k = 0; k < shape_.nodes; ++k)
+      J.add(nodes_[k]->eq_index(), nodes_[m]->dof_index(), Mat3(-c.dCoef * H_[k] * df_dx));
+  }
+}
+
+void SurfaceLoad::after_convergence(const StepContext& c) {
+  F_total_W_.setZero();
+  for (const Vec3& f : nodal_forces(c.t)) F_total_W_ += f;
+}
+
+void SurfaceLoad::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  if (std::ostream* os = out.text(OutputFile::Prl)) {
+    out.write_label(*os, label());
+    out.write(*os, F_total_W_);
+    *os << '\n';
+  }
+}
+
+std::string SurfaceLoad::log_line_nodes() const {
+  std::string line = fmt::format("{}: {}", shape_.log_name, label());
+  for (const StructNode* n : nodes_) line += fmt::format(" {}", n->label());
+  return line;
+}
+
 PressureLoad::PressureLoad(unsigned label, const SurfaceShape& shape, std::vector<StructNode*> nodes,
                            std::vector<DriveCallerPtr> drives, std::vector<AbstractNode*> pressure_nodes)
-    : Element(label), shape_(shape), nodes_(std::move(nodes)), drives_(std::move(drives)),
-      pressure_nodes_(std::move(pressure_nodes)), p_(shape.nodes), H_(shape.nodes), H_r_(shape.nodes),
-      H_s_(shape.nodes), F_(shape.nodes, Vec3::Zero()) {
-  if (static_cast<int>(nodes_.size()) != shape_.nodes ||
-      static_cast<int>(drives_.size() + pressure_nodes_.size()) != shape_.nodes)
-    throw std::invalid_argument(fmt::format("surface load {}: expected {} nodes and pressures", label, shape_.nodes));
+    : SurfaceLoad(label, shape, std::move(nodes)), drives_(std::move(drives)),
+      pressure_nodes_(std::move(pressure_nodes)), p_(shape.nodes) {
+  if (static_cast<int>(drives_.size() + pressure_nodes_.size()) != shape_.nodes)
+    throw std::invalid_argument(fmt::format("surface load {}: expected {} pressures", label, shape_.nodes));
 }
 
 void PressureLoad::update_nodal_pressures(double t) {
@@ -141,44 +192,31 @@ void PressureLoad::update_nodal_pressures(double t) {
   for (const AbstractNode* n : pressure_nodes_) p_[k++] = n->x();
 }
 
-PressureLoad::Sample PressureLoad::sample(const Point& q) {
-  Sample a{Vec3::Zero(), Vec3::Zero(), 0.0};
-  shape_.eval(q.r, q.s, H_.data(), H_r_.data(), H_s_.data());
-  for (int k = 0; k < shape_.nodes; ++k) {
-    a.a1 += H_r_[k] * nodes_[k]->x_W();
-    a.a2 += H_s_[k] * nodes_[k]->x_W();
-    a.p += H_[k] * p_[k];
-  }
-  return a;
+double PressureLoad::pressure() const {
+  double p = 0.0;
+  for (int k = 0; k < shape_.nodes; ++k) p += H_[k] * p_[k];
+  return p;
 }
 
 const std::vector<Vec3>& PressureLoad::nodal_forces(double t) {
   update_nodal_pressures(t);
   for (Vec3& f : F_) f.setZero();
   for (const Point& q : shape_.points) {
-    const Sample a = sample(q);
-    const Vec3 f = -q.w * a.p * a.a1.cross(a.a2);  // against the normal (§8.17.1)
+    const auto [a1, a2] = tangents(q);
+    const Vec3 f = -q.w * pressure() * a1.cross(a2);  // against the normal (§8.17.1)
     for (int k = 0; k < shape_.nodes; ++k) F_[k] += H_[k] * f;
   }
   return F_;
-}
-
-void PressureLoad::residual(ResidualSink& r, const StepContext& c) {
-  const std::vector<Vec3>& F = nodal_forces(c.t);
-  for (int k = 0; k < shape_.nodes; ++k) r.add(nodes_[k]->eq_index(), F[k]);
 }
 
 void PressureLoad::jacobian(JacobianSink& J, const StepContext& c) {
   const int n = shape_.nodes;
   update_nodal_pressures(c.t);
   for (const Point& q : shape_.points) {
-    const auto [a1, a2, p_q] = sample(q);
-    // J = -dr/dy scaled: positions move by dCoef times the update.
-    for (int m = 0; m < n; ++m) {
-      const Mat3 dn_dx = H_s_[m] * skew(a1) - H_r_[m] * skew(a2);  // d(a1 x a2)/dx_m
-      for (int k = 0; k < n; ++k)
-        J.add(nodes_[k]->eq_index(), nodes_[m]->dof_index(), Mat3(q.w * p_q * H_[k] * c.dCoef * dn_dx));
-    }
+    const auto [a1, a2] = tangents(q);
+    const double wp = q.w * pressure();
+    // f = -w p (a1 x a2): d(a1 x a2) = skew(a1) da2 - skew(a2) da1.
+    add_tangent_jacobian(J, c, Mat3(wp * skew(a2)), Mat3(-wp * skew(a1)));
     const Vec3 normal = a1.cross(a2);
     for (std::size_t m = 0; m < pressure_nodes_.size(); ++m) {
       const AbstractNode& pn = *pressure_nodes_[m];
@@ -189,15 +227,9 @@ void PressureLoad::jacobian(JacobianSink& J, const StepContext& c) {
   }
 }
 
-void PressureLoad::after_convergence(const StepContext& c) {
-  F_total_W_.setZero();
-  for (const Vec3& f : nodal_forces(c.t)) F_total_W_ += f;
-}
-
 std::string PressureLoad::log_line() const {
   // "<element>: <label> <nodes> <pressure sources>": drive callers have no label (MBDyn writes 0).
-  std::string line = fmt::format("{}: {}", shape_.log_name, label());
-  for (const StructNode* n : nodes_) line += fmt::format(" {}", n->label());
+  std::string line = log_line_nodes();
   for (std::size_t k = 0; k < drives_.size(); ++k) line += " 0";
   for (const AbstractNode* n : pressure_nodes_) line += fmt::format(" {}", n->label());
   return line;

@@ -38,45 +38,69 @@ struct SurfaceShape {
   static const SurfaceShape& triangle6();     ///< quadratic triangle, 7-point degree-5 rule
 };
 
-class PressureLoad final : public Element {
+/// What the pressure and traction loads share (§8.17): the surface's nodes and shape, the shape
+/// functions and tangents at the quadrature points, the nodal forces F_k = sum_i H_k(r_i) f_i of
+/// the point forces f_i, their Jacobian on the nodes' positions, MBDyn's total force and .log line.
+class SurfaceLoad : public Element {
  public:
-  /// The nodal pressures come from `drives` (one per node) or from the abstract `pressure_nodes`.
-  PressureLoad(unsigned label, const SurfaceShape& shape, std::vector<StructNode*> nodes,
-               std::vector<DriveCallerPtr> drives, std::vector<AbstractNode*> pressure_nodes);
+  SurfaceLoad(unsigned label, const SurfaceShape& shape, std::vector<StructNode*> nodes);
 
   std::string_view kind() const override { return "surface load"; }
   std::string_view type_name() const override { return shape_.log_name; }
   bool netcdf_listed() const override { return false; }  // MBDyn writes no NetCDF for surface loads
 
   void residual(ResidualSink& r, const StepContext& c) override;
-  void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
-  std::string log_line() const override;
+  /// .prl: the label and the total force, as MBDyn's surface loads.
+  void output(OutputSink& out) const override;
 
   /// Sum of the nodal forces after the last converged step (MBDyn's Ftot).
   const Vec3& total_force_W() const { return F_total_W_; }
 
- private:
-  /// Tangents a1 = dx/dr, a2 = dx/ds and pressure at a quadrature point, from the nodal
-  /// pressures in p_; the shape functions there go to H_, H_r_, H_s_.
-  struct Sample {
+ protected:
+  /// Tangents a1 = dx/dr, a2 = dx/ds at quadrature point q in the current configuration (x_ref:
+  /// the input one); the shape functions there go to H_, H_r_, H_s_.
+  struct Tangents {
     Vec3 a1, a2;
-    double p;
   };
-  Sample sample(const SurfaceShape::Point& q);
-  /// The nodal pressures at t, into p_.
-  void update_nodal_pressures(double t);
-  /// Nodal forces at the nodes' current positions, into F_.
-  const std::vector<Vec3>& nodal_forces(double t);
+  Tangents tangents(const SurfaceShape::Point& q, bool x_ref = false);
+  /// Nodal forces at time t in the current configuration, into F_.
+  virtual const std::vector<Vec3>& nodal_forces(double t) = 0;
+  /// J(k, m) += -dCoef H_k (df_da1 H_r,m + df_da2 H_s,m): the point force f(a1, a2) at the
+  /// quadrature point whose shape functions are in H_, H_r_, H_s_, spread on the nodes.
+  void add_tangent_jacobian(JacobianSink& J, const StepContext& c, const Mat3& df_da1, const Mat3& df_da2) const;
+  /// "<element>: <label> <nodes>", the start of MBDyn's .log line.
+  std::string log_line_nodes() const;
 
   const SurfaceShape& shape_;
   std::vector<StructNode*> nodes_;
+  /// Work buffers of the evaluations, one entry per node (sized once).
+  std::vector<double> H_, H_r_, H_s_;
+  std::vector<Vec3> F_;
+
+ private:
+  Vec3 F_total_W_ = Vec3::Zero();
+};
+
+class PressureLoad final : public SurfaceLoad {
+ public:
+  /// The nodal pressures come from `drives` (one per node) or from the abstract `pressure_nodes`.
+  PressureLoad(unsigned label, const SurfaceShape& shape, std::vector<StructNode*> nodes,
+               std::vector<DriveCallerPtr> drives, std::vector<AbstractNode*> pressure_nodes);
+
+  void jacobian(JacobianSink& J, const StepContext& c) override;
+  std::string log_line() const override;
+
+ private:
+  /// The nodal pressures at t, into p_.
+  void update_nodal_pressures(double t);
+  /// Pressure at the quadrature point whose shape functions are in H_.
+  double pressure() const;
+  const std::vector<Vec3>& nodal_forces(double t) override;
+
   std::vector<DriveCallerPtr> drives_;
   std::vector<AbstractNode*> pressure_nodes_;
-  Vec3 F_total_W_ = Vec3::Zero();
-  /// Work buffers of the evaluations, one entry per node (sized once).
-  std::vector<double> p_, H_, H_r_, H_s_;
-  std::vector<Vec3> F_;
+  std::vector<double> p_;
 };
 
 }  // namespace mbl::elements

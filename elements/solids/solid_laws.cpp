@@ -3,7 +3,8 @@
 // Piola-Kirchhoff stress (Voigt forms 8.90-8.91):
 //   hookean linear elastic / viscoelastic isotropic (eq. 2.76),
 //   neo hookean elastic / viscoelastic (eqs. 2.79-2.85),
-//   mooney rivlin elastic (eqs. 2.86-2.93).
+//   mooney rivlin elastic (eqs. 2.86-2.93),
+//   bilinear isotropic hardening (eqs. 2.94-2.95).
 // The hyperelastic stiffness dS/deps comes from forward automatic differentiation of S(eps); the
 // viscous part is beta times the initial stiffness on eps*' (the manual: damping proportional to
 // the initial stiffness).
@@ -16,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "elements/laws/elastic_laws.hpp"
+#include "elements/laws/keyed_input.hpp"
 #include "elements/laws/law_reader.hpp"
 #include "elements/laws/law_traits.hpp"
 #include "elements/solids/tensor3.hpp"
@@ -88,20 +90,70 @@ class HyperelasticLaw final : public ClonableLaw<HyperelasticLaw<Stress>, 6> {
   std::string name_;
 };
 
+/// `bilinear isotropic hardening` (§2.10.34): small-strain von Mises plasticity with linear
+/// isotropic hardening (plastic modulus E_P = E E_T / (E - E_T), eq. 2.95) on the Green-Lagrange
+/// strain, by the radial return of Bathe, Finite Element Procedures (2014) §6.6.3, as MBDyn does:
+/// the deviatoric strain less the plastic strain of the last converged step gives the trial
+/// deviatoric stress 2 G e''; past the yield stress of that step, the equivalent stress and the
+/// plastic strain increment follow in closed form. The plastic strain and the yield stress are
+/// the law's internal states, kept at each converged step; dS/deps is the consistent tangent (by
+/// forward automatic differentiation of the return).
+class BilinearIsotropicHardeningLaw final : public ClonableLaw<BilinearIsotropicHardeningLaw, 6> {
+ public:
+  BilinearIsotropicHardeningLaw(double E, double nu, double E_T, double sigma_y0)
+      : kappa_(E / (3.0 * (1.0 - 2.0 * nu))), a_E_((1.0 + nu) / E), E_P_(E * E_T / (E - E_T)),
+        sigma_y_prev_(sigma_y0), sigma_y_(sigma_y0) {}
+
+  void update(const Vec6& eps, const Vec6&, double) override {
+    std::array<AD6, 6> e;
+    for (int k = 0; k < 6; ++k) e[k] = AD6(eps[k], 6, k);
+    const AD6 e_mean = (e[0] + e[1] + e[2]) / 3.0;
+    // Deviatoric strain tensor (engineering shears halved) less the plastic strain.
+    Mat3AD e_el;
+    for (int i = 0; i < 3; ++i) e_el(i, i) = e[i] - e_mean - e_P_prev_(i, i);
+    e_el(0, 1) = e_el(1, 0) = 0.5 * e[3] - e_P_prev_(0, 1);
+    e_el(1, 2) = e_el(2, 1) = 0.5 * e[4] - e_P_prev_(1, 2);
+    e_el(2, 0) = e_el(0, 2) = 0.5 * e[5] - e_P_prev_(2, 0);
+    const Mat3AD S_trial = e_el / a_E_;
+    AD6 sum_sq = e_el.cwiseProduct(e_el).sum();
+    const AD6 d = sum_sq.value() > 0.0 ? AD6(sqrt(1.5 * sum_sq)) : AD6(0.0, Vec6::Zero());  // equivalent strain
+    Mat3AD S = S_trial;
+    e_P_ = e_P_prev_;
+    sigma_y_ = sigma_y_prev_;
+    if (d.value() / a_E_ > sigma_y_prev_) {  // the trial equivalent stress is past the yield stress
+      const AD6 sigma_bar = (2.0 * E_P_ * d + 3.0 * sigma_y_prev_) / (2.0 * E_P_ * a_E_ + 3.0);
+      const AD6 lambda = d / sigma_bar - a_E_;
+      const Mat3AD de_P = S_trial * AD6(a_E_ * lambda / (a_E_ + lambda));
+      S = S_trial - de_P / a_E_;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) e_P_(i, j) += de_P(i, j).value();
+      sigma_y_ = sigma_bar.value();
+    }
+    const AD6 p = 3.0 * kappa_ * e_mean;
+    const AD6 s[6] = {S(0, 0) + p, S(1, 1) + p, S(2, 2) + p, S(0, 1), S(1, 2), S(2, 0)};
+    for (int k = 0; k < 6; ++k) {
+      this->F_[k] = s[k].value();
+      this->F_eps_.row(k) = s[k].derivatives().transpose();
+    }
+  }
+
+  void after_convergence() override {
+    e_P_prev_ = e_P_;
+    sigma_y_prev_ = sigma_y_;
+  }
+  std::string describe() const override { return "bilinear isotropic hardening"; }
+
+ private:
+  double kappa_, a_E_, E_P_;
+  Mat3 e_P_prev_ = Mat3::Zero(), e_P_ = Mat3::Zero();  ///< plastic strain: last converged, last update
+  double sigma_y_prev_, sigma_y_;                     ///< yield stress: last converged, last update
+};
+
 using LawPtr6 = std::unique_ptr<ConstitutiveLaw6D>;
 
-double keyed(CardReader& in, const char* key, const char* what) {
-  if (!in.keyword_is(key)) in.fail_expected(fmt::format("`{}, <{}>`", key, what));
-  return in.real();
-}
-double keyed_positive(CardReader& in, const char* key, const char* what) {
-  if (!in.keyword_is(key)) in.fail_expected(fmt::format("`{}, <{}>`", key, what));
-  return parser::checked_real(in, [](double v) { return v > 0.0; }, std::string("a positive ") + what);
-}
 /// `nu, <nu>` in [0, 0.5): the displacement-based solids cannot take the incompressible limit.
 double keyed_poisson(CardReader& in) {
-  if (!in.keyword_is("nu")) in.fail_expected("`nu, <Poisson's ratio>`");
-  return parser::checked_real(in, [](double v) { return v >= 0.0 && v < 0.5; }, "a Poisson's ratio in [0, 0.5)");
+  return keyed(in, "nu", "Poisson's ratio", [](double v) { return v >= 0.0 && v < 0.5; }, "a Poisson's ratio in [0, 0.5)");
 }
 
 /// `hookean linear {elastic | viscoelastic} isotropic, E, <E>, nu, <nu> [, beta, <beta>]` (eq. 2.76).
@@ -166,6 +218,16 @@ LawPtr6 read_mooney_rivlin(CardReader& in) {
                                                             "mooney rivlin elastic");
 }
 
+/// `bilinear isotropic hardening, E, <E>, nu, <nu>, ET, <ET>, sigmayv, <sigmayv>` (§2.10.34).
+LawPtr6 read_bilinear_isotropic_hardening(CardReader& in) {
+  const double E = keyed_positive(in, "E", "Young's modulus");
+  const double nu = keyed_poisson(in);
+  const double E_T = keyed(in, "ET", "plastic tangent modulus", [E](double v) { return v >= 0.0 && v < E; },
+                           "a plastic tangent modulus in [0, E)");
+  const double sigma_y0 = keyed_positive(in, "sigmayv", "initial yield stress");
+  return std::make_unique<BilinearIsotropicHardeningLaw>(E, nu, E_T, sigma_y0);
+}
+
 const bool registered = [] {
   auto& r = LawRegistry<6>::instance();
   r.add("hookean linear elastic isotropic", [](CardReader& in, BuildContext&) { return read_hookean(in, false); });
@@ -173,6 +235,7 @@ const bool registered = [] {
   r.add("neo hookean elastic", [](CardReader& in, BuildContext&) { return read_neo_hookean(in, false); });
   r.add("neo hookean viscoelastic", [](CardReader& in, BuildContext&) { return read_neo_hookean(in, true); });
   r.add("mooney rivlin elastic", [](CardReader& in, BuildContext&) { return read_mooney_rivlin(in); });
+  r.add("bilinear isotropic hardening", [](CardReader& in, BuildContext&) { return read_bilinear_isotropic_hardening(in); });
   return true;
 }();
 

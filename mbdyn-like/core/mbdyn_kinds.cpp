@@ -169,8 +169,7 @@ const std::vector<Family>& table() {
         {"viscous body", "8.12.54"}}},
       {"force",
        {{"abstract", "8.8.2"},
-        {"abstract internal", "8.8.2"},
-        {"abstract reaction", "8.8.3"},
+        {"abstract internal", "8.8.3"},  // the manual's "abstract reaction force"
         {"absolute", "8.8.4"},
         {"follower", "8.8.4"},
         {"total", "8.8.4"},
@@ -183,7 +182,6 @@ const std::vector<Family>& table() {
         {"total internal", "8.8.5"},
         {"conservative internal", "8.8.5"},
         {"modal", "8.8.8"},
-        {"modal internal", "8.8.8"},
         {"external structural", "8.8.10"},
         {"external structural mapping", "8.8.11"},
         {"external modal", "8.8.12"},

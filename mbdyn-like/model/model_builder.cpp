@@ -922,7 +922,7 @@ class Builder {
     // Couples are counted with the forces (input manual §5.4 "forces").
     if (d == "beam2" || d == "beam3" || d == "hbeam") return "beam";  // control data `beams:` counts them all
     if (d.rfind("aerodynamic", 0) == 0) return "aerodynamic";  // bodies and beams: `aerodynamic elements:`
-    if (d == "genericaerodynamicforce") return "aerodynamic";
+    if (d == "genericaerodynamicforce" || d == "aircraftinstruments") return "aerodynamic";
     // `rotor:` is MBDyn's older name of `induced velocity: ..., rotor`; both counters count both.
     if (d == "inducedvelocity" || d == "rotor") return "induced velocity";
     // control data `plates:` counts shells and membranes (input manual §8.15)

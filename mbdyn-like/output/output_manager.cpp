@@ -27,6 +27,7 @@ std::string_view extension(OutputFile f) {
     case OutputFile::Aer: return "aer";
     case OutputFile::Air: return "air";
     case OutputFile::Thn: return "thn";
+    case OutputFile::Prl: return "prl";  // surface loads
   }
   return "txt";
 }

@@ -28,6 +28,16 @@ TEST(MbdynKinds, FindIgnoresCaseAndBlanks) {
   EXPECT_TRUE(mbl::kinds::of("no such family").empty());
 }
 
+// MBDyn 2024's force reader knows `abstract internal` (the manual's "abstract reaction force",
+// §8.8.3) and `modal` only: neither "abstract reaction" nor "modal internal" is a kind of MBDyn's.
+TEST(MbdynKinds, ForceKindsAreThoseOfMbdynsReader) {
+  const mbl::kinds::Kind* k = mbl::kinds::find("force", "abstract internal");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->section, "8.8.3");
+  EXPECT_EQ(mbl::kinds::find("force", "abstract reaction"), nullptr);
+  EXPECT_EQ(mbl::kinds::find("force", "modal internal"), nullptr);
+}
+
 TEST(MbdynKinds, SuggestsTheNearestSpellingOnlyWhenNear) {
   EXPECT_EQ(mbl::kinds::nearest("joint", "revolute pinn"), "revolute pin");
   EXPECT_EQ(mbl::kinds::nearest("drive caller", "cosnt"), "const");  // a swap of neighbours is one edit

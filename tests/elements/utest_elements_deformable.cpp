@@ -11,6 +11,7 @@
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "support/element_fixture.hpp"
+#include "support/run_program.hpp"
 
 using namespace mbl;
 using namespace mbl::elements;
@@ -38,14 +39,19 @@ std::unique_ptr<ConstitutiveLaw3D> cubic3() {
                                                          Mat3(Vec3(0.5, 0.6, 0.7).asDiagonal()));
 }
 
-/// The residual of `model` at its initial state.
-Vector residual_at_start(Model& model) {
-  Vector y, yp;
-  test_support::numbered_initial_state(model, y, yp);
+/// The residual of `model` at (y, y').
+Vector residual_at(Model& model, const Vector& y, const Vector& yp) {
   model.update(0.0, y, yp);
   Vector r = Vector::Zero(model.size());
   model.residual(0.0, 1.0, r, nullptr);
   return r;
+}
+
+/// The residual of `model` at its initial state.
+Vector residual_at_start(Model& model) {
+  Vector y, yp;
+  test_support::numbered_initial_state(model, y, yp);
+  return residual_at(model, y, yp);
 }
 
 /// Two static nodes at the origin and at (x2, R2) with velocity v2.
@@ -244,12 +250,7 @@ TEST(DeformableForces, InvariantDisplacementFrameFollowsTheReference) {
                                                       Attachment{n1}, Attachment{n2}, std::move(law)));
   Vector y, yp;
   test_support::numbered_initial_state(model, y, yp);
-  auto force_on_node_1 = [&, n1 = n1] {
-    model.update(0.0, y, yp);
-    Vector r = Vector::Zero(model.size());
-    model.residual(0.0, 1.0, r, nullptr);
-    return Vec3(r.segment<3>(n1->eq_index()));
-  };
+  auto force_on_node_1 = [&, n1 = n1] { return Vec3(residual_at(model, y, yp).segment<3>(n1->eq_index())); };
   // F = R_z(phi/2) K R_z(phi/2)^T d, phi node 2's reference rotation about z.
   auto force_at = [&](double phi) {
     const Mat3 R_half = rot::R3(0.5 * phi);
@@ -261,4 +262,100 @@ TEST(DeformableForces, InvariantDisplacementFrameFollowsTheReference) {
   model.after_predict(0.0, y, yp);  // node 2's reference: R_z(1.0)
   EXPECT_LT((force_on_node_1() - force_at(1.0)).norm(), 1e-12);
   EXPECT_GT((force_at(1.0) - force_at(0.6)).norm(), 1.0);
+}
+
+// The invariant deformable joint (MBDyn 2024's ElasticJointInv): the law sees the relative position
+// in the halfway frame and the relative rotation of the nodes' reference orientations, both fixed
+// in the step; its Jacobian is exact but for the law's stiffness on the relative rotation, which
+// it keeps as MBDyn does (the residual has none within the step). With a law that has no
+// stiffness on the rotation the whole Jacobian is that of the residual.
+TEST(DeformableJacobians, InvariantDeformableJoint) {
+  using Mat6 = ConstitutiveLaw6D::MatN;
+  Mat6 K = Mat6::Zero();
+  K.leftCols<3>() << 20.0, 3.0, 0.0, 3.0, 25.0, 4.0, 0.0, 4.0, 30.0, 1.0, 2.0, 0.5, -1.0, 0.7, 2.0, 0.3, 0.2, 1.5;
+  DeformableJoint::Law law;
+  law.law6 = std::make_unique<laws::LinearViscoElasticLaw<6>>(K, Mat6::Zero());
+  const auto r = check_deformable(DeformableJoint::Kind::Full, true, std::move(law));
+  EXPECT_LT(r.max_error, 1e-6) << r.str();
+}
+
+// Node 2 at d, turned by phi about z: F~ = K (R_z(phi/2)^T d, phi e3) acts along R1h = I; node 1
+// takes I_hat (d x F) of the moment of F; the moment does not follow the rotations of the
+// iterations, only a new prediction.
+TEST(DeformableForces, InvariantDeformableJointFrozenRotation) {
+  using Mat6 = ConstitutiveLaw6D::MatN;
+  using Vec6 = ConstitutiveLaw6D::VecN;
+  const double phi = 0.6;
+  const Vec3 d(0.3, 0.1, -0.2);
+  Model model;
+  auto [n1, n2] = two_static_nodes(model, d, rot::R3(phi), Vec3::Zero());
+  const Mat6 K = Vec6(100.0, 200.0, 300.0, 40.0, 50.0, 60.0).asDiagonal();
+  DeformableJoint::Law law;
+  law.law6 = std::make_unique<laws::LinearViscoElasticLaw<6>>(K, Mat6::Zero());
+  model.add_element(std::make_unique<DeformableJoint>(1, DeformableJoint::Kind::Full, true, Attachment{n1},
+                                                      Attachment{n2}, std::move(law)));
+  Vector y, yp;
+  test_support::numbered_initial_state(model, y, yp);
+  auto loads_on_node_1 = [&, n1 = n1] {
+    const Vector r = residual_at(model, y, yp);
+    return std::pair{Vec3(r.segment<3>(n1->eq_index())), Vec3(r.segment<3>(n1->eq_index() + 3))};
+  };
+  auto expected = [&](double angle) {
+    const Mat3 R_half = rot::R3(0.5 * angle);
+    Vec6 e;
+    e << R_half.transpose() * d, 0.0, 0.0, angle;
+    const Vec6 F6 = K * e;
+    const Vec3 F = F6.head<3>(), M = F6.tail<3>();
+    const Mat3 I_hat = R_half * (Mat3::Identity() + R_half).inverse() * R_half.transpose();
+    return std::pair{F, Vec3(I_hat * d.cross(F) + M)};
+  };
+  auto near = [](const std::pair<Vec3, Vec3>& a, const std::pair<Vec3, Vec3>& b) {
+    return (a.first - b.first).norm() + (a.second - b.second).norm();
+  };
+  EXPECT_LT(near(loads_on_node_1(), expected(phi)), 1e-12);
+  y.segment<3>(n2->dof_index() + 3) = rot::R_to_cgr(rot::R3(0.4));  // an iteration turns node 2
+  EXPECT_LT(near(loads_on_node_1(), expected(phi)), 1e-12);
+  model.after_predict(0.0, y, yp);  // the new reference: R_z(1.0)
+  EXPECT_LT(near(loads_on_node_1(), expected(1.0)), 1e-12);
+}
+
+// A disc of polar inertia J on a torsional spring k about z, started with angular velocity w0:
+// theta = w0 / Omega sin(Omega t), Omega = sqrt(k / J). The invariant joint's moment lags by the
+// prediction within each step, so it follows the closed form to O(h) like the deformable joint.
+// Viscous laws are rejected, as MBDyn does.
+TEST(DeformableForces, InvariantDeformableJointTorsionalOscillator) {
+  auto deck = [](const std::string& joint, const std::string& law) {
+    return R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 1e-3; tolerance: 1e-9; max iterations: 20;
+  method: ms, .6; end: initial value;
+begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, null, eye, null, 0., 0., 2.;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  body: 2, 2, 1., null, diag, 1., 1., 0.5;
+  joint: 2, )" + joint + R"(, 1, null, 2, null, )" + law + R"(;
+end: elements;
+)";
+  };
+  const std::string law = "linear elastic generic, diag, 1e4, 1e4, 1e4, 1e3, 1e3, 8.";
+  const double J = 0.5, k = 8.0, w0 = 2.0, Omega = std::sqrt(k / J);
+  for (const std::string joint : {"invariant deformable joint", "deformable joint"}) {
+    const auto run = test::run_deck_text("invariant_joint", deck(joint, law));
+    ASSERT_EQ(run.rc, 0) << run.log();
+    const auto mov = test::records(run.output("mov"), 2);
+    ASSERT_GE(mov.size(), 1000u);
+    for (std::size_t s : {250u, 500u, 1000u}) {
+      const double t = 1e-3 * static_cast<double>(s);
+      EXPECT_NEAR(mov[s][5] * M_PI / 180.0, w0 / Omega * std::sin(Omega * t), 5e-3) << joint << " t=" << t;
+    }
+    const std::string log = test::read_file(run.output("log"));
+    EXPECT_NE(log.find("deformablejoint: 2 1"), std::string::npos) << log;
+  }
+  const auto bad = test::run_deck_text(
+      "invariant_joint_viscous", deck("invariant deformable joint", "linear viscoelastic isotropic, 10., 1."));
+  EXPECT_EQ(bad.rc, 2) << bad.log();
 }

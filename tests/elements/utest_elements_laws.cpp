@@ -14,6 +14,7 @@
 #include "parser/deck/deck_reader.hpp"
 #include "parser/errors.hpp"
 #include "parser/math/math_parser.hpp"
+#include "support/run_program.hpp"
 
 using namespace mbl;
 
@@ -498,4 +499,194 @@ TEST(Laws, ShockAbsorber) {
               1e-9);
   expect_law_derivatives<1>(*fr, V1(-0.2), V1(0.1));
   EXPECT_THROW(d.law<1>("shock absorber, 1e6, 1e-3, 2., 1.4, 1e-3, 900., 0.7"), parser::InputError);
+}
+
+namespace {
+
+/// Converged steps of a law at t = 0, h, 2h, ... under the constant strain `eps` (the first at the
+/// initial time, where the viscous strains do not move); returns the forces.
+template <int N>
+std::vector<typename ConstitutiveLaw<N>::VecN> steps_at_constant_strain(ConstitutiveLaw<N>& law,
+                                                                        const typename ConstitutiveLaw<N>::VecN& eps,
+                                                                        double h, int n) {
+  std::vector<typename ConstitutiveLaw<N>::VecN> F;
+  for (int k = 0; k <= n; ++k) {
+    law.update(eps, ConstitutiveLaw<N>::VecN::Zero(), k * h);
+    F.push_back(law.force());
+    law.after_convergence();
+  }
+  return F;
+}
+
+/// dF/deps of `law` at (eps, t) against central differences of F (the state at the last
+/// converged step held).
+template <int N>
+double stiffness_error(ConstitutiveLaw<N>& law, const typename ConstitutiveLaw<N>::VecN& eps, double t) {
+  using VecN = typename ConstitutiveLaw<N>::VecN;
+  law.update(eps, VecN::Zero(), t);
+  const typename ConstitutiveLaw<N>::MatN K = law.stiffness();
+  double err = 0.0;
+  const double h = 1e-6;
+  for (int j = 0; j < N; ++j) {
+    VecN e = eps;
+    e[j] += h;
+    law.update(e, VecN::Zero(), t);
+    const VecN Fp = law.force();
+    e[j] -= 2 * h;
+    law.update(e, VecN::Zero(), t);
+    const VecN Fm = law.force();
+    err = std::max(err, ((Fp - Fm) / (2 * h) - K.col(j)).cwiseAbs().maxCoeff() / (1.0 + K.cwiseAbs().maxCoeff()));
+  }
+  return err;
+}
+
+}  // namespace
+
+// Zener model (§2.10.35) under a strain step held from t = 0: implicit Euler gives the relaxing
+// branch E1 eps (1 + h/tau)^-k, tau = eta1/E1, which tends to the closed form E1 eps exp(-t/tau).
+TEST(Laws, MaxwellOneRelaxesAsTheZenerModel) {
+  LawDeck d;
+  const double E0 = 2.0e5, E1 = 1.8e5, eta1 = 3.6e5, tau = eta1 / E1;
+  auto law = d.law<3>("linear viscoelastic maxwell 1, E0, 2.e5, E1, 1.8e5, eta1, 3.6e5, C, eye");
+  ASSERT_NE(law, nullptr);
+  EXPECT_EQ(law->describe(), "linear viscoelastic maxwell 1");
+  EXPECT_FALSE(law->is_viscous());
+  const Vec3 eps(1e-3, -5e-4, 2e-4);
+  const double h = 1e-3 * tau;
+  const auto F = steps_at_constant_strain<3>(*law, eps, h, 1000);
+  EXPECT_LT((F[0] - (E0 + E1) * eps).norm(), 1e-12 * F[0].norm());  // instantaneous modulus E0 + E1
+  for (int k : {1, 10, 500, 1000}) {
+    const Vec3 discrete = (E0 + E1 * std::pow(1.0 + h / tau, -k)) * eps;
+    EXPECT_LT((F[k] - discrete).norm(), 1e-10 * discrete.norm()) << k;
+    const Vec3 exact = (E0 + E1 * std::exp(-k * h / tau)) * eps;
+    EXPECT_LT((F[k] - exact).norm(), 1e-3 * E1 * eps.norm()) << k;
+  }
+}
+
+// Generalized Maxwell model: each branch relaxes with its own time constant; with a general C the
+// stiffness is the derivative of the force at the current step's state.
+TEST(Laws, MaxwellNBranchesAndStiffness) {
+  LawDeck d;
+  auto law = d.law<6>(
+      "linear viscoelastic maxwell n, E0, 2.1e5, 2, E1, 1.89e5, eta1, 3.78e5, E1, 2.1e4, eta1, 4.2e3, C, eye");
+  ASSERT_NE(law, nullptr);
+  EXPECT_EQ(law->describe(), "linear viscoelastic maxwell n");
+  ConstitutiveLaw6D::VecN eps;
+  eps << 1e-3, -2e-3, 5e-4, 1e-4, 0.0, -3e-4;
+  const double h = 0.01;
+  const auto F = steps_at_constant_strain<6>(*law, eps, h, 50);
+  const double expected = 2.1e5 + 1.89e5 * std::pow(1.0 + h / 2.0, -50) + 2.1e4 * std::pow(1.0 + h / 0.2, -50);
+  EXPECT_LT((F[50] - expected * eps).norm(), 1e-10 * F[50].norm());
+
+  auto general = d.law<3>("linear viscoelastic maxwell n, E0, 3., 2, E1, 2., eta1, 0.5, E1, 0.7, eta1, 4., "
+                          "C, 1.2, 0.3, -0.1, 0.2, 0.9, 0.25, 0.05, -0.2, 1.1");
+  ASSERT_NE(general, nullptr);
+  const Vec3 e(0.1, -0.2, 0.05);
+  EXPECT_LT(stiffness_error<3>(*general, e, 0.0), 1e-8);  // at the initial time: E_sum C
+  steps_at_constant_strain<3>(*general, e, 0.1, 3);
+  EXPECT_LT(stiffness_error<3>(*general, Vec3(0.12, -0.1, 0.0), 0.4), 1e-8);
+}
+
+TEST(Laws, MaxwellInputErrors) {
+  LawDeck d;
+  EXPECT_THROW(d.law<3>("linear viscoelastic maxwell 1, E0, 0., E1, 1., eta1, 1., C, eye"), parser::InputError);
+  EXPECT_THROW(d.law<3>("linear viscoelastic maxwell 1, E0, 1., E1, 1., eta1, 0., C, eye"), parser::InputError);
+  EXPECT_THROW(d.law<3>("linear viscoelastic maxwell n, E0, 1., 0, C, eye"), parser::InputError);
+  EXPECT_THROW(d.law<3>("linear viscoelastic maxwell 1, E0, 1., E1, 1., eta1, 1., eye"), parser::InputError);
+  // MBDyn has the Maxwell laws in 3D and 6D only.
+  EXPECT_THROW(d.law<1>("linear viscoelastic maxwell 1, E0, 1., E1, 1., eta1, 1., C, 1."), parser::InputError);
+}
+
+// Deformable joints between clamped nodes held 0.01 apart along x from the start: the joint's
+// force relaxes as the implicit Euler step of each Maxwell branch, record by record (one per
+// time step h = 0.1, the first at the initial time).
+TEST(Laws, MaxwellLawsInDeformableJointsRelaxUnderAHeldStrain) {
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.; time step: 0.1; tolerance: 1e-10; max iterations: 10; end: initial value;
+begin: control data; structural nodes: 3; joints: 5; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, static, 0.01, 0., 0., eye, null, null;
+  structural: 3, static, 0.01, 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  constitutive law: 5, 3, linear viscoelastic maxwell 1, E0, 100., E1, 50., eta1, 25., C, eye;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, clamp, 2, node, node;
+  joint: 3, clamp, 3, node, node;
+  joint: 4, deformable displacement joint, 1, null, 2, null, reference, 5;
+  joint: 5, deformable joint, 1, null, 3, null,
+    linear viscoelastic maxwell n, E0, 100., 2, E1, 50., eta1, 25., E1, 20., eta1, 40., C, eye;
+end: elements;
+)";
+  const auto run = test::run_deck_text("maxwell_joints", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto zener = test::records(run.output("jnt"), 4), wiechert = test::records(run.output("jnt"), 5);
+  ASSERT_GE(zener.size(), 11u);
+  ASSERT_EQ(wiechert.size(), zener.size());
+  const double eps = 0.01, h = 0.1;
+  for (std::size_t k = 0; k < zener.size(); ++k) {
+    const double kk = static_cast<double>(k);
+    EXPECT_NEAR(zener[k][0], (100.0 + 50.0 * std::pow(1.0 + h / 0.5, -kk)) * eps, 1e-6) << k;
+    EXPECT_NEAR(wiechert[k][0], (100.0 + 50.0 * std::pow(1.0 + h / 0.5, -kk) + 20.0 * std::pow(1.0 + h / 2.0, -kk)) * eps,
+                1e-6)
+        << k;
+  }
+}
+
+// Bilinear isotropic hardening (§2.10.34) in simple shear gamma: elastic tau = G gamma up to
+// sqrt(3) tau = sigma_y; beyond, sqrt(3) tau = sigma_y + E_P gamma_p / sqrt(3) with
+// gamma = tau / G + gamma_p, i.e. tau = (gamma + sqrt(3) sigma_y / E_P) / (1/G + 3/E_P), in one
+// step or many (a radial path). Unloading is elastic, down to the plastic strain; a volumetric
+// strain only adds the pressure 3 kappa e_m.
+TEST(Laws, BilinearIsotropicHardeningInShear) {
+  LawDeck d;
+  const double E = 2.1e5, nu = 0.3, ET = 2.0e3, sy = 235.0;
+  const double G = E / (2 * (1 + nu)), EP = E * ET / (E - ET), kappa = E / (3 * (1 - 2 * nu));
+  const auto tau_plastic = [&](double gamma) { return (gamma + std::sqrt(3.0) * sy / EP) / (1.0 / G + 3.0 / EP); };
+  const auto shear = [](double gamma, double volumetric = 0.0) {
+    ConstitutiveLaw6D::VecN e = ConstitutiveLaw6D::VecN::Zero();
+    e.head<3>().setConstant(volumetric / 3.0);
+    e[3] = gamma;
+    return e;
+  };
+  const std::string text = "bilinear isotropic hardening, E, 2.1e5, nu, 0.3, ET, 2.e3, sigmayv, 235.";
+  const double gamma_y = sy / (std::sqrt(3.0) * G);
+  {  // elastic below yield, plastic above in one step
+    auto law = d.law<6>(text);
+    ASSERT_NE(law, nullptr);
+    law->update(shear(0.5 * gamma_y), shear(0.0), 0.0);
+    EXPECT_NEAR(law->force()[3], 0.5 * G * gamma_y, 1e-9 * G * gamma_y);
+    law->update(shear(5.0 * gamma_y), shear(0.0), 0.0);
+    EXPECT_NEAR(law->force()[3], tau_plastic(5.0 * gamma_y), 1e-9 * sy);
+  }
+  auto law = d.law<6>(text);
+  double gamma = 0.0;
+  for (int k = 1; k <= 10; ++k) {  // a radial path in converged steps
+    gamma = 0.5 * k * gamma_y;
+    law->update(shear(gamma), shear(0.0), 0.1 * k);
+    const double expected = gamma <= gamma_y ? G * gamma : tau_plastic(gamma);
+    EXPECT_NEAR(law->force()[3], expected, 1e-9 * sy) << k;
+    law->after_convergence();
+  }
+  const double tau_max = tau_plastic(gamma);
+  // Unloading is elastic: the stress vanishes at the plastic strain gamma - tau_max / G.
+  law->update(shear(gamma - 0.5 * tau_max / G), shear(0.0), 1.1);
+  EXPECT_NEAR(law->force()[3], 0.5 * tau_max, 1e-9 * sy);
+  law->update(shear(gamma - tau_max / G), shear(0.0), 1.1);
+  EXPECT_NEAR(law->force()[3], 0.0, 1e-9 * sy);
+  law->after_convergence();
+  // Reloading to the previous maximum is elastic and reaches the same stress; pressure adds.
+  law->update(shear(gamma, 1e-3), shear(0.0), 1.2);
+  EXPECT_NEAR(law->force()[3], tau_max, 1e-9 * sy);
+  EXPECT_NEAR(law->force()[0], kappa * 1e-3, 1e-9 * kappa * 1e-3);
+  // Consistent tangent, elastic and plastic states, general strains.
+  ConstitutiveLaw6D::VecN e;
+  e << 1e-3, -4e-4, 2e-4, 3e-3, -1e-3, 5e-4;
+  EXPECT_LT(stiffness_error<6>(*law, e * 0.1, 1.3), 1e-7);
+  EXPECT_LT(stiffness_error<6>(*law, e, 1.3), 1e-7);
+  // Input checks: ET in [0, E), positive yield stress.
+  EXPECT_THROW(d.law<6>("bilinear isotropic hardening, E, 2.1e5, nu, 0.3, ET, 2.1e5, sigmayv, 235."), parser::InputError);
+  EXPECT_THROW(d.law<6>("bilinear isotropic hardening, E, 2.1e5, nu, 0.3, ET, 2.e3, sigmayv, 0."), parser::InputError);
 }

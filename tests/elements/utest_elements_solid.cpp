@@ -145,7 +145,9 @@ TEST(Solid, JacobiansOfEveryKindMatchFiniteDifferences) {
   // Moduli and density of order one: the finite differences then resolve every entry.
   const char* laws[] = {"neo hookean viscoelastic, E, 10., nu, 0.3, beta, 0.1",
                         "mooney rivlin elastic, C1, 2., C2, 0.5, kappa, 50.",
-                        "hookean linear viscoelastic isotropic, E, 10., nu, 0.25, beta, 0.1"};
+                        "hookean linear viscoelastic isotropic, E, 10., nu, 0.25, beta, 0.1",
+                        "bilinear isotropic hardening, E, 10., nu, 0.3, ET, 1., sigmayv, 0.05",
+                        "linear viscoelastic maxwell 1, E0, 10., E1, 5., eta1, 2., C, eye"};
   for (const char* kind : kSolids)
     for (const char* law : laws) {
       BuildResult b = read_deck_text("solid_jac", one_solid_deck(kind, law, true, "", 1.0));
