@@ -71,7 +71,6 @@ void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
     st.min_iterations = static_cast<int>(in.integer());
     st.max_iterations = in.at_end() ? -1 : static_cast<int>(in.integer());
   } else if (in.keyword_is("change")) {
-    if (in.peek_keyword_is("postponed")) return in.not_implemented("strategy: change, postponed");
     st.kind = Kind::Change;
     DriveCallerPtr d = drives::read_drive_caller(in, ctx.model().drive_env());
     st.time_step = [d](double t) { return d->value(t); };
@@ -585,6 +584,8 @@ class Builder {
     const parser::SourceLocation at = in.location();
     const std::string written(in.peek_text());
     m.name = in.keyword();
+    // MBDyn still reads the deprecated spelling (solver.cc: "Crank" "Nicholson").
+    if (m.name == "cranknicholson") m.name = "cranknicolson";
     if (!kinds::find("method", m.name)) {
       std::string known;
       for (const kinds::Kind& k : kinds::of("method")) known += (known.empty() ? "" : ", ") + std::string(k.keyword);
@@ -901,8 +902,10 @@ class Builder {
     for (std::size_t i = nodes_before; i < nodes.size(); ++i) check_unique(nodes[i]->kind(), nodes[i]->label(), "node");
     for (std::size_t i = elements_before; i < elements.size(); ++i)
       check_unique(elements[i]->kind(), elements[i]->label(), "element");
-    // A `driven` card counts as the element it wraps (control data `joints:`, ...).
-    ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d, family)];
+    // A `driven` card counts as the element it wraps (control data `joints:`, ...); wrapping an
+    // `existing` one adds no element and counts for nothing.
+    if (d != "driven") ++found_[counted_name(d, family)];
+    else if (elements.size() > elements_before) ++found_[counted_name(std::string(elements.back()->kind()), family)];
   }
 
   /// `inverse dynamics [, torque, <b>] [, prescribed motion, <b>] [, right hand side, <b>]

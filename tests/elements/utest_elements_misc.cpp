@@ -180,6 +180,35 @@ TEST(DrivenElement, DeckCountsAsTheWrappedKindAndReadsHints) {
   EXPECT_EQ(d->type_name(), "Total pin joint");
 }
 
+TEST(DrivenElement, WrapsAnExistingElementInPlace) {
+  // `existing: joint, 2` wraps joint 2 where it was read (its unknowns keep their place) and
+  // adds no element: the control data count is that of the elements read.
+  BuildResult b = read_deck_text("driven_existing", two_node_deck(3, R"(
+  joint: 1, clamp, 1, node, node;
+  joint: 2, spherical hinge, 1, null, 2, null;
+  joint: 3, spherical hinge, 1, null, 2, null;
+  driven: 2, string, "Time < .5", existing: joint, 2, output, no;)"));
+  EXPECT_EQ(b.not_implemented, 0u);
+  const auto& elements = b.model->elements();
+  ASSERT_EQ(elements.size(), 3u);
+  auto* d = dynamic_cast<Driven*>(elements[1].get());
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->label(), 2u);
+  EXPECT_EQ(b.model->find_element("joint", 2), d);
+  EXPECT_FALSE(d->output_enabled());
+  EXPECT_EQ(elements[2]->label(), 3u);
+  EXPECT_EQ(dynamic_cast<Driven*>(elements[2].get()), nullptr);
+  // The label must be the driven card's, and the element must exist.
+  EXPECT_THROW(read_deck_text("driven_existing_label", two_node_deck(1, R"(
+  joint: 1, clamp, 1, node, node;
+  driven: 2, const, 1., existing: joint, 1;)")),
+               parser::InputError);
+  EXPECT_THROW(read_deck_text("driven_existing_none", two_node_deck(1, R"(
+  joint: 1, clamp, 1, node, node;
+  driven: 2, const, 1., existing: joint, 2;)")),
+               parser::InputError);
+}
+
 TEST(DrivenElement, UnknownHintIsReportedNotImplemented) {
   BuildResult b = read_deck_text("driven_hint", two_node_deck(1, R"(
   driven: 1, const, 1., hint, "offset{1}", joint: 1, spherical hinge, 1, null, 2, null;)"));

@@ -128,5 +128,22 @@ TEST(ParserLegacyForms, InverseDynamicsFormsRead) {
   EXPECT_FALSE(f.prescribed_motion || f.right_hand_side || f.ergonomy);
 }
 
+TEST(ParserLegacyForms, DeprecatedCrankNicholsonAndPostponedStepDrive) {
+  // MBDyn 2024 still reads `crank nicholson` (deprecated spelling), and a `strategy: change`
+  // drive may be `postponed`: defined by a `drive caller:` card read later.
+  std::string text = deck("", "", "drive caller: 5, linear, 1e-3, 2e-3;");
+  const std::string step = "time step: 1e-3;";
+  text.replace(text.find(step), step.size(), step + " method: crank nicholson; strategy: change, postponed, 5;");
+  const BuildResult b = read_deck_text("legacy_settings", text);
+  EXPECT_EQ(b.not_implemented, 0u);
+  EXPECT_EQ(b.settings.method.name, "cranknicolson");
+  ASSERT_EQ(b.settings.strategy.kind, integrators::StepStrategy::Kind::Change);
+  EXPECT_DOUBLE_EQ(b.settings.strategy.time_step(0.5), 2e-3);
+  // A postponed drive that is never defined is an input error.
+  std::string undefined = deck("", "");
+  undefined.replace(undefined.find(step), step.size(), step + " strategy: change, postponed, 6;");
+  EXPECT_THROW(read_deck_text("legacy_settings_undefined", undefined), parser::InputError);
+}
+
 }  // namespace
 }  // namespace mbl
