@@ -145,5 +145,27 @@ TEST(ParserLegacyForms, DeprecatedCrankNicholsonAndPostponedStepDrive) {
   EXPECT_THROW(read_deck_text("legacy_settings_undefined", undefined), parser::InputError);
 }
 
+TEST(ParserLegacyForms, SecondNodeOfAJointInTheOtherNodesFrame) {
+  // MBDyn reads node 2 of the two-node joints with GetPosRel(RF2, RF1, d1): `reference, other
+  // node` gives its offset and orientation in node 1's frame. Node 2 sits at x = 1, turned by
+  // 90 deg about z: the point x = 0.5 of node 1 is written the same way on both sides.
+  auto residual_norm = [](const std::string& second_side) {
+    const BuildResult b = read_deck_text("other_node", deck("joints: 1;", "joint: 1, revolute hinge, "
+                                                                          "1, position, 0.5, 0., 0., orientation, eye, "
+                                                                          "2, " + second_side + ";"));
+    EXPECT_EQ(b.not_implemented, 0u);
+    Model& m = *b.model;
+    m.number_dofs();
+    Vector y, yp, r;
+    m.initial_state(y, yp);
+    m.update(0.0, y, yp);
+    m.residual(0.0, 1.0, r, nullptr);
+    return r.norm();
+  };
+  EXPECT_LT(residual_norm("position, reference, other node, 0.5, 0., 0., orientation, reference, other node, eye"), 1e-12);
+  // The same numbers in node 2's own frame are another point and another hinge axis.
+  EXPECT_GT(residual_norm("position, 0.5, 0., 0., orientation, eye"), 0.1);
+}
+
 }  // namespace
 }  // namespace mbl
