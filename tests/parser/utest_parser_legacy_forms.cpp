@@ -167,5 +167,14 @@ TEST(ParserLegacyForms, SecondNodeOfAJointInTheOtherNodesFrame) {
   EXPECT_GT(residual_norm("position, 0.5, 0., 0., orientation, eye"), 0.1);
 }
 
+TEST(ParserLegacyForms, KindsAfterAnUnimplementedModuleAreNotImplemented) {
+  // A run-time module registers kinds of its own: after `module load` of one we do not have, a
+  // kind nobody knows is reported as not implemented (the run refused), not as an input error.
+  const std::string rod = "joint: 1, rod, 1, 2, 1., module law, 1., 2.;";
+  EXPECT_THROW(read_deck_text("module_kind_plain", deck("joints: 1;", rod)), parser::InputError);
+  const BuildResult b = read_deck_text("module_kind", "module load: \"libmodule-example\";\n" + deck("joints: 1;", rod));
+  EXPECT_EQ(b.not_implemented, 2u);  // the module and the law
+}
+
 }  // namespace
 }  // namespace mbl
