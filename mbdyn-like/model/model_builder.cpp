@@ -203,8 +203,11 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
        }},
       {"mintimestep", [](CardReader& in, RunSettings& s, BuildContext&) { s.min_time_step = in.real(); }},
       {"maxtimestep",
-       [](CardReader& in, RunSettings& s, BuildContext&) {
-         s.max_time_step = in.keyword_is("unlimited") ? 0.0 : in.real();
+       [](CardReader& in, RunSettings& s, BuildContext& ctx) {
+         // MBDyn 2024 reads a drive caller (solver.cc: MaxTimeStep.Set(HP.GetDriveCaller())).
+         if (in.keyword_is("unlimited")) return void(s.max_time_step = nullptr);
+         DriveCallerPtr d = drives::read_drive_caller(in, ctx.model().drive_env());
+         s.max_time_step = [d](double t) { return d->value(t); };
        }},
       {"strategy", read_strategy},
       {"tolerance", [](CardReader& in, RunSettings& s, BuildContext&) { read_tolerance(in, s.newton); }},
