@@ -587,8 +587,10 @@ class Builder {
     const parser::SourceLocation at = in.location();
     const std::string written(in.peek_text());
     m.name = in.keyword();
-    // MBDyn still reads the deprecated spelling (solver.cc: "Crank" "Nicholson").
+    // MBDyn 2024 still reads two deprecated names (solver.cc): "Crank Nicholson" and "nostro",
+    // the multistep method now called ms.
     if (m.name == "cranknicholson") m.name = "cranknicolson";
+    if (m.name == "nostro") m.name = "ms";
     if (!kinds::find("method", m.name)) {
       std::string known;
       for (const kinds::Kind& k : kinds::of("method")) known += (known.empty() ? "" : ", ") + std::string(k.keyword);

@@ -128,9 +128,9 @@ TEST(ParserLegacyForms, InverseDynamicsFormsRead) {
   EXPECT_FALSE(f.prescribed_motion || f.right_hand_side || f.ergonomy);
 }
 
-TEST(ParserLegacyForms, DeprecatedCrankNicholsonAndPostponedStepDrive) {
-  // MBDyn 2024 still reads `crank nicholson` (deprecated spelling), and a `strategy: change`
-  // drive may be `postponed`: defined by a `drive caller:` card read later.
+TEST(ParserLegacyForms, DeprecatedMethodNamesAndPostponedStepDrive) {
+  // MBDyn 2024 still reads `crank nicholson` (deprecated spelling) and `nostro` (ms), and a
+  // `strategy: change` drive may be `postponed`: defined by a `drive caller:` card read later.
   std::string text = deck("", "", "drive caller: 5, linear, 1e-3, 2e-3;");
   const std::string step = "time step: 1e-3;";
   text.replace(text.find(step), step.size(), step + " method: crank nicholson; strategy: change, postponed, 5;");
@@ -139,6 +139,11 @@ TEST(ParserLegacyForms, DeprecatedCrankNicholsonAndPostponedStepDrive) {
   EXPECT_EQ(b.settings.method.name, "cranknicolson");
   ASSERT_EQ(b.settings.strategy.kind, integrators::StepStrategy::Kind::Change);
   EXPECT_DOUBLE_EQ(b.settings.strategy.time_step(0.5), 2e-3);
+  std::string nostro = deck("", "");
+  nostro.replace(nostro.find(step), step.size(), step + " method: nostro, .6;");
+  const BuildResult n = read_deck_text("legacy_nostro", nostro);
+  EXPECT_EQ(n.settings.method.name, "ms");
+  EXPECT_DOUBLE_EQ(n.settings.method.rho(0.0), 0.6);
   // A postponed drive that is never defined is an input error.
   std::string undefined = deck("", "");
   undefined.replace(undefined.find(step), step.size(), step + " strategy: change, postponed, 6;");
