@@ -421,6 +421,14 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
        }},
       {"makerestartfile", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
       {"selecttimeout", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      // MBDyn reads the count and ignores it (dataman3.cc, AUTOMATICSTRUCTURAL).
+      {"automaticstructuralelements", [](CardReader& in, RunSettings&, BuildContext&) { in.integer(); }},
+      // `loadable path: [set | add,] "<path>"`: where run-time modules are looked for; we load none.
+      {"loadablepath",
+       [](CardReader& in, RunSettings&, BuildContext&) {
+         if (!in.keyword_is("set")) in.keyword_is("add");
+         in.string();
+       }},
       {"outputmeter",
        [](CardReader& in, RunSettings& s, BuildContext& ctx) {
          s.output_meter = drives::read_drive_caller(in, ctx.model().drive_env());

@@ -181,5 +181,18 @@ TEST(ParserLegacyForms, KindsAfterAnUnimplementedModuleAreNotImplemented) {
   EXPECT_EQ(b.not_implemented, 2u);  // the module and the law
 }
 
+TEST(ParserLegacyForms, ControlDataCardsMbdynReadsAndIgnores) {
+  // dataman3.cc reads `automatic structural elements: <n>` and ignores it; `loadable path` only
+  // says where run-time modules are looked for.
+  std::string text = deck("", "");
+  const std::string end = "end: control data;";
+  text.replace(text.find(end), end.size(),
+               "automatic structural elements: 2; loadable path: add, \"/usr/lib\"; loadable path: \".\"; " + end);
+  EXPECT_EQ(read_deck_text("ignored_control_cards", text).not_implemented, 0u);
+  std::string bad = deck("", "");
+  bad.replace(bad.find(end), end.size(), "loadable path: 3; " + end);
+  EXPECT_THROW(read_deck_text("ignored_control_cards_bad", bad), parser::InputError);
+}
+
 }  // namespace
 }  // namespace mbl
