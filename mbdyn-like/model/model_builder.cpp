@@ -421,6 +421,14 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
        }},
       {"makerestartfile", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
       {"selecttimeout", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      // The NetCDF variables of the aerodynamic elements' custom output: read and not applied, as
+      // the elements' own `custom output` (aero_readers.cpp).
+      {"defaultaerodynamicoutput", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      // MBDyn 2024 stops on it (dataman3.cc: "output file name" no longer supported).
+      {"outputfilename",
+       [](CardReader& in, RunSettings&, BuildContext&) {
+         in.fail("\"output file name\" is no longer supported by MBDyn; use the command line's -o");
+       }},
       // MBDyn reads the count and ignores it (dataman3.cc, AUTOMATICSTRUCTURAL).
       {"automaticstructuralelements", [](CardReader& in, RunSettings&, BuildContext&) { in.integer(); }},
       // `loadable path: [set | add,] "<path>"`: where run-time modules are looked for; we load none.

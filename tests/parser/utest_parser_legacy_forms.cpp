@@ -183,15 +183,21 @@ TEST(ParserLegacyForms, KindsAfterAnUnimplementedModuleAreNotImplemented) {
 
 TEST(ParserLegacyForms, ControlDataCardsMbdynReadsAndIgnores) {
   // dataman3.cc reads `automatic structural elements: <n>` and ignores it; `loadable path` only
-  // says where run-time modules are looked for.
+  // says where run-time modules are looked for; `default aerodynamic output` selects NetCDF
+  // variables (read, not applied, as the elements' custom output). MBDyn 2024 stops on
+  // `output file name`.
   std::string text = deck("", "");
   const std::string end = "end: control data;";
   text.replace(text.find(end), end.size(),
-               "automatic structural elements: 2; loadable path: add, \"/usr/lib\"; loadable path: \".\"; " + end);
+               "automatic structural elements: 2; loadable path: add, \"/usr/lib\"; loadable path: \".\"; "
+               "default aerodynamic output: position, velocity, orientation description, euler 123; " + end);
   EXPECT_EQ(read_deck_text("ignored_control_cards", text).not_implemented, 0u);
   std::string bad = deck("", "");
   bad.replace(bad.find(end), end.size(), "loadable path: 3; " + end);
   EXPECT_THROW(read_deck_text("ignored_control_cards_bad", bad), parser::InputError);
+  std::string removed = deck("", "");
+  removed.replace(removed.find(end), end.size(), "output file name: \"x\"; " + end);
+  EXPECT_THROW(read_deck_text("output_file_name", removed), parser::InputError);
 }
 
 }  // namespace
