@@ -144,14 +144,23 @@ TEST(DrivenElement, SwitchesAtTheFirstResidualOfAStepAndAppliesHints) {
   Vector y, yp;
   Vector r = residual_at_initial_state(f.model, 0.0, y, yp);
   EXPECT_FALSE(d.active());
-  // Still inactive within the same time point even if the drive changed.
+  // As MBDyn's DrivenElem the drive is asked at every assembly; the hints wait for a step.
   f.model.residual(0.7, 1.0, r, nullptr);
+  EXPECT_TRUE(d.active());
+  EXPECT_EQ(hints_applied, 0);
+  f.model.residual(0.0, 1.0, r, nullptr);
   EXPECT_FALSE(d.active());
+  // An inactive element's private data read zero (a drive reading them sees no reaction).
+  ASSERT_GT(d.private_data_count(), 0u);
+  for (unsigned i = 1; i <= d.private_data_count(); ++i) EXPECT_EQ(d.private_data(i), 0.0) << i;
   f.model.after_predict(0.7, y, yp);
   f.model.update(0.7, y, yp);
   f.model.residual(0.7, 1.0, r, nullptr);
   EXPECT_TRUE(d.active());
   EXPECT_EQ(hints_applied, 1);
+  double sum = 0.0;
+  for (unsigned i = 1; i <= d.private_data_count(); ++i) sum += std::abs(d.private_data(i));
+  EXPECT_GT(sum, 0.0);
 }
 
 /// A deck with two static nodes (1 at the origin, 2 at x = 1) and the given element cards.
