@@ -57,7 +57,8 @@ Lms implicit_euler(double h) { return {{1.0}, {h, 0.0}}; }
 Lms ms2(double rho, double h, double h_prev) {
   // MBDyn's variable-step two-step method (Masarati, Lanz, Mantegazza 2001, ref. [23]):
   // alpha = h / h_prev; second order for any alpha, double root -rho of sigma for alpha = 1.
-  check_rho(rho, "ms");
+  // Like MBDyn's MultistepSolver::SetCoef, any value the rho drive gives is used (a drive of
+  // time may leave [0, 1] by round-off).
   const double alpha = h / h_prev, H = h_prev, q = (1.0 - rho) * (1.0 - rho);
   const double den = 2.0 * (1.0 + alpha) - q;
   const double beta = alpha * (q * (2.0 + alpha) + 2.0 * (2.0 * rho - 1.0) * (1.0 + alpha)) / den;
@@ -89,8 +90,8 @@ Lms ms4(double rho, double h) {
 }
 
 Lms hope_two_step(double rho, double h) {
-  // Second-order two-step formula, BDF2 for rho = 0, trapezoidal for rho = 1.
-  check_rho(rho, "hope");
+  // Second-order two-step formula, BDF2 for rho = 0, trapezoidal for rho = 1 (any rho used, as
+  // in ms2).
   const double A = 4.0 * rho / (3.0 + rho);
   return {{(4.0 - A) / 3.0, (A - 1.0) / 3.0}, {h * (4.0 - A) / 6.0, h * A / 2.0, 0.0}};
 }

@@ -11,7 +11,12 @@ StepController::StepController(StepStrategy strategy, double initial_time_step,
     : s_(std::move(strategy)), initial_(initial_time_step), dt_(initial_time_step),
       newton_max_(newton_max_iterations) {}
 
-double StepController::clamp(double dt) const { return std::min(dt, s_.max_time_step); }
+double StepController::limit(double t) const {
+  const double at = s_.max_time_step_at ? s_.max_time_step_at(t) : 0.0;
+  return at > 0.0 ? std::min(at, s_.max_time_step) : s_.max_time_step;
+}
+
+double StepController::clamp(double dt, double t) const { return std::min(dt, limit(t)); }
 
 double StepController::after_success(double t, int iterations) {
   consecutive_failures_ = 0;
@@ -24,7 +29,7 @@ double StepController::after_success(double t, int iterations) {
       return dt_;
     case StepStrategy::Kind::Change:
       // The step changes only after the first step (input manual §4.1.1 "Strategy").
-      if (s_.time_step) dt_ = clamp(s_.time_step(t));
+      if (s_.time_step) dt_ = clamp(s_.time_step(t), t);
       return dt_;
     case StepStrategy::Kind::Factor: {
       const int max_it = s_.max_iterations >= 0 ? s_.max_iterations : newton_max_;
@@ -36,8 +41,8 @@ double StepController::after_success(double t, int iterations) {
         }
       } else if (iterations <= s_.min_iterations &&
                  steps_since_reduction_ > s_.steps_before_reduction &&
-                 steps_since_raise_ > s_.steps_before_raise && dt_ < s_.max_time_step) {
-        dt_ = clamp(dt_ * s_.raise_factor);
+                 steps_since_raise_ > s_.steps_before_raise && dt_ < limit(t)) {
+        dt_ = clamp(dt_ * s_.raise_factor, t);
         steps_since_raise_ = 0;
       }
       return dt_;
@@ -61,7 +66,7 @@ StepController::Decision StepController::after_failure(double t, const StepResul
     case StepStrategy::Kind::NoChange:
       return stop("cannot be reduced further");
     case StepStrategy::Kind::Change: {
-      const double next = s_.time_step ? clamp(s_.time_step(t)) : dt_;
+      const double next = s_.time_step ? clamp(s_.time_step(t), t) : dt_;
       if (!(next < dt_)) return stop("is not changed by the time step drive");
       dt_ = next;
       return {true, dt_, {}};

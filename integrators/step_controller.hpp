@@ -29,6 +29,8 @@ struct StepStrategy {
   // limits
   double min_time_step = 0.0;
   double max_time_step = std::numeric_limits<double>::infinity();
+  /// MBDyn reads `max time step` as a drive caller of time; a value <= 0 means no limit.
+  std::function<double(double t)> max_time_step_at;
 };
 
 class StepController {
@@ -50,7 +52,9 @@ class StepController {
   double current() const { return dt_; }
 
  private:
-  double clamp(double dt) const;
+  /// The largest step allowed at time t.
+  double limit(double t) const;
+  double clamp(double dt, double t) const;
   StepStrategy s_;
   double initial_, dt_;
   int newton_max_;

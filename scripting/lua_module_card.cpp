@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
 #include "scripting/lua_engine.hpp"
 
@@ -30,7 +31,10 @@ void read_module_load(parser::CardReader& in, BuildContext& ctx, unsigned) {
   // Peeked, so that a module we do not implement is reported at its name.
   std::string_view name = in.peek_text();
   if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
-  if (name != "lua") return in.not_implemented(fmt::format("run-time module \"{}\"", name));
+  if (name != "lua") {
+    kinds::note_unimplemented_module(in.context(), name);
+    return in.not_implemented(fmt::format("run-time module \"{}\"", name));
+  }
   in.string();
   std::shared_ptr<LuaEngine> engine = engine_for(in.context(), ctx.model().drive_env());
   do {

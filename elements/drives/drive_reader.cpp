@@ -80,6 +80,17 @@ DriveCallerPtr drive_caller_from_text(const std::string& text, const std::string
   return d;
 }
 
+/// `output, {<bool> | [value, <bool>] [, derivative, <bool>]}` (MBDyn's DriveCallerRead::ReadOutput):
+/// a bare flag writes the value and, for a differentiable drive, its derivative.
+void read_output_flags(parser::CardReader& in, DriveCallerDefinition& def) {
+  const bool value = in.keyword_is("value");
+  if (value) def.output = in.boolean();
+  const bool derivative = in.keyword_is("derivative");
+  if (derivative) def.output_derivative = in.boolean();
+  if (!value && !derivative) def.output = def.output_derivative = in.boolean();
+  def.output_derivative = def.output_derivative && def.drive->has_derivative();
+}
+
 DriveCallerDefinition read_drive_caller_card(parser::CardReader& in, DriveEnvironment& env) {
   DriveCallerDefinition def;
   def.where = in.card_location();
@@ -95,7 +106,7 @@ DriveCallerDefinition read_drive_caller_card(parser::CardReader& in, DriveEnviro
     if (in.keyword_is("output trace"))
       def.output_trace = in.boolean();
     else if (in.keyword_is("output"))
-      def.output = in.boolean();
+      read_output_flags(in, def);
     else
       in.fail_expected("`output`, `output trace` or ';'");
   }

@@ -35,7 +35,8 @@ struct DriveCallerDefinition {
   unsigned label = 0;
   std::string name;
   DriveCallerPtr drive;
-  bool output = false;        ///< `output, yes` (written to the .drv file)
+  bool output = false;        ///< the value is written to the .drv file (`output, yes`)
+  bool output_derivative = false;  ///< so is its derivative (`output, yes` of a differentiable drive)
   bool output_trace = false;  ///< `output trace, yes`
   parser::SourceLocation where;
 };

@@ -167,19 +167,21 @@ void read_drive_hinge(CardReader& in, BuildContext& ctx, unsigned label) {
 
 /// Axial rotation: a revolute hinge whose relative angular velocity about axis 3 is imposed.
 void read_axial_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
-  auto side = [&]() {
+  // Node 2 may be given in node 1's frame (`reference, other node`), as in the revolute hinge.
+  auto side = [&](const parser::RigidFrame* other) {
     StructNode& n = ctx.struct_node(in);
     TotalSide s{&n};
     in.keyword_is("position");
-    s.f = in.position(n.frame());
-    if (in.keyword_is("orientation") || in.keyword_is("hinge")) s.R_hr = in.orientation(n.frame());
+    s.f = in.position(n.frame(), other);
+    if (in.keyword_is("orientation") || in.keyword_is("hinge")) s.R_hr = in.orientation(n.frame(), other);
     s.R_h = s.R_hr;
     return s;
   };
   TotalJoint::Params p;
   p.flavor = Flavor::AxialRotation;
-  p.a = side();
-  p.b = side();
+  p.a = side(nullptr);
+  const parser::RigidFrame f1 = p.a.node->frame();
+  p.b = side(&f1);
   p.position = kAll;
   p.rotation = {Status::Position, Status::Position, Status::Velocity};
   p.theta0 = std::make_shared<drives::TplSingleDrive<Vec3>>(Vec3::UnitZ(), read_drive(in, ctx));

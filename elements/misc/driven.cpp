@@ -45,6 +45,7 @@ void Driven::setup(Model& m) {
     case InitialState::Inactive: active_ = false; break;
     case InitialState::FromDrive: active_ = drive_->value(m.drive_env().time) != 0.0; break;
   }
+  was_active_ = active_;
 }
 
 void Driven::sync_indices() const { inner_->set_first_index(first_index()); }
@@ -54,21 +55,26 @@ void Driven::initial_state(Vector& y, Vector& yp) const {
   inner_->initial_state(y, yp);
 }
 
+bool Driven::drive_on(double t) const {
+  // `initial state` stands for the drive until the first step starts.
+  if (!stepping_ && initial_ != InitialState::FromDrive) return initial_ == InitialState::Active;
+  return drive_->value(t) != 0.0;
+}
+
 void Driven::update_activation(double t) {
-  pending_ = false;
-  bool now = drive_->value(t) != 0.0;
-  if (!started_) {
-    started_ = true;
-    if (initial_ != InitialState::FromDrive) now = initial_ == InitialState::Active;
-  }
-  if (now && !active_)
+  active_ = drive_on(t);
+  // The hints are applied once per step, at its first assembly, when the element was inactive
+  // at the end of the previous step (MBDyn applies them after the prediction).
+  if (pending_ && active_ && !was_active_)
     for (const Hint& h : hints_) h(*inner_);
-  active_ = now;
+  pending_ = false;
 }
 
 void Driven::residual(ResidualSink& r, const StepContext& c) {
   sync_indices();
-  if (pending_) update_activation(c.t);
+  // As MBDyn's DrivenElem, the drive is asked again at every assembly: a drive of the state (a
+  // bound reaction, a parameter) may switch the element within a Newton iteration sequence.
+  update_activation(c.t);
   if (active_) return inner_->residual(r, c);
   // Inactive: the element's own unknowns are driven to zero.
   for (int k = 0; k < dof_count(); ++k) r.add(first_index() + k, -(*c.y)[first_index() + k]);
@@ -76,15 +82,19 @@ void Driven::residual(ResidualSink& r, const StepContext& c) {
 
 void Driven::jacobian(JacobianSink& J, const StepContext& c) {
   sync_indices();
+  update_activation(c.t);
   if (active_) return inner_->jacobian(J, c);
   for (int k = 0; k < dof_count(); ++k) J.add(first_index() + k, first_index() + k, 1.0);
 }
 
 void Driven::after_convergence(const StepContext& c) {
+  update_activation(c.t);
+  was_active_ = active_;
   if (active_) inner_->after_convergence(c);
 }
 
 void Driven::after_predict(const StepContext& c) {
+  stepping_ = true;
   if (active_) inner_->after_predict(c);
   pending_ = true;
 }

@@ -46,21 +46,25 @@ class Driven final : public Element {
 
   unsigned private_data_index(std::string_view name) const override { return inner_->private_data_index(name); }
   unsigned private_data_count() const override { return inner_->private_data_count(); }
-  double private_data(unsigned i) const override { return inner_->private_data(i); }
+  /// An inactive element reports zero, as MBDyn's DrivenElem.
+  double private_data(unsigned i) const override { return active_ ? inner_->private_data(i) : 0.0; }
 
  private:
   /// The model numbers the wrapper; the wrapped element uses the same indices.
   void sync_indices() const;
-  /// Evaluates the drive at `t` (once per time point) and applies the hints on activation.
+  /// Evaluates the drive at `t` and applies the hints on activation.
   void update_activation(double t);
+  /// The drive's verdict at t (the `initial state` before the first step).
+  bool drive_on(double t) const;
 
   std::unique_ptr<Element> inner_;
   DriveCallerPtr drive_;
   std::vector<Hint> hints_;
   InitialState initial_;
   bool active_ = true;
-  bool pending_ = true;  ///< the activation is to be decided at the next residual
-  bool started_ = false; ///< the initial activation was decided
+  bool pending_ = false;   ///< a step was predicted and not yet assembled
+  bool was_active_ = true;  ///< the activity at the end of the previous step
+  bool stepping_ = false;  ///< a step was predicted: `initial state` no longer applies
   int nc_activation_ = -1;
 };
 

@@ -1,6 +1,6 @@
 // Reader of the `driven:` card (input manual §8.20.2):
 //   driven: <label>, <drive caller> [, initial state, {from drive|active|inactive|<bool>}]
-//           [, hint, "<hint>" [, "<hint>" ...]], <element card>;
+//           [, hint, "<hint>" [, "<hint>" ...]], {<element card> | existing: <type>, <label>};
 // The inner card's `<family>:` arrives as a plain argument (the lexer splits at the colon). The
 // inner reader adds its element to the model; it is taken back and wrapped.
 #include <fmt/format.h>
@@ -53,6 +53,42 @@ Driven::Hint make_hint(CardReader& in, BuildContext& ctx, const HintText& h, Ele
   return nullptr;
 }
 
+/// `existing: <type>, <label> [, output, <bool>]`: wraps an element read before; the wrapper takes
+/// its place in the input order (the order the unknowns are numbered in). Model has no removal by
+/// position, so the elements read after it are taken back and added again.
+void wrap_existing(CardReader& in, BuildContext& ctx, unsigned label, DriveCallerPtr drive,
+                   Driven::InitialState initial, const std::vector<HintText>& hints) {
+  const parser::SourceLocation type_at = in.location();
+  const std::string type = in.keyword();
+  const parser::SourceLocation label_at = in.location();
+  const unsigned existing_label = in.label();
+  if (existing_label != label)
+    throw parser::InputError(label_at, fmt::format("expected the label of the driven element ({}), found {}", label, existing_label));
+  Model& model = ctx.model();
+  Element* target = model.find_element(type, label);
+  if (!target) ctx.skip_if_depends_on_skipped(in, type, label);
+  if (!target) throw parser::InputError(type_at, fmt::format("expected an existing element, found no {} {}", type, label));
+  if (dynamic_cast<Driven*>(target))
+    throw parser::InputError(type_at, fmt::format("expected an element not driven yet, found {} {} driven already", type, label));
+  // Take back the elements added after the target, wrap it, and add them again in their order.
+  std::vector<std::unique_ptr<Element>> after;
+  while (model.elements().back().get() != target) after.push_back(model.release_last_element());
+  std::unique_ptr<Element> inner = model.release_last_element();
+  std::vector<Driven::Hint> applied;
+  for (const HintText& h : hints) {
+    Driven::Hint f = make_hint(in, ctx, h, *inner);
+    if (!f) break;
+    applied.push_back(std::move(f));
+  }
+  auto wrapper = std::make_unique<Driven>(label, std::move(inner), std::move(drive), std::move(applied), initial);
+  // A trailing output flag overrides the wrapped element's (§8.20.2).
+  if (applied.size() == hints.size() && in.keyword_is("output")) wrapper->set_output_enabled(in.boolean());
+  model.add_element(std::move(wrapper));
+  for (auto it = after.rbegin(); it != after.rend(); ++it) model.add_element(std::move(*it));
+  if (applied.size() != hints.size()) return in.skip_rest();
+  in.expect_end();
+}
+
 void read_driven(CardReader& in, BuildContext& ctx, unsigned label) {
   DriveCallerPtr drive = read_drive(in, ctx);
   auto initial = Driven::InitialState::FromDrive;
@@ -69,7 +105,7 @@ void read_driven(CardReader& in, BuildContext& ctx, unsigned label) {
       hints.push_back({in.string(), at});
     } while (!in.at_end() && !in.peek_text().empty() && in.peek_text().front() == '"');
   }
-  if (in.peek_keyword_is("existing")) return in.not_implemented("driven \"existing\" element");
+  if (in.keyword_is("existing")) return wrap_existing(in, ctx, label, std::move(drive), initial, hints);
 
   const parser::SourceLocation family_at = in.location();
   const std::string family = in.at_end() ? std::string() : in.keyword();

@@ -9,6 +9,7 @@
 #include <vector>
 #include <iostream>
 
+#include "elements/drives/drive_reader.hpp"
 #include "mbdyn-like/model/model_builder.hpp"
 #include "mbdyn-like/output/compare.hpp"
 #include "mbdyn-like/output/plot.hpp"
@@ -89,6 +90,8 @@ int run_command(const RunOptions& opt) {
   oc.text = s.text;
   oc.step_lines = s.output_messages;
   oc.step_key = !s.inverse_dynamics.enabled;
+  for (const drives::DriveCallerDefinition& d : drives::drive_caller_definitions(*built.read_context))
+    if (d.output || d.output_derivative) oc.drives.push_back({d.label, d.drive, d.output, d.output_derivative});
   // The output folder is created if missing (e.g. -o build/examples/pendulum).
   {
     std::error_code ec;

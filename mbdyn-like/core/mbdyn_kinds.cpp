@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "parser/deck/card_lexer.hpp"
 #include "parser/errors.hpp"
+#include "parser/read_context.hpp"
 
 namespace mbl::kinds {
 namespace {
@@ -359,6 +361,9 @@ std::string nearest(std::string_view family, std::string_view keyword) {
   return best;
 }
 
+/// The ReadContext entry naming the first run-time module loaded that we do not have.
+constexpr const char* kUnimplementedModule = "unimplemented run-time module";
+
 std::string unknown_message(std::string_view family, std::string_view what, std::string_view keyword) {
   const std::string near = nearest(family, keyword);
   return fmt::format("unknown {} \"{}\"{}", what, keyword, near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near));
@@ -376,7 +381,13 @@ void reject(parser::CardReader& in, std::string_view family, std::string_view wh
   if (!shown.empty() && shown.back() == ' ') shown.pop_back();
   if (const Kind* k = find(family, shown))
     return in.not_implemented(fmt::format("{} \"{}\" (input manual §{})", what, shown, k->section), at);
+  if (auto module = in.context().find_named<std::string>(kUnimplementedModule, ""))
+    return in.not_implemented(fmt::format("{} \"{}\" (not MBDyn's own: from run-time module \"{}\"?)", what, shown, *module), at);
   throw parser::InputError(at, unknown_message(family, what, shown));
+}
+
+void note_unimplemented_module(parser::ReadContext& ctx, std::string_view name) {
+  if (!ctx.find_named<std::string>(kUnimplementedModule, "")) ctx.add_named(kUnimplementedModule, "", std::make_shared<std::string>(name));
 }
 
 void reject(parser::CardReader& in, std::string_view family, std::string_view what) {

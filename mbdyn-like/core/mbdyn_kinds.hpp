@@ -27,10 +27,14 @@ std::string nearest(std::string_view family, std::string_view keyword);
 /// `unknown <what> "<keyword>"[; did you mean "<nearest>"?]`.
 std::string unknown_message(std::string_view family, std::string_view what, std::string_view keyword);
 
+/// Records that the deck loads run-time module `name` (`module load:`), which we do not have.
+void note_unimplemented_module(parser::ReadContext& ctx, std::string_view name);
+
 /// The next argument of `in` names a kind of `family` that no reader took. If MBDyn has it, it is
-/// reported as not implemented with its manual section (the card is skipped); otherwise an
-/// InputError at it says it is unknown and suggests the nearest spelling. `what` names the
-/// family in messages ("joint type").
+/// reported as not implemented with its manual section (the card is skipped); so is any kind
+/// after a run-time module we do not have was loaded (modules register kinds of their own).
+/// Otherwise an InputError at it says it is unknown and suggests the nearest spelling. `what`
+/// names the family in messages ("joint type").
 void reject(parser::CardReader& in, std::string_view family, std::string_view what);
 /// As above for a kind already consumed: `raw` as written, found at `at`.
 void reject(parser::CardReader& in, std::string_view family, std::string_view what, const parser::SourceLocation& at,

@@ -71,7 +71,6 @@ void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
     st.min_iterations = static_cast<int>(in.integer());
     st.max_iterations = in.at_end() ? -1 : static_cast<int>(in.integer());
   } else if (in.keyword_is("change")) {
-    if (in.peek_keyword_is("postponed")) return in.not_implemented("strategy: change, postponed");
     st.kind = Kind::Change;
     DriveCallerPtr d = drives::read_drive_caller(in, ctx.model().drive_env());
     st.time_step = [d](double t) { return d->value(t); };
@@ -204,8 +203,11 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
        }},
       {"mintimestep", [](CardReader& in, RunSettings& s, BuildContext&) { s.min_time_step = in.real(); }},
       {"maxtimestep",
-       [](CardReader& in, RunSettings& s, BuildContext&) {
-         s.max_time_step = in.keyword_is("unlimited") ? 0.0 : in.real();
+       [](CardReader& in, RunSettings& s, BuildContext& ctx) {
+         // MBDyn 2024 reads a drive caller (solver.cc: MaxTimeStep.Set(HP.GetDriveCaller())).
+         if (in.keyword_is("unlimited")) return void(s.max_time_step = nullptr);
+         DriveCallerPtr d = drives::read_drive_caller(in, ctx.model().drive_env());
+         s.max_time_step = [d](double t) { return d->value(t); };
        }},
       {"strategy", read_strategy},
       {"tolerance", [](CardReader& in, RunSettings& s, BuildContext&) { read_tolerance(in, s.newton); }},
@@ -419,6 +421,22 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
        }},
       {"makerestartfile", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
       {"selecttimeout", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      // The NetCDF variables of the aerodynamic elements' custom output: read and not applied, as
+      // the elements' own `custom output` (aero_readers.cpp).
+      {"defaultaerodynamicoutput", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      // MBDyn 2024 stops on it (dataman3.cc: "output file name" no longer supported).
+      {"outputfilename",
+       [](CardReader& in, RunSettings&, BuildContext&) {
+         in.fail("\"output file name\" is no longer supported by MBDyn; use the command line's -o");
+       }},
+      // MBDyn reads the count and ignores it (dataman3.cc, AUTOMATICSTRUCTURAL).
+      {"automaticstructuralelements", [](CardReader& in, RunSettings&, BuildContext&) { in.integer(); }},
+      // `loadable path: [set | add,] "<path>"`: where run-time modules are looked for; we load none.
+      {"loadablepath",
+       [](CardReader& in, RunSettings&, BuildContext&) {
+         if (!in.keyword_is("set")) in.keyword_is("add");
+         in.string();
+       }},
       {"outputmeter",
        [](CardReader& in, RunSettings& s, BuildContext& ctx) {
          s.output_meter = drives::read_drive_caller(in, ctx.model().drive_env());
@@ -585,6 +603,10 @@ class Builder {
     const parser::SourceLocation at = in.location();
     const std::string written(in.peek_text());
     m.name = in.keyword();
+    // MBDyn 2024 still reads two deprecated names (solver.cc): "Crank Nicholson" and "nostro",
+    // the multistep method now called ms.
+    if (m.name == "cranknicholson") m.name = "cranknicolson";
+    if (m.name == "nostro") m.name = "ms";
     if (!kinds::find("method", m.name)) {
       std::string known;
       for (const kinds::Kind& k : kinds::of("method")) known += (known.empty() ? "" : ", ") + std::string(k.keyword);
@@ -901,8 +923,10 @@ class Builder {
     for (std::size_t i = nodes_before; i < nodes.size(); ++i) check_unique(nodes[i]->kind(), nodes[i]->label(), "node");
     for (std::size_t i = elements_before; i < elements.size(); ++i)
       check_unique(elements[i]->kind(), elements[i]->label(), "element");
-    // A `driven` card counts as the element it wraps (control data `joints:`, ...).
-    ++found_[counted_name(d == "driven" && !elements.empty() ? std::string(elements.back()->kind()) : d, family)];
+    // A `driven` card counts as the element it wraps (control data `joints:`, ...); wrapping an
+    // `existing` one adds no element and counts for nothing.
+    if (d != "driven") ++found_[counted_name(d, family)];
+    else if (elements.size() > elements_before) ++found_[counted_name(std::string(elements.back()->kind()), family)];
   }
 
   /// `inverse dynamics [, torque, <b>] [, prescribed motion, <b>] [, right hand side, <b>]

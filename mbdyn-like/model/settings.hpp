@@ -2,6 +2,7 @@
 // Everything the `data`, `initial value` and `control data` blocks say about how to run:
 // plain data filled by the model builder and used by the solution phases.
 #include <array>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -89,7 +90,8 @@ struct RunSettings {
   bool forever = false;
   double time_step = 1.0;
   double min_time_step = 0.0;
-  double max_time_step = 0.0;  ///< 0: unlimited
+  /// `max time step`: a drive caller of time in MBDyn 2024 (empty, or a value <= 0: unlimited)
+  std::function<double(double t)> max_time_step;
   /// `strategy:` (its min/max limits are filled from min_time_step/max_time_step at run time)
   integrators::StepStrategy strategy;
   integrators::MethodSpec method;

@@ -60,6 +60,8 @@ struct OutputConfig {
   struct OutputDrive {
     unsigned label;
     DriveCallerPtr drive;
+    bool value = true;
+    bool derivative = false;
   };
   std::vector<OutputDrive> drives;
 };

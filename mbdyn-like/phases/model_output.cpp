@@ -268,8 +268,8 @@ void ModelOutput::write_drives(double t) {
   if (!drv) return;
   for (const auto& d : drives) {
     manager_.write_label(*drv, d.label);
-    manager_.write(*drv, d.drive->value(t));
-    if (d.drive->has_derivative()) manager_.write(*drv, d.drive->derivative(t));
+    if (d.value) manager_.write(*drv, d.drive->value(t));
+    if (d.derivative) manager_.write(*drv, d.drive->derivative(t));
     *drv << '\n';
   }
 }

@@ -244,7 +244,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   // step is fixed and a step that does not converge ends the run.
   integrators::StepStrategy strategy = s.strategy;
   strategy.min_time_step = s.min_time_step;
-  if (s.max_time_step > 0.0) strategy.max_time_step = s.max_time_step;
+  strategy.max_time_step_at = s.max_time_step;
   integrators::StepController control(strategy, s.time_step, opt.max_iterations);
   double dt = control.initial_step();
   long step = 0;

@@ -38,6 +38,26 @@ class FakeDirectory : public parser::EntityDirectory {
   std::map<std::pair<std::string, unsigned>, FakeEntity*> entities;
 };
 
+TEST(DrivesReader, OutputFlagsOfADefinition) {
+  // MBDyn's DriveCallerRead::ReadOutput: `output, <bool>` writes the value and, when the drive
+  // is differentiable, its derivative; `value` and `derivative` choose each one.
+  DriveDeck k;
+  std::vector<DriveCallerDefinition> defs;
+  k.read_cards(R"(
+    drive caller: 1, linear, 0., 1., output, yes;
+    drive caller: 2, linear, 0., 1., output, value, yes;
+    drive caller: 3, linear, 0., 1., output, derivative, yes;
+    drive caller: 4, linear, 0., 1., output, value, no, derivative, yes, output trace, no;
+    drive caller: 5, string, "2*Time", output, yes;
+  )", [&](parser::CardReader& c) { defs.push_back(read_drive_caller_card(c, k.env)); });
+  ASSERT_EQ(defs.size(), 5u);
+  EXPECT_TRUE(defs[0].output && defs[0].output_derivative);
+  EXPECT_TRUE(defs[1].output && !defs[1].output_derivative);
+  EXPECT_TRUE(!defs[2].output && defs[2].output_derivative);
+  EXPECT_TRUE(!defs[3].output && defs[3].output_derivative);
+  EXPECT_EQ(defs[4].output_derivative, defs[4].drive->has_derivative());
+}
+
 TEST(DrivesReader, NamedDefinitionsAndReferences) {
   DriveDeck k;
   std::vector<DriveCallerDefinition> defs;

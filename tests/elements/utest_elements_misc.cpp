@@ -144,14 +144,23 @@ TEST(DrivenElement, SwitchesAtTheFirstResidualOfAStepAndAppliesHints) {
   Vector y, yp;
   Vector r = residual_at_initial_state(f.model, 0.0, y, yp);
   EXPECT_FALSE(d.active());
-  // Still inactive within the same time point even if the drive changed.
+  // As MBDyn's DrivenElem the drive is asked at every assembly; the hints wait for a step.
   f.model.residual(0.7, 1.0, r, nullptr);
+  EXPECT_TRUE(d.active());
+  EXPECT_EQ(hints_applied, 0);
+  f.model.residual(0.0, 1.0, r, nullptr);
   EXPECT_FALSE(d.active());
+  // An inactive element's private data read zero (a drive reading them sees no reaction).
+  ASSERT_GT(d.private_data_count(), 0u);
+  for (unsigned i = 1; i <= d.private_data_count(); ++i) EXPECT_EQ(d.private_data(i), 0.0) << i;
   f.model.after_predict(0.7, y, yp);
   f.model.update(0.7, y, yp);
   f.model.residual(0.7, 1.0, r, nullptr);
   EXPECT_TRUE(d.active());
   EXPECT_EQ(hints_applied, 1);
+  double sum = 0.0;
+  for (unsigned i = 1; i <= d.private_data_count(); ++i) sum += std::abs(d.private_data(i));
+  EXPECT_GT(sum, 0.0);
 }
 
 /// A deck with two static nodes (1 at the origin, 2 at x = 1) and the given element cards.
@@ -178,6 +187,35 @@ TEST(DrivenElement, DeckCountsAsTheWrappedKindAndReadsHints) {
   auto* d = dynamic_cast<Driven*>(b.model->find_element("joint", 2));
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->type_name(), "Total pin joint");
+}
+
+TEST(DrivenElement, WrapsAnExistingElementInPlace) {
+  // `existing: joint, 2` wraps joint 2 where it was read (its unknowns keep their place) and
+  // adds no element: the control data count is that of the elements read.
+  BuildResult b = read_deck_text("driven_existing", two_node_deck(3, R"(
+  joint: 1, clamp, 1, node, node;
+  joint: 2, spherical hinge, 1, null, 2, null;
+  joint: 3, spherical hinge, 1, null, 2, null;
+  driven: 2, string, "Time < .5", existing: joint, 2, output, no;)"));
+  EXPECT_EQ(b.not_implemented, 0u);
+  const auto& elements = b.model->elements();
+  ASSERT_EQ(elements.size(), 3u);
+  auto* d = dynamic_cast<Driven*>(elements[1].get());
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->label(), 2u);
+  EXPECT_EQ(b.model->find_element("joint", 2), d);
+  EXPECT_FALSE(d->output_enabled());
+  EXPECT_EQ(elements[2]->label(), 3u);
+  EXPECT_EQ(dynamic_cast<Driven*>(elements[2].get()), nullptr);
+  // The label must be the driven card's, and the element must exist.
+  EXPECT_THROW(read_deck_text("driven_existing_label", two_node_deck(1, R"(
+  joint: 1, clamp, 1, node, node;
+  driven: 2, const, 1., existing: joint, 1;)")),
+               parser::InputError);
+  EXPECT_THROW(read_deck_text("driven_existing_none", two_node_deck(1, R"(
+  joint: 1, clamp, 1, node, node;
+  driven: 2, const, 1., existing: joint, 2;)")),
+               parser::InputError);
 }
 
 TEST(DrivenElement, UnknownHintIsReportedNotImplemented) {

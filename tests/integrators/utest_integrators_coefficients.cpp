@@ -135,6 +135,16 @@ TEST(IntegratorCoefficients, MultistepSecondOrder) {
   EXPECT_NEAR(bdf.b[0], 0.2 / 3.0, 1e-15);
 }
 
+TEST(IntegratorCoefficients, MultistepTakesTheRhoItsDriveGives) {
+  // MBDyn's SetCoef uses the drive's value as it is: a rho of time that ends a round-off above 1
+  // (e.g. 1/(1 + angle) with the angle wrapping to -1e-13) gives the trapezoidal coefficients.
+  const double above = 1.0 + 7e-13;
+  const Lms f = ms2(above, 0.1, 0.1), cn = ms2(1.0, 0.1, 0.1);
+  for (std::size_t j = 0; j < f.a.size(); ++j) EXPECT_NEAR(f.a[j], cn.a[j], 1e-11);
+  for (std::size_t j = 0; j < f.b.size(); ++j) EXPECT_NEAR(f.b[j], cn.b[j], 1e-12);
+  EXPECT_NO_THROW(hope_two_step(above, 0.1));
+}
+
 TEST(IntegratorCoefficients, SingleStepGammasReproduceLms) {
   for (int r : {2, 3, 4}) {
     for (double rho : {0.0, 0.6, 1.0}) {

@@ -180,6 +180,52 @@ TEST(OutputResults, NetcdfCutShortOnDiskReadsTheCompleteRecords) {
   EXPECT_TRUE(compare_results(r, full, o).all_within());  // ...but what is left is exact
 }
 
+TEST(OutputResults, DriveCallersWithOutputGoToTheDrvFile) {
+  // A body pushed by a constant force F/m = 100 under gravity: the node drives read
+  // X[1] = F/m t^2/2, XP[3] = -g t (value only), and a linear drive with a bare `output, yes`
+  // writes its value and its slope; a drive without output flag writes nothing.
+  const mbl::test::TextDeckRun r = mbl::test::run_deck_text("drv_output", R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0; final time: 1; time step: 1e-1;
+  method: ms, 0.6; max iterations: 10; tolerance: 1e-6; derivatives coefficient: auto; end: initial value;
+begin: control data; output precision: 16; structural nodes: 1; rigid bodies: 1; forces: 1; gravity;
+end: control data;
+begin: nodes; structural: 1, dynamic, null, eye, null, null; end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, diag, 1., 1., 1.;
+  drive caller: 1, node, 1, structural, string, "X[1]", direct, output, value, yes;
+  drive caller: 2, node, 1, structural, string, "XP[3]", direct, output, value, yes, derivative, no;
+  drive caller: 3, linear, 1., 2., output, yes;
+  drive caller: 4, linear, 1., 2.;
+  force: 1, absolute, 1, position, null, 1., 0., 0, 100.;
+  gravity: uniform, 0., 0., -1., 9.81;
+end: elements;
+)");
+  ASSERT_EQ(r.rc, 0) << r.log();
+  std::istringstream drv(mbl::test::read_file(r.output("drv")));
+  int records = 0;
+  double t = 0.0;
+  for (std::string line; std::getline(drv, line);) {
+    std::istringstream ls(line);
+    std::vector<double> v;
+    for (double x; ls >> x;) v.push_back(x);
+    ASSERT_FALSE(v.empty());
+    switch (static_cast<int>(v[0])) {
+      case 1: ASSERT_EQ(v.size(), 2u); EXPECT_NEAR(v[1], 50.0 * t * t, 1e-6 * (1 + t)); break;
+      case 2: ASSERT_EQ(v.size(), 2u); EXPECT_NEAR(v[1], -9.81 * t, 1e-6); break;
+      case 3:
+        ASSERT_EQ(v.size(), 3u);
+        EXPECT_NEAR(v[1], 1.0 + 2.0 * t, 1e-9);
+        EXPECT_NEAR(v[2], 2.0, 1e-12);
+        ++records;
+        t += 0.1;  // the three drives of a record are written in their order
+        break;
+      default: ADD_FAILURE() << "unexpected drive in the .drv file: " << line;
+    }
+  }
+  EXPECT_GE(records, 11);
+}
+
 TEST(OutputResults, GlobMatch) {
   EXPECT_TRUE(glob_match("node.struct.*.X", "node.struct.12.X"));
   EXPECT_FALSE(glob_match("node.struct.*.X", "node.struct.12.XP"));

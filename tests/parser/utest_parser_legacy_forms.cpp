@@ -128,5 +128,77 @@ TEST(ParserLegacyForms, InverseDynamicsFormsRead) {
   EXPECT_FALSE(f.prescribed_motion || f.right_hand_side || f.ergonomy);
 }
 
+TEST(ParserLegacyForms, DeprecatedMethodNamesAndPostponedStepDrive) {
+  // MBDyn 2024 still reads `crank nicholson` (deprecated spelling) and `nostro` (ms), and a
+  // `strategy: change` drive may be `postponed`: defined by a `drive caller:` card read later.
+  std::string text = deck("", "", "drive caller: 5, linear, 1e-3, 2e-3;");
+  const std::string step = "time step: 1e-3;";
+  text.replace(text.find(step), step.size(), step + " method: crank nicholson; strategy: change, postponed, 5;");
+  const BuildResult b = read_deck_text("legacy_settings", text);
+  EXPECT_EQ(b.not_implemented, 0u);
+  EXPECT_EQ(b.settings.method.name, "cranknicolson");
+  ASSERT_EQ(b.settings.strategy.kind, integrators::StepStrategy::Kind::Change);
+  EXPECT_DOUBLE_EQ(b.settings.strategy.time_step(0.5), 2e-3);
+  std::string nostro = deck("", "");
+  nostro.replace(nostro.find(step), step.size(), step + " method: nostro, .6;");
+  const BuildResult n = read_deck_text("legacy_nostro", nostro);
+  EXPECT_EQ(n.settings.method.name, "ms");
+  EXPECT_DOUBLE_EQ(n.settings.method.rho(0.0), 0.6);
+  // A postponed drive that is never defined is an input error.
+  std::string undefined = deck("", "");
+  undefined.replace(undefined.find(step), step.size(), step + " strategy: change, postponed, 6;");
+  EXPECT_THROW(read_deck_text("legacy_settings_undefined", undefined), parser::InputError);
+}
+
+TEST(ParserLegacyForms, SecondNodeOfAJointInTheOtherNodesFrame) {
+  // MBDyn reads node 2 of the two-node joints with GetPosRel(RF2, RF1, d1): `reference, other
+  // node` gives its offset and orientation in node 1's frame. Node 2 sits at x = 1, turned by
+  // 90 deg about z: the point x = 0.5 of node 1 is written the same way on both sides.
+  auto residual_norm = [](const std::string& second_side) {
+    const BuildResult b = read_deck_text("other_node", deck("joints: 1;", "joint: 1, revolute hinge, "
+                                                                          "1, position, 0.5, 0., 0., orientation, eye, "
+                                                                          "2, " + second_side + ";"));
+    EXPECT_EQ(b.not_implemented, 0u);
+    Model& m = *b.model;
+    m.number_dofs();
+    Vector y, yp, r;
+    m.initial_state(y, yp);
+    m.update(0.0, y, yp);
+    m.residual(0.0, 1.0, r, nullptr);
+    return r.norm();
+  };
+  EXPECT_LT(residual_norm("position, reference, other node, 0.5, 0., 0., orientation, reference, other node, eye"), 1e-12);
+  // The same numbers in node 2's own frame are another point and another hinge axis.
+  EXPECT_GT(residual_norm("position, 0.5, 0., 0., orientation, eye"), 0.1);
+}
+
+TEST(ParserLegacyForms, KindsAfterAnUnimplementedModuleAreNotImplemented) {
+  // A run-time module registers kinds of its own: after `module load` of one we do not have, a
+  // kind nobody knows is reported as not implemented (the run refused), not as an input error.
+  const std::string rod = "joint: 1, rod, 1, 2, 1., module law, 1., 2.;";
+  EXPECT_THROW(read_deck_text("module_kind_plain", deck("joints: 1;", rod)), parser::InputError);
+  const BuildResult b = read_deck_text("module_kind", "module load: \"libmodule-example\";\n" + deck("joints: 1;", rod));
+  EXPECT_EQ(b.not_implemented, 2u);  // the module and the law
+}
+
+TEST(ParserLegacyForms, ControlDataCardsMbdynReadsAndIgnores) {
+  // dataman3.cc reads `automatic structural elements: <n>` and ignores it; `loadable path` only
+  // says where run-time modules are looked for; `default aerodynamic output` selects NetCDF
+  // variables (read, not applied, as the elements' custom output). MBDyn 2024 stops on
+  // `output file name`.
+  std::string text = deck("", "");
+  const std::string end = "end: control data;";
+  text.replace(text.find(end), end.size(),
+               "automatic structural elements: 2; loadable path: add, \"/usr/lib\"; loadable path: \".\"; "
+               "default aerodynamic output: position, velocity, orientation description, euler 123; " + end);
+  EXPECT_EQ(read_deck_text("ignored_control_cards", text).not_implemented, 0u);
+  std::string bad = deck("", "");
+  bad.replace(bad.find(end), end.size(), "loadable path: 3; " + end);
+  EXPECT_THROW(read_deck_text("ignored_control_cards_bad", bad), parser::InputError);
+  std::string removed = deck("", "");
+  removed.replace(removed.find(end), end.size(), "output file name: \"x\"; " + end);
+  EXPECT_THROW(read_deck_text("output_file_name", removed), parser::InputError);
+}
+
 }  // namespace
 }  // namespace mbl

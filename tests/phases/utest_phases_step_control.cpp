@@ -152,4 +152,23 @@ TEST(PhasesStepControl, ChangeStrategyFollowsItsDrive) {
   }
 }
 
+TEST(PhasesStepControl, MaxTimeStepIsADriveOfTime) {
+  // MBDyn 2024 reads `max time step` as a drive caller: here 1e-2 before 0.5 s, 2e-2 after; the
+  // factor strategy raises the step up to the limit of the time it is chosen at.
+  const DeckRun r = run_deck("max_drive",
+                         pendulum_deck("  strategy: factor, .5, 1, 1.25, 3, 5;\n"
+                                       "  max time step: string, \"1e-2 + 1e-2*(Time > 0.5)\";\n",
+                                       5e-3, 1.0, false));
+  ASSERT_EQ(r.rc, 0) << r.log;
+  double before = 0.0, after = 0.0;
+  for (std::size_t k = 2; k < r.out_steps.size(); ++k) {
+    const double t_prev = r.out_steps[k - 1][1], dt = r.out_steps[k][2];
+    const double limit = t_prev > 0.5 + 1e-12 ? 2e-2 : 1e-2;
+    EXPECT_LE(dt, limit * (1 + 1e-12)) << "step " << k;
+    (t_prev > 0.5 ? after : before) = std::max(t_prev > 0.5 ? after : before, dt);
+  }
+  EXPECT_DOUBLE_EQ(before, 1e-2);
+  EXPECT_DOUBLE_EQ(after, 2e-2);
+}
+
 }  // namespace
