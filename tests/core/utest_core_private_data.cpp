@@ -109,7 +109,7 @@ TEST(StructNodePrivateData, EveryMbdynNameIsTheNodesOwnState) {
     std::ofstream t(path);
     t << "# Private data (generated)\n\n"
          "Written by `MBL_PRIVATE_DATA_TABLE=docs/conformance/private-data.md build/utest_core "
-         "--gtest_filter='StructNodePrivateData.*'` from the node's own list "
+         "--gtest_filter='StructNodePrivateData.*:JointPrivateData.*'` from the entities' own lists "
          "(`struct_node_private_data_names`); every row is checked against the node's state by that test.\n"
          "Names and numbers are MBDyn 2024's (mbdyn/struct/strnode.cc `StructNode::iGetPrivDataIdx`); "
          "`index, n` in a `node` drive is the number of the first column.\n\n"
