@@ -35,7 +35,7 @@ Lms ms2(double rho, double h, double h_prev);
 /// LMS3 / LMS4 of ref. [36] (fixed-step coefficients; sigma(zeta) = b0 (zeta + rho)^r).
 Lms ms3(double rho, double h);
 Lms ms4(double rho, double h);
-/// `hope`: the two-step formula of the even steps (odd steps are trapezoidal).
+/// `hope`: the two-step formula of the odd steps from step 3 (even steps are trapezoidal).
 Lms hope_two_step(double rho, double h);
 
 /// gamma_0 .. gamma_{2r-2} of the single-step method SS_r equivalent to LMS_r (seed eq. 4):

@@ -372,8 +372,10 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
     return std::make_unique<StepNIntegrator<2>>(
         "hope",
         [](double r, double h, double, int step, int) {
-          // Odd steps: Crank-Nicolson; even steps: the two-step formula.
-          return step % 2 == 1 ? coef::trapezoidal(h) : coef::hope_two_step(r, h);
+          // Step 1 is the Crank-Nicolson start-up (MBDyn's pFirstRegularStep); MBDyn's
+          // HopeSolver::SetCoef then flips its flag from 0 at every new step, so step 2 is
+          // trapezoidal, step 3 the two-step formula, and so on (stepsol_impl.cc).
+          return step % 2 == 0 ? coef::trapezoidal(h) : coef::hope_two_step(r, h);
         },
         need_rho(), rho_alg);
   if (name == "ss2") return std::make_unique<SingleStepIntegrator<2>>("ss2", need_rho());

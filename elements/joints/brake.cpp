@@ -81,16 +81,17 @@ void Brake::output_netcdf_extra(OutputSink& out) const {
   out.put(nc_Fb_, N_);
 }
 
+// MBDyn's brake.cc: rz 1, wz 2 only.
 unsigned Brake::private_data_index(std::string_view name) const {
-  if (name == "rz") return 7;
-  if (name == "wz") return 8;
-  return Joint::private_data_index(name);
+  if (name == "rz") return 1;
+  if (name == "wz") return 2;
+  return 0;
 }
 
 double Brake::private_data(unsigned i) const {
-  if (i == 7) return rz();
-  if (i == 8) return w_rel_b()[2];
-  return Joint::private_data(i);
+  if (i == 1) return rz();
+  if (i == 2) return w_rel_b()[2];
+  return 0.0;
 }
 
 namespace {

@@ -127,16 +127,24 @@ void RevoluteHinge::output_netcdf_extra(OutputSink& out) const {
   out.put(nc_Omega_, w_rel_J());
 }
 
+// MBDyn's numbering (planej.cc iGetPrivDataIdx), which the `index, n` form of drives uses:
+// rz 1, wz 2, then Fx..Fz 3-5 and Mx..Mz 6-8 (hinge, pin), Mx..Mz 3-5 (rotation: no force).
 unsigned RevoluteHinge::private_data_index(std::string_view name) const {
-  if (name == "rz") return 7;
-  if (name == "wz") return 8;
-  return Joint::private_data_index(name);
+  if (name == "rz") return 1;
+  if (name == "wz") return 2;
+  const unsigned j = Joint::private_data_index(name);  // Fx..Mz: 1..6
+  if (j == 0) return 0;
+  if (variant_ != Variant::Rotation) return j + 2;
+  return j > 3 ? j - 1 : 0;
 }
 
+unsigned RevoluteHinge::private_data_count() const { return variant_ == Variant::Rotation ? 5 : 8; }
+
 double RevoluteHinge::private_data(unsigned i) const {
-  if (i == 7) return rz();
-  if (i == 8) return w_rel_J()[2];
-  return Joint::private_data(i);
+  if (i == 1) return rz();
+  if (i == 2) return w_rel_J()[2];
+  if (i < 1 || i > private_data_count()) return 0.0;
+  return Joint::private_data(variant_ == Variant::Rotation ? i + 1 : i - 2);
 }
 
 }  // namespace mbl::elements

@@ -28,9 +28,10 @@ class RevoluteHinge final : public Joint {
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
 
-  // Private data: "rz" relative rotation about axis 3, "wz" relative angular velocity.
+  // Private data: "rz" relative rotation about axis 3, "wz" relative angular velocity, then the
+  // reactions (MBDyn's numbering, revolute_hinge.cpp).
   unsigned private_data_index(std::string_view name) const override;
-  unsigned private_data_count() const override { return 8; }
+  unsigned private_data_count() const override;
   double private_data(unsigned i) const override;
 
  protected:

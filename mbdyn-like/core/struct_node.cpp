@@ -1,4 +1,5 @@
 #include "mbdyn-like/core/struct_node.hpp"
+#include "mbdyn-like/core/struct_node_private_data.hpp"
 
 #include <algorithm>
 #include <array>
@@ -366,29 +367,80 @@ void StructNode::output(OutputSink& out) const {
 
 // ---- private data (input manual, structural node "Private data") -----------------------------
 namespace {
-// Names in index order; each expands to [1], [2], [3].
-// "xPP" and "omegaP": the accelerations in the node frame (MBDyn's dynamic nodes have them).
-constexpr std::array<const char*, 14> kPrivateVectors = {"X", "x", "Phi", "XP", "xP", "Omega", "omega",
-                                                         "E", "E313", "E321", "XPP", "OmegaP", "xPP", "omegaP"};
+/// MBDyn's names and numbering (strnode.cc StructNode::iGetPrivDataIdx): each name expands to
+/// [1], [2], [3] at 1-based indices first + 1 .. first + 3, except "PE" (Euler parameters,
+/// [0] .. [3] at 31 .. 34). The `index, n` form of node drives uses these numbers.
+struct PrivateVector {
+  const char* name;
+  unsigned first;
+};
+constexpr std::array<PrivateVector, 16> kPrivateVectors = {{{"X", 0},
+                                                            {"x", 3},
+                                                            {"Phi", 6},
+                                                            {"XP", 9},
+                                                            {"xP", 12},
+                                                            {"Omega", 15},
+                                                            {"omega", 18},
+                                                            {"E", 21},
+                                                            {"E313", 24},
+                                                            {"E321", 27},
+                                                            {"PE", 30},
+                                                            {"XPP", 34},
+                                                            {"xPP", 37},
+                                                            {"OmegaP", 40},
+                                                            {"omegaP", 43},
+                                                            {"phi", 46}}};
+constexpr unsigned kPrivateCount = 49;
+
+/// Euler parameters (e0, e) of R by the largest of 1 + tr R and 1 - tr R + 2 R_ii, as MBDyn's
+/// MatR2EulerParams (matvec3.cc) picks them (ties to the later one), so that the sign agrees.
+std::array<double, 4> euler_parameters(const Mat3& R) {
+  const double t = R.trace();
+  const double T[4] = {1.0 + t, 1.0 - t + 2.0 * R(0, 0), 1.0 - t + 2.0 * R(1, 1), 1.0 - t + 2.0 * R(2, 2)};
+  int k = 0;
+  for (int i = 1; i <= 3; ++i)
+    if (std::fabs(T[i]) >= std::fabs(T[k])) k = i;
+  const double ek = 0.5 * std::sqrt(T[k]), d = 4.0 * ek;
+  switch (k) {
+    case 0: return {ek, (R(2, 1) - R(1, 2)) / d, (R(0, 2) - R(2, 0)) / d, (R(1, 0) - R(0, 1)) / d};
+    case 1: return {(R(2, 1) - R(1, 2)) / d, ek, (R(1, 0) + R(0, 1)) / d, (R(2, 0) + R(0, 2)) / d};
+    case 2: return {(R(0, 2) - R(2, 0)) / d, (R(0, 1) + R(1, 0)) / d, ek, (R(2, 1) + R(1, 2)) / d};
+    default: return {(R(1, 0) - R(0, 1)) / d, (R(0, 2) + R(2, 0)) / d, (R(1, 2) + R(2, 1)) / d, ek};
+  }
+}
 }  // namespace
 
-unsigned StructNode::private_data_count() const { return 3 * kPrivateVectors.size(); }
+unsigned StructNode::private_data_count() const { return kPrivateCount; }
+
+std::vector<std::string> struct_node_private_data_names() {
+  std::vector<std::string> names(kPrivateCount);
+  for (const PrivateVector& v : kPrivateVectors) {
+    const bool pe = std::string_view(v.name) == "PE";
+    for (int i = pe ? 0 : 1; i <= 3; ++i) names[v.first + i - (pe ? 0 : 1)] = fmt::format("{}[{}]", v.name, i);
+  }
+  return names;
+}
 
 unsigned StructNode::private_data_index(std::string_view name) const {
   const auto lb = name.find('[');
   if (lb == std::string_view::npos || name.back() != ']') return 0;
   std::string_view base = name.substr(0, lb);
   const std::string_view idx = name.substr(lb + 1, name.size() - lb - 2);
-  if (idx.size() != 1 || idx[0] < '1' || idx[0] > '3') return 0;
+  if (idx.size() != 1 || idx[0] < '0' || idx[0] > '3') return 0;
+  const unsigned i = static_cast<unsigned>(idx[0] - '0');
   if (base == "E123") base = "E";
-  for (std::size_t k = 0; k < kPrivateVectors.size(); ++k)
-    if (base == kPrivateVectors[k]) return static_cast<unsigned>(3 * k + (idx[0] - '0'));
+  if (base == "PE") return 31 + i;
+  if (i == 0) return 0;
+  for (const PrivateVector& v : kPrivateVectors)
+    if (base == v.name) return v.first + i;
   return 0;
 }
 
 double StructNode::private_data(unsigned index) const {
-  if (index < 1 || index > private_data_count()) return 0.0;
-  const unsigned k = (index - 1) / 3, c = (index - 1) % 3;
+  if (index < 1 || index > kPrivateCount) return 0.0;
+  if (index >= 31 && index <= 34) return euler_parameters(R_WN_)[index - 31];
+  const unsigned shifted = index > 34 ? index - 1 : index;  // the vectors after PE's four
+  const unsigned k = (shifted - 1) / 3, c = (shifted - 1) % 3;
   Vec3 v;
   switch (k) {
     case 0: v = x_W_; break;
@@ -401,10 +453,11 @@ double StructNode::private_data(unsigned index) const {
     case 7: v = rot::R_to_euler123(R_WN_); break;
     case 8: v = rot::R_to_euler313(R_WN_); break;
     case 9: v = rot::R_to_euler321(R_WN_); break;
-    case 10: v = xpp_W_; break;
-    case 11: v = wp_W_; break;
+    case 11: v = xpp_W_; break;
     case 12: v = R_WN_.transpose() * xpp_W_; break;
-    default: v = R_WN_.transpose() * wp_W_; break;
+    case 13: v = wp_W_; break;
+    case 14: v = R_WN_.transpose() * wp_W_; break;
+    default: v = R_WN_.transpose() * rot::R_to_rotvec(R_WN_); break;  // "phi"
   }
   return v[c];
 }

@@ -95,6 +95,7 @@ void read_eigenanalysis(CardReader& in, EigenSettings& e) {
                                            "eigenanalysis times in strictly ascending order"));
   }
   bool param_given = false, lower_given = false, upper_given = false, which_given = false, method_given = false;
+  bool output_matrices = false;
   auto method = [&](EigenSettings::Method m) {
     if (method_given) in.fail_expected("one eigenanalysis method only");
     method_given = true;
@@ -119,7 +120,9 @@ void read_eigenanalysis(CardReader& in, EigenSettings& e) {
       else if (in.keyword_is("largest imaginary part")) e.which = Which::LargestImaginary;
       else if (in.keyword_is("smallest imaginary part")) e.which = Which::SmallestImaginary;
       else in.fail_expected("largest or smallest magnitude, real part or imaginary part");
-    } else if (in.keyword_is("output matrices") || in.keyword_is("output full matrices")) {
+    } else if (in.keyword_is("output matrices")) {
+      output_matrices = true;  // full or sparse by the method, below
+    } else if (in.keyword_is("output full matrices")) {
       e.output_full_matrices = true;
     } else if (in.keyword_is("output sparse matrices")) {
       e.output_sparse_matrices = true;
@@ -182,10 +185,27 @@ void read_eigenanalysis(CardReader& in, EigenSettings& e) {
   }
   if (e.lower_frequency > e.upper_frequency) in.fail_expected("a lower frequency limit below the upper one");
   if (!lower_given) e.lower_frequency = -e.upper_frequency;
-  if (e.method == EigenSettings::Method::Arpack && e.output_full_matrices) {
-    // ARPACK works on sparse matrices: `output matrices` means sparse ones there.
-    e.output_full_matrices = false;
-    e.output_sparse_matrices = true;
+  // `output matrices` is full with LAPACK, sparse with ARPACK and external; without `use ...`
+  // LAPACK solves unless only sparse matrices are asked for (MBDyn's solver.cc ReadData).
+  using Method = EigenSettings::Method;
+  if (!method_given) e.method = e.output_sparse_matrices ? Method::None : Method::Lapack;
+  switch (e.method) {
+    case Method::Lapack:
+      if (e.output_sparse_matrices) in.fail_expected("no sparse matrices output with lapack");
+      if (output_matrices) e.output_full_matrices = true;
+      break;
+    case Method::Arpack:
+      if (e.output_full_matrices) in.fail_expected("no full matrices output with arpack");
+      if (output_matrices) e.output_sparse_matrices = true;
+      break;
+    case Method::External:
+      if (!output_matrices && !e.output_full_matrices && !e.output_sparse_matrices)
+        in.fail_expected("an output of the matrices with an external eigenanalysis");
+      if (output_matrices && !e.output_full_matrices) e.output_sparse_matrices = true;
+      break;
+    case Method::None:
+      if (output_matrices && !e.output_full_matrices) e.output_sparse_matrices = true;
+      break;
   }
 }
 

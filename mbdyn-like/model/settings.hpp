@@ -56,7 +56,9 @@ struct InverseDynamicsSettings {
 
 /// `eigenanalysis:` card of the initial value block (input manual §4.1.1).
 struct EigenSettings {
-  enum class Method { Lapack, Arpack, External };
+  /// `None`: no eigensolution, the matrices only (MBDyn with `output sparse matrices` and no
+  /// `use ...`: its EIG_SOLVE flag stays off, solver.cc ReadData).
+  enum class Method { Lapack, Arpack, External, None };
   /// Which Ritz values ARPACK looks for (`mode`); LAPACK computes all of them.
   enum class Which { LargestMagnitude, SmallestMagnitude, LargestReal, SmallestReal, LargestImaginary,
                      SmallestImaginary };
@@ -72,7 +74,7 @@ struct EigenSettings {
   /// Eigenvalues reported: frequency (Hz, signed) within [lower, upper].
   double lower_frequency = -std::numeric_limits<double>::max();
   double upper_frequency = std::numeric_limits<double>::max();
-  Which which = Which::LargestImaginary;
+  Which which = Which::SmallestMagnitude;  ///< MBDyn's default (solver.h EigenAnalysis)
   int arpack_nev = 0, arpack_ncv = 0, arpack_max_iterations = 300;
   double arpack_tolerance = 0.0;
   /// File name suffix of analysis k: "_<k>", zero-padded to `suffix width`, or `suffix format`.

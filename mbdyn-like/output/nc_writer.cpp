@@ -169,6 +169,20 @@ int NcWriter::declare_array(const std::string& name, bool integer,
   return var;
 }
 
+void NcWriter::declare_dimension(const std::string& name, std::size_t length) {
+  if (ncid_ < 0) return;
+  int id = -1;
+  if (nc_inq_dimid(ncid_, name.c_str(), &id) == NC_NOERR) return;
+  ensure_define_mode();
+  check(nc_def_dim(ncid_, name.c_str(), length, &id), name);
+}
+
+void NcWriter::put_text_attribute(int var, const std::string& name, const std::string& value) {
+  if (ncid_ < 0) return;
+  ensure_define_mode();
+  check(nc_put_att_text(ncid_, var, name.c_str(), value.size(), value.c_str()), name);
+}
+
 void NcWriter::put_array(int var, const std::vector<std::size_t>& start, const std::vector<std::size_t>& count,
                          const double* values) {
   if (ncid_ < 0) return;

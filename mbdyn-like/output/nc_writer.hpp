@@ -53,6 +53,10 @@ class NcWriter {
   int declare_array(const std::string& name, bool integer,
                     const std::vector<std::pair<std::string, std::size_t>>& dims, const std::string& units,
                     const std::string& type, const std::string& description);
+  /// A dimension of its own (defined when new), for variables declared later.
+  void declare_dimension(const std::string& name, std::size_t length);
+  /// One more text attribute of a declare_array() variable (e.g. eig.<k>.Aplus "matrix type").
+  void put_text_attribute(int var, const std::string& name, const std::string& value);
   /// Writes `values` (row-major over `count`) at `start` of a declare_array() variable.
   void put_array(int var, const std::vector<std::size_t>& start, const std::vector<std::size_t>& count,
                  const double* values);

@@ -96,6 +96,7 @@ bool OutputManager::begin_step(long step, double time, double dt) {
   in_step_ = true;
   const bool out = config_.meter ? config_.meter->value(time) != 0.0 : step % config_.frequency == 0;
   in_output_step_ = out;
+  if (out) ++output_records_;
   if (out && nc_) nc_->begin_record(step, time, dt);
   return out;
 }

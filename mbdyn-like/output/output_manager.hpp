@@ -94,6 +94,8 @@ class OutputManager : public OutputSink {
   /// step % frequency == 0). Starts a NetCDF record when it is.
   bool begin_step(long step, double time, double dt);
   bool in_output_step() const { return in_output_step_; }
+  /// Output steps begun so far (MBDyn's OutputHandler::GetCurrentStep once that step is out).
+  long output_records() const { return output_records_; }
   /// Writes the .out Step line of the step (its `output` field is taken from begin_step; none
   /// without `step_line`) and ends the NetCDF record.
   void end_step(const StepLine& line, bool step_line = true);
@@ -149,6 +151,7 @@ class OutputManager : public OutputSink {
   bool in_output_step_ = false;
   bool step_key_written_ = false;
   long step_lines_ = 0;
+  long output_records_ = 0;
   static constexpr std::chrono::milliseconds kOutFlushInterval{200};
   std::chrono::steady_clock::time_point last_out_flush_{};
   std::string buffer_;

@@ -182,7 +182,8 @@ EigenSolution EigenAnalysis::analyse(Model& model, double t, long step, const Ve
   switch (s_.method) {
     case EigenSettings::Method::Lapack: solve_lapack(s_, sol.Aminus, sol.Aplus, sol); break;
     case EigenSettings::Method::Arpack: solve_arpack(s_, sol.Aminus, sol.Aplus, sol); break;
-    case EigenSettings::Method::External: break;
+    case EigenSettings::Method::External:
+    case EigenSettings::Method::None: break;
   }
   return sol;
 }

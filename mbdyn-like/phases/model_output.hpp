@@ -41,6 +41,7 @@ class ModelOutput final : public RunOutput {
   explicit ModelOutput(output::OutputConfig config);
   void setup(Model& model) override;
   void derivatives_done(double t, int iterations, double residual_error) override;
+  void eigen_prepare(Model& model, const EigenSettings& settings) override;
   void eigenanalysis(Model& model, const EigenSolution& solution) override;
   void derivatives(Model& model, double t, int iterations, double residual_error,
                    bool simulation_follows) override;
@@ -70,8 +71,8 @@ class ModelOutput final : public RunOutput {
   void write_drives(double t);
   /// eig.* of appendix C.1.5 (eigen_output.cpp).
   void write_eigen_netcdf(Model& model, const EigenSolution& solution);
-  struct EigenNcVars {
-    int step = -1, time = -1, dcoef = -1, idx = -1;
+  struct EigenNcLayout {
+    std::size_t nodes = 0;  ///< structural nodes in eig.idx (with `output geometry`)
   } eig_nc_;
   output::OutputManager manager_;
   std::vector<AutoStruct> autostruct_;

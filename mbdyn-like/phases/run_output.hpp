@@ -14,6 +14,9 @@ class RunOutput {
   /// The derivatives phase converged: its .out line (written at once, before an eigenanalysis
   /// due at the initial time).
   virtual void derivatives_done(double t, int iterations, double residual_error) {}
+  /// Before the first step, when the deck asks for eigenanalyses (MBDyn's OutputEigPrepare:
+  /// the NetCDF dimensions and the index variables of eig.*).
+  virtual void eigen_prepare(Model& model, const EigenSettings& settings) {}
   /// An eigenanalysis was performed (input manual §4.1.1: .out table, .m file, NetCDF eig.*).
   virtual void eigenanalysis(Model& model, const EigenSolution& solution) {}
   /// `abort after: input` (input manual §4.1.1): the configuration as read is written once,

@@ -160,6 +160,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   // derivatives, one at the initial time after them, later ones after the first step that
   // reaches their time, and those left after the last step -------------------------------------
   EigenAnalysis eigen(s.eigen);
+  if (eigen.requested()) output.eigen_prepare(model, s.eigen);
   auto eigenanalysis_if_due = [&](auto due, long step, const Vector& y_now, const Vector& yp_now) {
     EigenSolution solution;
     if (eigen.requested() && eigen.next_due(due, t, step, model, y_now, yp_now, solution))

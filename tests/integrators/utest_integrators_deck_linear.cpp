@@ -115,7 +115,9 @@ std::complex<double> stability_function(const Method& m, std::complex<double> z)
 coef::Lms lms_formula(const Method& m, double h, int k) {
   const std::string n = m.name;
   const double rho = m.rho < 0 ? 0.0 : m.rho;
-  if (n == "hope") return k % 2 == 1 ? coef::trapezoidal(h) : coef::hope_two_step(rho, h);
+  // MBDyn's HopeSolver: step 1 is the Crank-Nicolson start-up, then trapezoidal on the even
+  // steps and the two-step formula on the odd ones (its flag flips at every new step).
+  if (n == "hope") return k % 2 == 0 ? coef::trapezoidal(h) : coef::hope_two_step(rho, h);
   if (n == "ms" || n == "bdf" || n == "ss2") return coef::ms2(rho, h, h);
   if (n == "ms3" || n == "ss3") return coef::ms3(rho, h);
   return coef::ms4(rho, h);

@@ -204,8 +204,8 @@ TEST(Eigenanalysis, ArpackFindsTheHighestChainFrequenciesAndWritesTheMFile) {
   // The spring-mass chain with ARPACK (6 Ritz values of largest imaginary part of
   // J(+c)^-1 J(-c) - I): the three modes of omega^2 = (k/m)(3 + sqrt 5)/2 with positive frequency.
   const std::string deck = chain_deck(
-      "1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use arpack, 6, 20, 0., output matrices, "
-      "output eigenvectors, output geometry");
+      "1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use arpack, 6, 20, 0., "
+      "mode, largest imaginary part, output matrices, output eigenvectors, output geometry");
   const auto run = mbl::test::run_deck_text("eig_arpack", deck);
   ASSERT_EQ(run.rc, 0) << run.log();
   const std::string out = mbl::test::read_file(run.output("out"));
@@ -218,9 +218,13 @@ TEST(Eigenanalysis, ArpackFindsTheHighestChainFrequenciesAndWritesTheMFile) {
   // <prefix>_0.m: parameters, sparse matrices (ARPACK), geometry, alpha (one row per reported
   // eigenvalue) and the right eigenvectors only.
   const std::string m = mbl::test::read_file(run.dir / "run_0.m");
-  for (const char* item : {"dTime = 0.001;\n", "dCoef = 5e-05;\n", "Aplus = spconvert(Aplus);\n",
-                           "Aminus = spconvert(Aminus);\n", "labels = [\n0;\n1;\n2;\n];\n",
-                           "idx = [\n0;\n6;\n18;\n];\n", "alpha = [", "VR = [\n"})
+  // MBDyn's writers (dataman2.cc OutputEigParams, OutputEigGeometry; mh.cc spconvert triplets
+  // in widths 10, 10, 16 with tabs): lStep is the output records before the analysis (0 and 1).
+  for (const char* item : {"dTime = 0.001;\n", "dCoef = 5e-05;\n",
+                           "% timestep index of eigensolution\nlStep = int32(2);\n",
+                           "Aplus = spconvert(Aplus);\n", "Aminus = spconvert(Aminus);\n",
+                           "         1\t         1\t", "labels = int32([\n0;\n1;\n2;\n]);\n",
+                           "idx = int32([\n0;\n6;\n18;\n]);\n", "alpha = [", "VR = [\n"})
     EXPECT_NE(m.find(item), std::string::npos) << item;
   EXPECT_EQ(m.find("VL = ["), std::string::npos);
   const auto alpha = m.find("alpha = [");
@@ -252,22 +256,50 @@ TEST(Eigenanalysis, NetcdfHasTheEigVariables) {
     return out;
   };
   const std::size_t N = 36;  // static node 6, two dynamic nodes 12 each, clamp 6
-  EXPECT_EQ(dims("eig.dCoef"), std::vector<std::size_t>{1});
-  EXPECT_EQ(dims("eig.idx"), (std::vector<std::size_t>{1, 3}));
+  // MBDyn 2024's layout (dataman2.cc OutputEigPrepare, OutputEigParams, OutputEigFullMatrices,
+  // OutputEigGeometry, OutputEigenvectors).
+  EXPECT_TRUE(dims("eig.step").empty());  // the older layout is gone
+  EXPECT_EQ(dims("eig.0.step"), std::vector<std::size_t>{1});
+  EXPECT_EQ(dims("eig.0.time"), std::vector<std::size_t>{1});
+  EXPECT_EQ(dims("eig.0.dCoef"), std::vector<std::size_t>{1});
+  EXPECT_EQ(dims("eig.idx"), std::vector<std::size_t>{3});
+  EXPECT_EQ(dims("eig.labels"), std::vector<std::size_t>{3});
+  EXPECT_EQ(dims("eig.joint.idx"), std::vector<std::size_t>{1});
+  EXPECT_EQ(dims("eig.joint.labels"), std::vector<std::size_t>{1});
+  EXPECT_EQ(dims("eig.0.X0"), (std::vector<std::size_t>{6, 3}));
   EXPECT_EQ(dims("eig.0.Aplus"), (std::vector<std::size_t>{N, N}));
   EXPECT_EQ(dims("eig.0.Aminus"), (std::vector<std::size_t>{N, N}));
   EXPECT_EQ(dims("eig.0.alpha"), (std::vector<std::size_t>{6, 3}));
   EXPECT_EQ(dims("eig.0.VR"), (std::vector<std::size_t>{2, 6, N}));
   EXPECT_EQ(dims("eig.0.VL"), (std::vector<std::size_t>{2, 6, N}));
+  auto text_attribute = [&](const char* name, const char* att) {
+    int var = -1;
+    std::size_t len = 0;
+    if (nc_inq_varid(nc, name, &var) != NC_NOERR || nc_inq_attlen(nc, var, att, &len) != NC_NOERR) return std::string();
+    std::string v(len, '\0');
+    nc_get_att_text(nc, var, att, v.data());
+    return v;
+  };
+  EXPECT_EQ(text_attribute("eig.0.Aplus", "matrix type"), "dense");
+  EXPECT_EQ(text_attribute("eig.0.Aminus", "description"), "F/xPrime - dCoef * F/x");
+  EXPECT_EQ(text_attribute("eig.idx", "type"), "integer");
+  EXPECT_EQ(text_attribute("eig.joint.idx", "description"), "joint element base index");
+  int dim = -1;
+  std::size_t len = 0;
+  ASSERT_EQ(nc_inq_dimid(nc, "complex_var_dim", &dim), NC_NOERR);
+  ASSERT_EQ(nc_inq_dimid(nc, "eig_iIdxJointSize", &dim), NC_NOERR);
+  ASSERT_EQ(nc_inq_dimid(nc, "eig_iSize", &dim), NC_NOERR);
+  nc_inq_dimlen(nc, dim, &len);
+  EXPECT_EQ(len, N);
   int var = -1;
   double dCoef = 0.0;
-  int idx[3] = {-1, -1, -1};
-  ASSERT_EQ(nc_inq_varid(nc, "eig.dCoef", &var), NC_NOERR);
+  int idx[3] = {-1, -1, -1}, labels[3] = {-1, -1, -1}, joint_idx = -1;
+  ASSERT_EQ(nc_inq_varid(nc, "eig.0.dCoef", &var), NC_NOERR);
   nc_get_var_double(nc, var, &dCoef);
   EXPECT_DOUBLE_EQ(dCoef, 5e-5);
-  // eig.step counts the output records before the analysis (MBDyn's output step): steps 0 and 1.
+  // eig.<k>.step counts the output records before the analysis (MBDyn's output step): steps 0 and 1.
   int step = -1;
-  ASSERT_EQ(nc_inq_varid(nc, "eig.step", &var), NC_NOERR);
+  ASSERT_EQ(nc_inq_varid(nc, "eig.0.step", &var), NC_NOERR);
   nc_get_var_int(nc, var, &step);
   EXPECT_EQ(step, 2);
   ASSERT_EQ(nc_inq_varid(nc, "eig.idx", &var), NC_NOERR);
@@ -275,7 +307,64 @@ TEST(Eigenanalysis, NetcdfHasTheEigVariables) {
   EXPECT_EQ(idx[0], 0);
   EXPECT_EQ(idx[1], 6);
   EXPECT_EQ(idx[2], 18);
+  ASSERT_EQ(nc_inq_varid(nc, "eig.labels", &var), NC_NOERR);
+  nc_get_var_int(nc, var, labels);
+  EXPECT_EQ(labels[2], 2);
+  ASSERT_EQ(nc_inq_varid(nc, "eig.joint.idx", &var), NC_NOERR);
+  nc_get_var_int(nc, var, &joint_idx);
+  EXPECT_EQ(joint_idx, 30);  // after the three nodes
+  // X0: (X, Phi) per node column; the nodes sit at the origin with identity orientation.
+  double X0[18];
+  ASSERT_EQ(nc_inq_varid(nc, "eig.0.X0", &var), NC_NOERR);
+  nc_get_var_double(nc, var, X0);
+  for (double v : X0) EXPECT_NEAR(v, 0.0, 1e-12);
   nc_close(nc);
+}
+
+TEST(Eigenanalysis, WithoutOutputGeometryNetcdfHasNoIndices) {
+  // eig.idx, eig.labels, eig.<type>.idx and eig.<k>.X0 only with `output geometry`; without any
+  // output asked for, no eig.<k>.* at all (MBDyn writes them from its .m/NetCDF writers only).
+  const auto run = mbl::test::run_deck_text("eig_netcdf_nogeom",
+                                            chain_deck("1e-3, parameter, 1e-4", "output results: netcdf;"));
+  ASSERT_EQ(run.rc, 0) << run.log();
+  int nc = -1, var = -1, dim = -1;
+  ASSERT_EQ(nc_open(run.output("nc").c_str(), NC_NOWRITE, &nc), NC_NOERR);
+  EXPECT_NE(nc_inq_varid(nc, "eig.idx", &var), NC_NOERR);
+  EXPECT_NE(nc_inq_varid(nc, "eig.joint.idx", &var), NC_NOERR);
+  EXPECT_NE(nc_inq_varid(nc, "eig.0.step", &var), NC_NOERR);
+  EXPECT_EQ(nc_inq_dimid(nc, "eig_iSize", &dim), NC_NOERR);
+  nc_close(nc);
+}
+
+TEST(Eigenanalysis, ArpackDefaultModeIsSmallestMagnitude) {
+  // MBDyn's default `mode` is smallest magnitude (solver.h): ARPACK then finds the Ritz values
+  // nearest Lambda = 1: first the zeros (clamp rows, static node, free rotations), then the
+  // lowest frequency omega^2 = (k/m)(3 - sqrt 5)/2; 28 Ritz values reach its three +omega, not
+  // the higher one.
+  const auto run = mbl::test::run_deck_text(
+      "eig_arpack_sm", chain_deck("1e-3, parameter, 1e-4, lower frequency limit, 1e-2, use arpack, 28, 35, 0."));
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto tables = read_tables(mbl::test::read_file(run.output("out")));
+  ASSERT_EQ(tables.size(), 1u);
+  const double w1 = std::sqrt(1e4 / 2.0 * (3.0 - std::sqrt(5.0)) / 2.0);
+  ASSERT_EQ(tables[0].size(), 3u);
+  for (const Row& r : tables[0]) EXPECT_NEAR(r.omega, w1, 1e-5 * w1);
+}
+
+TEST(Eigenanalysis, SparseMatricesAloneSolveNothing) {
+  // `output sparse matrices` without `use ...`: MBDyn assembles and writes the matrices but does
+  // not solve (no Info line, no table); with `use lapack` the card is refused.
+  const auto run = mbl::test::run_deck_text("eig_sparse_only", chain_deck("1e-3, parameter, 1e-4, output sparse matrices"));
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::string out = mbl::test::read_file(run.output("out"));
+  EXPECT_EQ(out.find("Mode n."), std::string::npos);
+  EXPECT_EQ(out.find("Info:"), std::string::npos);
+  const std::string m = mbl::test::read_file(run.dir / "run_0.m");
+  EXPECT_NE(m.find("Aplus = spconvert(Aplus);"), std::string::npos);
+  EXPECT_EQ(m.find("alpha = ["), std::string::npos);
+  const auto bad = mbl::test::run_deck_text("eig_sparse_lapack",
+                                            chain_deck("1e-3, use lapack, output sparse matrices"));
+  EXPECT_EQ(bad.rc, 2) << bad.log();
 }
 
 class EigenDeck : public ::testing::TestWithParam<const char*> {};
