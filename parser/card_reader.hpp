@@ -53,6 +53,9 @@ class CardReader {
 
   // ---- cursor --------------------------------------------------------------------------------
   virtual bool at_end() const = 0;                        ///< no argument left
+  /// How many arguments are left: a count read from the card that sizes storage for values that
+  /// follow on the card is checked against it before the storage is taken.
+  virtual std::size_t arguments_left() const = 0;
   virtual const SourceLocation& location() const = 0;     ///< of the next argument
   virtual std::string_view peek_text() const = 0;         ///< raw text of the next argument
   /// Errors unless every argument was read ("expected ';', found ...").

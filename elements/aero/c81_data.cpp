@@ -6,6 +6,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "parser/size_limits.hpp"
+
 namespace mbl::elements::aero {
 namespace {
 
@@ -228,6 +232,12 @@ C81Data read_c81(std::istream& in, double tolerance, bool free_format) {
     int n[6];
     for (int& k : n)
       if (!(counts >> k) || k <= 0) throw std::runtime_error("c81 free format: bad table sizes");
+    // The sizes are the file's own: storage is taken only for values the file can hold.
+    const std::int64_t values = std::int64_t{n[0]} * (n[1] + 1) + std::int64_t{n[2]} * (n[3] + 1) +
+                                std::int64_t{n[4]} * (n[5] + 1);
+    if (!parser::text_can_hold(parser::bytes_left(in), values))
+      throw std::runtime_error(fmt::format("c81 free format: table sizes {} {} {} {} {} {} need {} values, more than the "
+                                           "file holds", n[0], n[1], n[2], n[3], n[4], n[5], values));
     d.lift = read_free_table(in, n[0], n[1]);
     d.drag = read_free_table(in, n[2], n[3]);
     d.moment = read_free_table(in, n[4], n[5]);

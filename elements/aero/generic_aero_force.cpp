@@ -13,6 +13,7 @@
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "parser/errors.hpp"
+#include "parser/size_limits.hpp"
 
 namespace mbl::elements::aero {
 namespace {
@@ -80,6 +81,10 @@ GenericAeroData read_generic_aero_data(std::istream& in, double angle_scale, dou
   if (!(in >> n_alpha >> n_beta)) throw std::runtime_error("expected the numbers of alpha and beta values");
   if (n_alpha <= 0 || n_beta <= 0)
     throw std::runtime_error(fmt::format("expected positive numbers of alpha and beta values, found {} {}", n_alpha, n_beta));
+  // The sizes are the file's own: storage is taken only for records the file can hold.
+  if (!parser::text_can_hold(parser::bytes_left(in), std::int64_t{8} * n_alpha * n_beta))
+    throw std::runtime_error(fmt::format("{} x {} records of alpha, beta and 6 coefficients are more than the file holds",
+                                         n_alpha, n_beta));
   std::string rest;
   std::getline(in, rest);
   skip_comments(in);

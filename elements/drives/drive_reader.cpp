@@ -12,6 +12,7 @@
 #include "elements/drives/drive_registry.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
+#include "parser/size_limits.hpp"
 
 namespace mbl::drives {
 
@@ -178,6 +179,9 @@ long read_count(parser::CardReader& in, long min, std::string_view what) {
   const auto n = in.integer();
   if (n < min)
     throw parser::InputError(at, fmt::format("expected {} >= {}, found {}", what, min, n));
+  // Counts size storage (channels, steps, drive callers): an absurd one is refused here.
+  if (n > parser::kMaxCount)
+    throw parser::InputError(at, fmt::format("expected {} <= {}, found {}", what, parser::kMaxCount, n));
   return long(n);
 }
 

@@ -2,6 +2,7 @@
 // checks as MBDyn 2024's reader (elec/elec.cc) where the manual is silent.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "elements/electric/accelerometers.hpp"
@@ -11,6 +12,7 @@
 #include "elements/input/drive_input.hpp"
 #include "elements/input/file_path.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
+#include "parser/size_limits.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements::electric {
@@ -132,6 +134,13 @@ void read_control_matrices(const parser::SourceLocation& at, const std::string& 
   std::ifstream file(path);
   if (!file) throw parser::InputError(at, fmt::format("expected a readable control data file, found \"{}\"", path));
   const Eigen::Index nu = Eigen::Index(p.inputs.size()), ny = Eigen::Index(p.outputs.size());
+  // The orders come from the card: a file too small for the matrices is refused before they are sized.
+  std::error_code ec;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  const Eigen::Index values = nu * (Eigen::Index{p.order_A} * ny + Eigen::Index{p.order_B} * nu);
+  if (!ec && !parser::text_can_hold(bytes, values))
+    throw parser::InputError(at, fmt::format("expected the {} values of the control matrices in \"{}\", found a file of {} bytes",
+                                             values, path, bytes));
   p.A.resize(nu, p.order_A * ny);
   p.B.resize(nu, p.order_B * nu);
   for (auto* m : {&p.A, &p.B}) {

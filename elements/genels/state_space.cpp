@@ -74,8 +74,15 @@ namespace {
 
 using parser::CardReader;
 
+/// The sizes come from the card: the values must be there before the storage is taken.
+void require_values(CardReader& in, Eigen::Index n, const std::string& what) {
+  if (static_cast<std::size_t>(n) > in.arguments_left())
+    in.fail_expected(fmt::format("the {} values of {}", n, what));
+}
+
 Matrix read_matrix(CardReader& in, std::string_view name, Eigen::Index rows, Eigen::Index cols) {
   if (!in.keyword_is(name)) in.fail_expected(fmt::format("\"{}\"", name));
+  require_values(in, rows * cols, fmt::format("{} ({} x {})", name, rows, cols));
   Matrix m(rows, cols);
   for (Eigen::Index i = 0; i < rows; ++i)
     for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = in.real();
@@ -83,6 +90,7 @@ Matrix read_matrix(CardReader& in, std::string_view name, Eigen::Index rows, Eig
 }
 
 Vector read_vector(CardReader& in, Eigen::Index n) {
+  require_values(in, n, fmt::format("a vector of {}", n));
   Vector v(n);
   for (Eigen::Index i = 0; i < n; ++i) v[i] = in.real();
   return v;

@@ -16,16 +16,7 @@ constexpr double kTwoPi = 2.0 * M_PI;
 /// and c(a) = (1 - (a/2) cot(a/2)) / a^2 (see rotvec_gamma_inverse).
 Mat3 gamma_inverse_T_derivative(const Vec3& th, const Vec3& v) {
   const double a = th.norm();
-  double c, dc_over_a;  // c and c'(a) / a
-  if (a < 1e-3) {
-    c = 1.0 / 12.0 + a * a / 720.0;
-    dc_over_a = 1.0 / 360.0 + a * a / 7560.0;
-  } else {
-    const double h = 0.5 * a, cot = 1.0 / std::tan(h), s = std::sin(h);
-    const double g = 1.0 - h * cot, dg = -0.5 * cot + a / (4.0 * s * s);
-    c = g / (a * a);
-    dc_over_a = (dg / (a * a) - 2.0 * g / (a * a * a)) / a;
-  }
+  const double c = RotvecGammaCoefficients::c(a), dc_over_a = RotvecGammaCoefficients::dc_over_a(a);
   const Vec3 ttv = th.cross(th.cross(v));
   return -0.5 * skew(v) + c * (th.dot(v) * Mat3::Identity() + th * v.transpose() - 2.0 * v * th.transpose()) +
          dc_over_a * ttv * th.transpose();

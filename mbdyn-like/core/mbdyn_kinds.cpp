@@ -314,6 +314,35 @@ const std::vector<Family>& table() {
         // Methods of our seed papers, beyond MBDyn (docs/seeds.md).
         {"generalized alpha", "4.1.1, docs/seeds.md"}, {"central differences", "4.1.1, docs/seeds.md"},
         {"half implicit", "4.1.1, docs/seeds.md"}}},
+      // The cards of the control data block: those MBDyn 2024's DataManager::ReadControl
+      // (base/dataman3.cc) takes at the top of its switch, counters from psReadControlNodes,
+      // psReadControlElems and psReadControlDrivers (base/enums.cc). "5" for the cards the
+      // manual's chapter 5 does not describe.
+      {"control data",
+       {{"use automatic differentiation", "5.1"}, {"skip initial joint assembly", "5.2.1"},
+        {"initial assembly of deformable and force elements", "5.2.2"}, {"use", "5.2.3"},
+        {"initial stiffness", "5.2.4"}, {"omega rotates", "5.2.5"}, {"tolerance", "5.2.6"},
+        {"initial tolerance", "5.2.6"}, {"max iterations", "5.2.7"}, {"max initial iterations", "5.2.7"},
+        {"epsilon", "5"}, {"title", "5.3.1"}, {"print", "5.3.2"}, {"make restart file", "5.3.3"},
+        {"select timeout", "5.3.4"}, {"default output", "5.3.5"}, {"output units", "5.3.6"},
+        {"output frequency", "5.3.7"}, {"output meter", "5.3.8"}, {"output precision", "5.3.9"},
+        {"output results", "5.3.10"}, {"default orientation", "5.3.11"}, {"default aerodynamic output", "5.3.12"},
+        {"default beam output", "5.3.13"}, {"default scale", "5.3.14"}, {"finite difference jacobian meter", "5.3.15"},
+        {"model", "5.3.16"}, {"rigid body kinematics", "5.3.17"}, {"loadable path", "5.3.18"},
+        {"output file name", "5"}, {"solver", "4.1.1"}, {"linear solver", "4.1.1"}, {"jacobian check", "5"},
+        {"read solution array", "5"},
+        // Model counters (§5.4).
+        {"abstract nodes", "5.4.1"}, {"electric nodes", "5.4.1"}, {"hydraulic nodes", "5.4.1"},
+        {"parameter nodes", "5.4.1"}, {"structural nodes", "5.4.1"}, {"thermal nodes", "5.4.1"},
+        {"file drivers", "5.4.2"}, {"air properties", "5.4.3"}, {"induced velocity elements", "5.4.3"},
+        {"rotors", "5.4.3"}, {"automatic structural elements", "5.4.3"}, {"gravity", "5.4.3"},
+        {"rigid bodies", "5.4.3"}, {"joints", "5.4.3"}, {"joint regularizations", "5.4.3"}, {"beams", "5.4.3"},
+        {"plates", "5.4.3"}, {"solids", "5.4.3"}, {"surface loads", "5.4.3"}, {"forces", "5.4.3"},
+        {"inertia", "5.4.3"}, {"electric bulk elements", "5.4.3"}, {"electric elements", "5.4.3"},
+        {"thermal elements", "5.4.3"}, {"hydraulic elements", "5.4.3"}, {"bulk elements", "5.4.3"},
+        {"loadable elements", "5.4.3"}, {"driven elements", "5.4.3"},
+        {"external elements", "5.4.3"}, {"aeromodals", "5.4.3"}, {"aerodynamic elements", "5.4.3"},
+        {"genels", "5.4.3"}, {"output elements", "5.4.3"}, {"RTAI output", "5.4.3"}}},
   };
   return families;
 }

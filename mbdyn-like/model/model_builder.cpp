@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <functional>
@@ -16,6 +17,7 @@
 #include "mbdyn-like/core/orientation_output.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "parser/errors.hpp"
+#include "parser/size_limits.hpp"
 
 namespace mbl {
 namespace {
@@ -511,6 +513,8 @@ class Builder {
       throw parser::InputError(deck.end_location(),
                                fmt::format("expected \"end: {};\", found the end of the input (the block began at {})",
                                            block_written_, block_where_.str()));
+    if (stage_ < kControlDataStage)
+      throw parser::InputError(deck.end_location(), fmt::format("expected {}, found the end of the input", next_blocks()));
     finish();
   }
 
@@ -534,6 +538,7 @@ class Builder {
       static const std::set<std::string> known = {"data", "initialvalue", "controldata", "nodes", "drivers", "elements",
                                                   "inversedynamics"};
       if (!known.count(block_)) throw parser::InputError(where, fmt::format("expected a block name (data, initial value, control data, nodes, drivers, elements), found \"{}\"", block_));
+      check_block_order(in.card_location());
       return false;
     }
     if (in.card_is("end")) {
@@ -544,6 +549,7 @@ class Builder {
       if (b != block_ && !(b == "multistep" && block_ == "initialvalue"))
         throw parser::InputError(where, fmt::format("expected \"end: {}\", found \"end: {}\" (the block began at {})",
                                                     block_written_, b, block_where_.str()));
+      if (block_ == "initialvalue" || block_ == "inversedynamics") check_final_time();
       block_.clear();
       return b == "elements";
     }
@@ -556,6 +562,71 @@ class Builder {
     // Definitions allowed anywhere (drive caller:, constitutive law:, ...).
     if (read_definition(in)) return false;
     throw parser::InputError(in.card_location(), fmt::format("expected \"begin: <block>\", found card \"{}\" outside any block", in.description()));
+  }
+
+  // MBDyn reads the blocks in one order: `data` (mbdyn.cc), the problem's block (`initial value`,
+  // Solver::ReadData; `inverse dynamics`, InverseSolver::ReadData), `control data`, then `nodes`,
+  // `drivers` and `elements` (DataManager's constructor, dataman.cc), each of the last three
+  // required only when control data declares some of its kind; a block out of place is refused.
+  static constexpr int kControlDataStage = 2;
+  static constexpr std::array<const char*, 6> kStages = {"data", "problem", "controldata", "nodes", "drivers", "elements"};
+
+  /// `begin: <block>;` as MBDyn spells it, the problem's block per the `problem:` card.
+  std::string begin_text(int stage) const {
+    static constexpr std::array<const char*, 6> shown = {"data", "", "control data", "nodes", "drivers", "elements"};
+    const char* name = stage == 1 ? (result_.settings.inverse_dynamics.enabled ? "inverse dynamics" : "initial value")
+                                  : shown[static_cast<std::size_t>(stage)];
+    return fmt::format("\"begin: {};\"", name);
+  }
+
+  bool block_required(int stage) const {
+    auto declared = [&](std::initializer_list<const char*> families) {
+      for (const char* f : families)
+        if (auto it = declared_.find(f); it != declared_.end() && it->second > 0) return true;
+      return false;
+    };
+    if (stage <= kControlDataStage) return true;
+    if (stage == 3) return declared({"structural", "abstract", "electric", "hydraulic", "parameter", "thermal"});
+    if (stage == 4) return declared({"file"});
+    return false;
+  }
+
+  /// The blocks that may come next: those after the last one read, up to the first required one.
+  std::string next_blocks() const {
+    std::string next;
+    for (int s = stage_ + 1; s < static_cast<int>(kStages.size()); ++s) {
+      next += (next.empty() ? "" : " or ") + begin_text(s);
+      if (block_required(s)) break;
+    }
+    return next;
+  }
+
+  void check_block_order(const parser::SourceLocation& where) {
+    const std::string name = block_ == "initialvalue" || block_ == "inversedynamics" ? "problem" : block_;
+    const int stage = static_cast<int>(std::find(kStages.begin(), kStages.end(), name) - kStages.begin());
+    bool allowed = stage > stage_;
+    for (int s = stage_ + 1; allowed && s < stage; ++s) allowed = !block_required(s);
+    // The problem's block is the one `problem:` chose (mbdyn.cc builds its Solver or InverseSolver).
+    if (allowed && stage == 1 && (block_ == "inversedynamics") != result_.settings.inverse_dynamics.enabled)
+      allowed = false;
+    if (!allowed)
+      throw parser::InputError(where, fmt::format("expected {}, found \"begin: {};\" (MBDyn reads the blocks in the "
+                                                  "order data, {}, control data, nodes, drivers, elements)",
+                                                  next_blocks(), block_written_,
+                                                  result_.settings.inverse_dynamics.enabled ? "inverse dynamics" : "initial value"));
+    stage_ = stage;
+  }
+
+  /// MBDyn reads a final time at or before the initial time and then stops after the initial
+  /// assembly or the derivatives (Solver::ReadData warns "this will cause the simulation to
+  /// abort"); we refuse it at the card: `abort after:` says that on purpose.
+  void check_final_time() const {
+    const RunSettings& s = result_.settings;
+    if (!final_time_where_.file || s.forever || s.final_time > s.initial_time) return;
+    throw parser::InputError(final_time_where_,
+                             fmt::format("expected a final time after the initial time {}, found {} (to stop after the "
+                                         "initial assembly or the derivatives, use \"abort after:\")",
+                                         s.initial_time, s.final_time));
   }
 
   void read_data(CardReader& in) {
@@ -587,6 +658,7 @@ class Builder {
     if (d == "nonlinearsolver") return read_nonlinear_solver(in);
     if (d == "problemtype" && block_ == "inversedynamics") return read_problem_type(in);
     if (d == "newtonraphson") return read_newton_raphson(in);
+    if (d == "finaltime") final_time_where_ = in.card_location();
     auto it = table.find(d);
     if (it == table.end() && d.rfind("fictitioussteps", 0) == 0) it = table.find("dummysteps" + d.substr(15));
     if (it == table.end() && d == "initialtolerance") it = table.find("tolerance");
@@ -603,7 +675,13 @@ class Builder {
       // `gravity;` and `inertia;` have no count; an empty count (`rigid bodies: ;`, its entries
       // commented out) reads as MBDyn's default, 0.
       const bool uncounted = it->second == "gravity" || it->second == "inertia";
-      declared_[it->second] = in.at_end() ? (uncounted ? 1 : 0) : static_cast<int>(in.integer());
+      // No real deck comes near parser::kMaxCount; a larger count is a typing error, refused
+      // before any per-entity storage is sized from it (docs/robustness.md).
+      declared_[it->second] =
+          in.at_end() ? (uncounted ? 1 : 0)
+                      : static_cast<int>(parser::checked_integer(
+                            in, [](std::int64_t n) { return n >= 0 && n <= parser::kMaxCount; },
+                            fmt::format("a count between 0 and {}", parser::kMaxCount)));
       declared_where_[it->second] = in.card_location();
       in.expect_end();
       return;
@@ -1001,12 +1079,31 @@ class Builder {
   }
 
   void unknown(CardReader& in, const char* block) {
+    // Control data: a card MBDyn 2024 reads there (the kinds table) is not implemented; any other
+    // is an input error, as MBDyn's ReadControl refuses it ("unknown description").
+    if (std::string_view(block) == "control data")
+      return kinds::reject(in, "control data", "control data card", in.card_location(), description_as_written(in));
     in.not_implemented(fmt::format("{} card \"{}\"", block, in.description()));
+  }
+
+  /// The card's description as the deck spells it (up to its ':' or ';' on the card's line).
+  static std::string description_as_written(const CardReader& in) {
+    const parser::SourceLocation& at = in.card_location();
+    if (!at.file || at.column < 1) return std::string(in.description());
+    std::string_view line = at.file->line_text(at.line);
+    if (static_cast<std::size_t>(at.column - 1) >= line.size()) return std::string(in.description());
+    line.remove_prefix(static_cast<std::size_t>(at.column - 1));
+    line = line.substr(0, line.find_first_of(":;"));
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
+    return line.empty() ? std::string(in.description()) : std::string(line);
   }
 
   void finish() {
     Model& m = *result_.model;
     drives::check_postponed_drives(*result_.read_context);
+    // The names string drives read at run time must be defined by now (a Lua script may still
+    // define some of its own at run time: mbdyn.set).
+    if (!result_.read_context->find_named<void>("lua engine", "")) m.math().check_run_time_names();
     for (auto& d : drives::stateful_drives(*result_.read_context)) m.register_drive(d);
     m.setup_elements();
     // Summary for --check.
@@ -1030,6 +1127,8 @@ class Builder {
   BuildResult result_;
   std::unique_ptr<BuildContext> ctx_;
   std::string block_;
+  int stage_ = -1;  ///< index in kStages of the last block begun
+  parser::SourceLocation final_time_where_;  ///< the `final time:` card, if any
   /// ("node" or "element", type, label) -> the card that defined it
   std::map<std::tuple<std::string, std::string, unsigned>, parser::SourceLocation> labels_;
   std::string block_written_;              ///< the open block's name as written

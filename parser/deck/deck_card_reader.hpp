@@ -38,6 +38,7 @@ class DeckCardReader final : public CardReader {
 
   // cursor
   bool at_end() const override { return next_ >= args_.size(); }
+  std::size_t arguments_left() const override { return at_end() ? 0 : args_.size() - next_; }
   const SourceLocation& location() const override;
   std::string_view peek_text() const override;
   void expect_end() override;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -102,6 +103,13 @@ struct MathParser::Impl {
       functions;
   std::map<std::string, PluginFactory, std::less<>> plugins;
   bool allow_redefinition = false;
+  /// True while an expression is evaluated once at read time (`set:`, a card's argument): a
+  /// real division by zero is then an error at the operator instead of MBDyn's IEEE inf/nan,
+  /// which run-time expressions (string drives) keep.
+  bool eager = false;
+  /// Expressions kept for run time (string drives), whose names are checked once the deck is
+  /// read (MathParser::check_run_time_names).
+  std::vector<std::weak_ptr<const Expression>> run_time;
   std::mt19937 rng{0u};  ///< fixed default seed: runs are reproducible (MBDyn seeds with time)
   std::ostream* print_stream = nullptr;  ///< print(): std::cout unless redirected
 };
@@ -119,6 +127,9 @@ class Node {
   virtual Value eval(MathParser::Impl& env) const = 0;
   /// True when the value never changes (literal); lets the compiler fold constant subtrees.
   virtual bool is_literal() const { return false; }
+  /// Throws LocatedError at the first variable or function this tree reads that `env` does not
+  /// define and the tree does not declare before (`declared`: names declared so far).
+  virtual void check_names(MathParser::Impl& /*env*/, std::set<std::string, std::less<>>& /*declared*/) const {}
   std::size_t offset() const { return offset_; }
 
  private:

@@ -26,6 +26,7 @@ class VariableNode final : public Node {
  public:
   VariableNode(std::size_t offset, std::string name) : Node(offset), name_(std::move(name)) {}
   Value eval(MathParser::Impl& env) const override;
+  void check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const override;
 
  private:
   std::string name_;
@@ -37,6 +38,9 @@ class UnaryNode final : public Node {
  public:
   UnaryNode(std::size_t offset, UnOp op, NodePtr arg) : Node(offset), op_(op), arg_(std::move(arg)) {}
   Value eval(MathParser::Impl& env) const override;
+  void check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const override {
+    arg_->check_names(env, declared);
+  }
 
  private:
   UnOp op_;
@@ -49,6 +53,10 @@ class BinaryNode final : public Node {
   BinaryNode(std::size_t offset, BinOp op, NodePtr lhs, NodePtr rhs)
       : Node(offset), op_(op), lhs_(std::move(lhs)), rhs_(std::move(rhs)) {}
   Value eval(MathParser::Impl& env) const override;
+  void check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const override {
+    lhs_->check_names(env, declared);
+    rhs_->check_names(env, declared);
+  }
 
  private:
   BinOp op_;
@@ -60,6 +68,7 @@ class CallNode final : public Node {
   CallNode(std::size_t offset, std::string ns, std::string name, std::vector<NodePtr> args)
       : Node(offset), ns_(std::move(ns)), name_(std::move(name)), args_(std::move(args)) {}
   Value eval(MathParser::Impl& env) const override;
+  void check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const override;
   std::string qualified_name() const { return ns_.empty() ? name_ : ns_ + "::" + name_; }
 
  private:
@@ -74,6 +83,7 @@ class AssignNode final : public Node {
   AssignNode(std::size_t offset, std::string name, NodePtr value)
       : Node(offset), name_(std::move(name)), value_(std::move(value)) {}
   Value eval(MathParser::Impl& env) const override;
+  void check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const override;
 
  private:
   std::string name_;
@@ -93,6 +103,10 @@ class DeclareNode final : public Node {
  public:
   DeclareNode(std::size_t offset, Declaration d);
   Value eval(MathParser::Impl& env) const override;
+  void check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const override {
+    if (d_.init) d_.init->check_names(env, declared);
+    declared.insert(d_.name);
+  }
 
  private:
   Declaration d_;
@@ -104,6 +118,9 @@ class StatementListNode final : public Node {
   StatementListNode(std::size_t offset, std::vector<NodePtr> stmts)
       : Node(offset), stmts_(std::move(stmts)) {}
   Value eval(MathParser::Impl& env) const override;
+  void check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const override {
+    for (const NodePtr& s : stmts_) s->check_names(env, declared);
+  }
   const std::vector<NodePtr>& statements() const { return stmts_; }
 
  private:
@@ -115,6 +132,9 @@ class PluginNode final : public Node {
  public:
   PluginNode(std::size_t offset, parser::SourceLocation where, std::vector<std::string> words);
   Value eval(MathParser::Impl& env) const override;
+  void check_names(MathParser::Impl&, std::set<std::string, std::less<>>& declared) const override {
+    declared.insert(words_[1]);
+  }
 
  private:
   parser::SourceLocation where_;

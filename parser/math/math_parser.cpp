@@ -29,6 +29,19 @@ bool blank(std::string_view text) {
   return true;
 }
 
+/// Marks the evaluation of a read-time expression (MathParser::Impl::eager) for its scope.
+class EagerScope {
+ public:
+  explicit EagerScope(MathParser::Impl& env) : env_(env), before_(env.eager) { env.eager = true; }
+  ~EagerScope() { env_.eager = before_; }
+  EagerScope(const EagerScope&) = delete;
+  EagerScope& operator=(const EagerScope&) = delete;
+
+ private:
+  MathParser::Impl& env_;
+  bool before_;
+};
+
 /// The owner of a compiled tree: keeps the text and its place in the deck to locate errors.
 class CompiledExpression final : public Expression {
  public:
@@ -38,6 +51,15 @@ class CompiledExpression final : public Expression {
   Value eval(MathParser& env) const override {
     try {
       return root_->eval(MathParser::Impl::of(env));
+    } catch (const detail::LocatedError& e) {
+      throw parser::InputError(where_.advanced(text_, e.offset), e.message);
+    }
+  }
+
+  void check_names(MathParser& env) const override {
+    std::set<std::string, std::less<>> declared;
+    try {
+      root_->check_names(MathParser::Impl::of(env), declared);
     } catch (const detail::LocatedError& e) {
       throw parser::InputError(where_.advanced(text_, e.offset), e.message);
     }
@@ -125,7 +147,9 @@ std::shared_ptr<const Expression> MathParser::compile(std::string_view text,
   } catch (const detail::LocatedError& e) {
     throw parser::InputError(where.advanced(text, e.offset), e.message);
   }
-  return std::make_shared<CompiledExpression>(std::string(text), where, std::move(root));
+  auto compiled = std::make_shared<CompiledExpression>(std::string(text), where, std::move(root));
+  impl_->run_time.push_back(compiled);
+  return compiled;
 }
 
 std::shared_ptr<const Expression> MathParser::compile_drive_string(
@@ -141,16 +165,27 @@ std::shared_ptr<const Expression> MathParser::compile_drive_string(
     const auto* list = dynamic_cast<const detail::StatementListNode*>(root.get());
     if (list && first != std::string_view::npos && list->offset() <= first) {
       const auto& stmts = list->statements();
+      EagerScope eager(*impl_);  // executed once, now
       for (std::size_t i = 0; i + 1 < stmts.size(); ++i) stmts[i]->eval(*impl_);
       root = stmts.back();
     }
   } catch (const detail::LocatedError& e) {
     throw parser::InputError(where.advanced(text, e.offset), e.message);
   }
-  return std::make_shared<CompiledExpression>(std::string(text), where, std::move(root));
+  auto compiled = std::make_shared<CompiledExpression>(std::string(text), where, std::move(root));
+  if (!impl_->eager) impl_->run_time.push_back(compiled);  // evaluate() uses it once, now
+  return compiled;
+}
+
+void MathParser::check_run_time_names() {
+  auto& kept = impl_->run_time;
+  std::erase_if(kept, [](const std::weak_ptr<const Expression>& e) { return e.expired(); });
+  for (const auto& weak : kept)
+    if (auto e = weak.lock()) e->check_names(*this);
 }
 
 Value MathParser::evaluate(std::string_view text, const parser::SourceLocation& where) {
+  EagerScope eager(*impl_);
   return compile(text, where)->eval(*this);
 }
 

@@ -54,6 +54,9 @@ class Expression {
  public:
   virtual ~Expression() = default;
   virtual Value eval(MathParser& env) const = 0;
+  /// Throws parser::InputError at the first variable or function the expression reads that
+  /// `env` does not define now (nor the expression declares before reading it).
+  virtual void check_names(MathParser& env) const = 0;
 };
 
 /// Built-in or registered function: receives evaluated arguments. Errors: throw any
@@ -103,6 +106,12 @@ class MathParser {
   /// read-time values). Observed in MBDyn's output of tests/joints/rod/rodprestrain.
   std::shared_ptr<const Expression> compile_drive_string(std::string_view text,
                                                          const parser::SourceLocation& where);
+
+  /// Checks the names of every string drive compiled so far that is still in use
+  /// (Expression::check_names): called once the whole deck is read, so that a `set:` after the
+  /// drive still defines its variables, as at run time; an undefined name is an input error
+  /// before the run (and under --check), not a failure at the first step.
+  void check_run_time_names();
 
   /// Executes the argument text of a `set:` card: a declaration
   /// `[const|ifndef] [bool|integer|real|string] name = expr`, an assignment or an expression.

@@ -57,6 +57,22 @@ Value VariableNode::eval(MathParser::Impl& env) const {
   }
 }
 
+void VariableNode::check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const {
+  if (!declared.count(name_) && !env.find(name_))
+    throw LocatedError{offset(), fmt::format("unknown variable '{}'", name_)};
+}
+
+void CallNode::check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const {
+  // The function itself was found when the expression was compiled.
+  for (const NodePtr& a : args_) a->check_names(env, declared);
+}
+
+void AssignNode::check_names(MathParser::Impl& env, std::set<std::string, std::less<>>& declared) const {
+  value_->check_names(env, declared);
+  if (!declared.count(name_) && !env.find(name_))
+    throw LocatedError{offset(), fmt::format("unknown variable '{}' (declare it first, e.g. 'real {} = ...')", name_, name_)};
+}
+
 Value UnaryNode::eval(MathParser::Impl& env) const {
   Value a = arg_->eval(env);
   return located(offset(), [&] { return apply(op_, a); });
@@ -72,6 +88,8 @@ Value BinaryNode::eval(MathParser::Impl& env) const {
     return located(offset(), [&] { return Value(truth(b, what)); });
   }
   Value b = rhs_->eval(env);
+  if (env.eager && op_ == BinOp::Div && a.is_number() && b.is_number() && b.to_real() == 0.0)
+    throw LocatedError{offset(), fmt::format("division by zero in {} / {}", a.str(), b.str())};
   return located(offset(), [&] { return apply(op_, a, b); });
 }
 

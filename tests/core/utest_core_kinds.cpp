@@ -49,3 +49,20 @@ TEST(MbdynKinds, SuggestsTheNearestSpellingOnlyWhenNear) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue #30: the cards of MBDyn's control data block (DataManager::ReadControl) are one family:
+// a card MBDyn reads there is known (reported as not implemented if we do not read it), a
+// misspelling gets the nearest card, a card of another block is unknown.
+TEST(MbdynKinds, ControlDataCardsAreThoseOfMbdynsReader) {
+  for (const char* card : {"structural nodes", "rigid bodies", "file drivers", "default output", "read solution array",
+                           "skip initial joint assembly", "output elements", "rotors"})
+    EXPECT_NE(mbl::kinds::find("control data", card), nullptr) << card;
+  for (const char* card : {"body", "joint", "initial time", "method", "all", "accelerations"})
+    EXPECT_EQ(mbl::kinds::find("control data", card), nullptr) << card;
+  EXPECT_EQ(mbl::kinds::unknown_message("control data", "control data card", "structural nodes2"),
+            "unknown control data card \"structural nodes2\"; did you mean \"structural nodes\"?");
+}
+
+}  // namespace

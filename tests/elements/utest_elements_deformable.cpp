@@ -131,6 +131,56 @@ TEST(DeformableKinematics, GammaInverse) {
   }
 }
 
+// Issue #30: the coefficients of Gamma and Gamma^-1 keep full precision at small angles, where
+// their closed forms cancel: 1 - (a/2) cot(a/2) ~ a^2/12 loses half the digits near a = 1e-4 and
+// the derivative c'(a)/a (screw joint) lost four near a = 2e-3. The reference is the closed form
+// evaluated in 113-bit floating point (sin and cos by their series), where the cancellation
+// still leaves more digits than a double holds.
+namespace quad {
+using Real = __float128;
+Real sin_cos(Real x, bool cosine) {
+  Real term = cosine ? Real(1) : x, sum = term;
+  for (int k = cosine ? 1 : 2; k < 80; k += 2) {
+    term *= -x * x / (Real(k) * Real(k + 1));
+    sum += term;
+  }
+  return sum;
+}
+Real c(Real a) {  // (1 - (a/2) cot(a/2)) / a^2
+  const Real h = a / 2;
+  return (1 - h * sin_cos(h, true) / sin_cos(h, false)) / (a * a);
+}
+Real dc_over_a(Real a) {
+  const Real h = a / 2, s = sin_cos(h, false), cot = sin_cos(h, true) / s;
+  const Real g = 1 - h * cot, dg = -cot / 2 + a / (4 * s * s);
+  return (dg / (a * a) - 2 * g / (a * a * a)) / a;
+}
+Real c1(Real a) { return (1 - sin_cos(a, true)) / (a * a); }
+Real c2(Real a) { return (a - sin_cos(a, false)) / (a * a * a); }
+}  // namespace quad
+
+TEST(DeformableKinematics, GammaCoefficientsAtSmallAngles) {
+  using C = RotvecGammaCoefficients;
+  auto relative = [](double value, quad::Real reference) {
+    return std::abs(double((quad::Real(value) - reference) / reference));
+  };
+  for (double a : {1e-8, 1e-6, 1e-4, 1.0001e-4, 3e-4, 1e-3, 2e-3, 0.05, 0.5, 0.999, 1.0, 1.5, 3.0}) {
+    SCOPED_TRACE(a);
+    // Series below a = 1: a couple of ulps; closed forms above: a few more.
+    const double tolerance = a < 1.0 ? 4e-16 : 2e-15;
+    EXPECT_LT(relative(C::c(a), quad::c(a)), tolerance);
+    EXPECT_LT(relative(C::c1(a), quad::c1(a)), tolerance);
+    EXPECT_LT(relative(C::c2(a), quad::c2(a)), tolerance);
+    // The reference derivative cancels as 1/a^4 twice over: 113 bits leave enough from 1e-3.
+    if (a >= 1e-3) EXPECT_LT(relative(C::dc_over_a(a), quad::dc_over_a(a)), a < 1.0 ? 4e-16 : 1e-13);
+  }
+  // And Gamma^-1 inverts Gamma there.
+  for (double a : {1e-8, 1e-6, 1e-4, 1.0001e-4}) {
+    const Vec3 phi = a * Vec3(0.6, -0.8, 0.0);
+    EXPECT_LT((rotvec_gamma(phi) * rotvec_gamma_inverse(phi) - Mat3::Identity()).norm(), 1e-15) << a;
+  }
+}
+
 // Hand values: a rod along x stretched by 1% with EA = 1000 pulls node 1 by +10 x.
 TEST(DeformableForces, RodTension) {
   Model model;

@@ -114,10 +114,27 @@ TEST(MathErrors, CompileTimeAndRunTimeErrors) {
     EXPECT_EQ(err.where().str(), "drives.mbd:1:13");
     EXPECT_EQ(err.message(), "division by zero in 1 / 0");
   }
-  // a real divided by zero is IEEE arithmetic, as in MBDyn 2024 (EE_Divide only prints a note)
-  EXPECT_TRUE(std::isinf(p.evaluate("1./(Time - 1.)", {}).to_real()));
-  EXPECT_TRUE(std::isinf(p.evaluate("4067.5/0", {}).to_real()));
-  EXPECT_TRUE(std::isnan(p.evaluate("0./0.", {}).to_real()));
+  // at run time a real divided by zero is IEEE arithmetic, as in MBDyn 2024 (EE_Divide only
+  // prints a note)...
+  EXPECT_TRUE(std::isinf(p.compile("1./(Time - 1.)", {})->eval(p).to_real()));
+  EXPECT_TRUE(std::isinf(p.compile("4067.5/0", {})->eval(p).to_real()));
+  EXPECT_TRUE(std::isnan(p.compile("0./0.", {})->eval(p).to_real()));
+  // ... while reading (a set:, a card's argument) it is an error at the operator (issue #30)
+  for (const char* text : {"1./(Time - 1.)", "4067.5/0", "0./0.", "(real h = 0.; 2. * (1. / h))"}) {
+    try {
+      p.evaluate(text, SourceLocation{file, 1, 12});
+      ADD_FAILURE() << text;
+    } catch (const InputError& err) {
+      EXPECT_EQ(err.message().rfind("division by zero in ", 0), 0u) << err.message();
+    }
+  }
+  try {
+    p.execute_set("real k = 1.e3 / (Time - 1.)", SourceLocation{file, 1, 12});
+    ADD_FAILURE();
+  } catch (const InputError& err) {
+    EXPECT_EQ(err.where().str(), "drives.mbd:1:26");
+    EXPECT_EQ(err.message(), "division by zero in 1000. / 0.");
+  }
   // syntax errors are found by compile()
   EXPECT_THROW(p.compile("Time +", SourceLocation{file, 1, 12}), InputError);
   // blank text: a number field reads 0 (manual §2.2); a set: card needs something
@@ -148,4 +165,34 @@ TEST(MathErrors, HostileInputDoesNotExhaustTheStack) {
   p.set_variable("Step", mbl::math::Value(2));
   EXPECT_EQ(p.evaluate(sum, {}).to_integer(), 2000);
   EXPECT_THROW(p.evaluate(std::string("\"") + std::string(1000, 'x'), {}), InputError);
+}
+
+// Issue #30: the names a string drive reads at run time are checked once the deck is read:
+// an undefined one is an input error at its place in the string, one defined by a later `set:`
+// or declared by the string itself is fine.
+TEST(MathErrors, RunTimeNamesAreCheckedAfterReading) {
+  MathParser p;
+  auto file = std::make_shared<SourceFile>();
+  file->path = "deck.mbd";
+  file->text = "  string, \"A * sin(Time) + B\"\n";
+  auto fine = p.compile_drive_string("(real w = 2. * pi; sin(w * Time)) + A", {});
+  auto later = p.compile_drive_string("A * sin(Time) + B", SourceLocation{file, 1, 12});
+  p.execute_set("real A = 1.", {});
+  try {
+    p.check_run_time_names();
+    FAIL();
+  } catch (const InputError& err) {
+    EXPECT_EQ(err.where().str(), "deck.mbd:1:28");
+    EXPECT_EQ(err.message(), "unknown variable 'B'");
+  }
+  p.execute_set("real B = 2.", {});
+  auto assigns_undeclared = p.compile_drive_string("x = 2. * Time", SourceLocation{file, 1, 12});
+  try {
+    p.check_run_time_names();
+    FAIL();
+  } catch (const InputError& err) {
+    EXPECT_EQ(err.message(), "unknown variable 'x' (declare it first, e.g. 'real x = ...')");
+  }
+  assigns_undeclared.reset();  // no longer used: not checked
+  EXPECT_NO_THROW(p.check_run_time_names());
 }

@@ -18,8 +18,10 @@ namespace {
 /// `counts`: the control data element counts (`forces: 2;`).
 std::string deck(const std::string& counts, const std::string& elements, const std::string& before_elements = "",
                  const std::string& problem = "initial value") {
-  return "begin: data; problem: " + problem + R"(; end: data;
-begin: initial value; initial time: 0.; final time: 1.; time step: 1e-3; end: initial value;
+  // The problem's block is the one `problem:` names (MBDyn's Solver or InverseSolver reads it).
+  const std::string block = problem == "inverse dynamics" ? problem : "initial value";
+  return "begin: data; problem: " + problem + "; end: data;\nbegin: " + block +
+         "; initial time: 0.; final time: 1.; time step: 1e-3; end: " + block + R"(;
 begin: control data; structural nodes: 2; )" + counts + R"( end: control data;
 reference: 7, null, euler123, pi/2, 0., 0., null, null;
 begin: nodes;

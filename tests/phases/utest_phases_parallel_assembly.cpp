@@ -6,6 +6,8 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mbdyn-like/model/model_builder.hpp"
 #include "mbdyn-like/phases/model_output.hpp"
@@ -70,4 +72,23 @@ TEST(ParallelAssembly, SameBytesAsSerial) {
 TEST(ParallelAssembly, SmallModelsStaySerial) {
   const auto dir = test::fresh_temp_dir("parallel_assembly_small");
   EXPECT_EQ(run_chain(dir, chain(20, "threads: 2;")), 1);
+}
+
+// Issue #30: every number of assembly threads writes the bytes of `threads: disable` — one,
+// two and three lanes really used (three need about three thousand nodes and elements).
+TEST(ParallelAssembly, OneTwoAndThreeThreadsWriteTheSameBytes) {
+  const int n = 1000;  // 3002 nodes and elements
+  const std::pair<const char*, int> runs[] = {
+      {"threads: disable;", 1}, {"threads: 1;", 1}, {"threads: 2;", 2}, {"threads: assembly, 3;", 3}};
+  std::vector<std::filesystem::path> dirs;
+  for (const auto& [card, lanes] : runs) {
+    dirs.push_back(test::fresh_temp_dir(fmt::format("parallel_assembly_lanes_{}", dirs.size())));
+    EXPECT_EQ(run_chain(dirs.back(), chain(n, card)), lanes) << card;
+  }
+  for (const char* ext : {"out", "mov", "jnt"}) {
+    const std::string serial = test::read_file(dirs[0] / fmt::format("run.{}", ext));
+    EXPECT_FALSE(serial.empty()) << ext;
+    for (std::size_t k = 1; k < dirs.size(); ++k)
+      EXPECT_TRUE(test::read_file(dirs[k] / fmt::format("run.{}", ext)) == serial) << runs[k].first << " ." << ext;
+  }
 }

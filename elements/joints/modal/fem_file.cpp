@@ -1,5 +1,7 @@
 #include "elements/joints/modal/fem_file.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -8,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "parser/errors.hpp"
+#include "parser/size_limits.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -61,6 +64,7 @@ class RecordScanner {
     rg_ = rg;
   }
   std::size_t current_line() const { return line_; }
+  int record() const { return rg_; }
 
   std::string token(std::string_view what) {
     skip_to_token();
@@ -88,11 +92,22 @@ class RecordScanner {
                                           record_name(rg_), t));
     return v;
   }
+  /// A count of nodes or modes. Storage is sized from it before the values are read, so it is
+  /// bounded first: by parser::kMaxCount (no real FEM file comes near) and by the file's size (each node
+  /// or mode needs at least one value of two bytes, digit and blank).
   int count(std::string_view what) {
     const double v = number(what);
-    if (v < 0 || v != static_cast<int>(v))
-      throw InputError(last_, fmt::format("expected {} (a non-negative integer), found {}", what, v));
+    if (!(v >= 0 && v <= parser::kMaxCount) || v != std::floor(v))
+      throw InputError(last_, fmt::format("expected {} (an integer from 0 to {}), found {}", what, parser::kMaxCount, v));
+    require_values(static_cast<std::int64_t>(v), what);
     return static_cast<int>(v);
+  }
+  /// Refuses `n` values (a record about to be sized from the counts) that a file of this size
+  /// cannot hold, before the storage is taken.
+  void require_values(std::int64_t n, std::string_view what) const {
+    if (!parser::text_can_hold(file_->text.size(), n))
+      throw InputError(last_, fmt::format("expected {} that a FEM file of {} bytes can hold (at most {}), found {}", what,
+                                          file_->text.size(), file_->text.size() / 2 + 1, n));
   }
   const SourceLocation& last() const { return last_; }
 
@@ -145,6 +160,7 @@ std::vector<std::string_view> split_lines(std::string_view text) {
 }
 
 Eigen::MatrixXd read_square(RecordScanner& in, int n, double threshold, std::string_view what) {
+  in.require_values(std::int64_t{n} * n, fmt::format("values of {}", record_name(in.record())));
   Eigen::MatrixXd A(n, n);
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c) {
@@ -155,7 +171,8 @@ Eigen::MatrixXd read_square(RecordScanner& in, int n, double threshold, std::str
   return A;
 }
 
-Eigen::MatrixXd read_rows(RecordScanner& in, int cols, std::string_view what) {
+Eigen::MatrixXd read_rows(RecordScanner& in, std::int64_t cols, std::string_view what) {
+  in.require_values(3 * cols, fmt::format("values of {}", record_name(in.record())));
   Eigen::MatrixXd A(3, cols);
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < cols; ++c) A(r, c) = in.number(what);
@@ -225,6 +242,7 @@ FemFile parse_fem_file(std::shared_ptr<const parser::SourceFile> file, const Fem
         for (int k = 0; k < nn; ++k) f.x_nodes(rg - 5, k) = in.number("a node coordinate");
         break;
       case 8:
+        in.require_values(std::int64_t{6} * nn * (nm + rejected), "mode shape components");
         for (int j = -rejected; j < nm; ++j) {
           Eigen::Matrix<double, 6, Eigen::Dynamic> s(6, nn);
           for (int k = 0; k < nn; ++k)
@@ -256,9 +274,9 @@ FemFile parse_fem_file(std::shared_ptr<const parser::SourceFile> file, const Fem
       case 13: f.C = read_square(in, nm, thresholds.damping, "a modal damping"); break;
       case 14: f.inv3 = read_rows(in, nm, "an invariant 3 component"); break;
       case 15: f.inv4 = read_rows(in, nm, "an invariant 4 component"); break;
-      case 16: f.inv8 = read_rows(in, 3 * nm, "an invariant 8 component"); break;
-      case 17: f.inv5 = read_rows(in, nm * nm, "an invariant 5 component"); break;
-      case 18: f.inv9 = read_rows(in, 3 * nm * nm, "an invariant 9 component"); break;
+      case 16: f.inv8 = read_rows(in, std::int64_t{3} * nm, "an invariant 8 component"); break;
+      case 17: f.inv5 = read_rows(in, std::int64_t{nm} * nm, "an invariant 5 component"); break;
+      case 18: f.inv9 = read_rows(in, std::int64_t{3} * nm * nm, "an invariant 9 component"); break;
       default: break;
     }
     i = in.current_line() == 0 ? i : in.current_line() - 1;
