@@ -18,6 +18,9 @@ namespace mbl::parser {
 struct NamedReference {
   RigidFrame frame;
   SourceLocation where;
+  /// The model's `default orientation` when the card was read (ReadContext::
+  /// default_orientation_description): MBDyn's ReferenceFrame keeps it for its .rfm line.
+  int orientation_description = 0;
 };
 
 /// Something that exposes MBDyn "private data" (node drives, element drives, `model::` functions):
@@ -59,6 +62,8 @@ class ReadContext {
   }
   void add_reference(unsigned label, NamedReference ref) { references_[label] = std::move(ref); }
   const std::map<unsigned, NamedReference>& references() const { return references_; }
+  /// The model builder's current `default orientation` (an opaque code it owns; 0 = euler123).
+  int default_orientation_description = 0;
 
   /// Named definitions of a card family ("drive caller", "constitutive law 3D", "scalar
   /// function", "template drive caller 3", ...). The stored type is the family's own.

@@ -95,7 +95,7 @@ void read_c81_card(CardReader& in, BuildContext& ctx, unsigned) {
   const unsigned label = in.label();
   if (in.keyword_is("name")) in.string();
   const parser::SourceLocation file_at = in.location();
-  const std::string file = resolve_path(file_at, in.string());
+  const std::string file = resolve_path(file_at, parser::read_file_name(in));
   double tolerance = 1e-6;
   if (in.keyword_is("tolerance"))
     tolerance = parser::checked_real(in, [](double v) { return v > 0; }, "a positive tolerance");
@@ -107,7 +107,7 @@ void read_c81_card(CardReader& in, BuildContext& ctx, unsigned) {
   if (in.keyword_is("free format")) free_format = true;
   const bool flip = in.keyword_is("flip");
   if (in.keyword_is("echo")) {
-    in.string();
+    (void)parser::read_file_name(in);
     in.keyword_is("free format");
   }
   std::ifstream f(file);

@@ -206,7 +206,7 @@ void read_generic_aero_force(parser::CardReader& in, BuildContext& ctx, unsigned
   if (in.keyword_is("scale lengths"))
     length_scale = parser::checked_real(in, [](double v) { return v > 0; }, "a positive length scale factor");
   const parser::SourceLocation file_at = in.location();
-  const std::string file = resolve_path(file_at, in.string());
+  const std::string file = resolve_path(file_at, parser::read_file_name(in));
   std::ifstream f(file);
   if (!f) throw parser::InputError(file_at, fmt::format("expected a readable generic aerodynamic data file, found \"{}\"", file));
   try {

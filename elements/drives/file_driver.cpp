@@ -185,7 +185,7 @@ struct DataFile {
 
 DataFile load(parser::CardReader& in, int per_record) {
   const parser::SourceLocation at = in.location();
-  const std::string name = in.string();
+  const std::string name = parser::read_file_name(in);
   DataFile f;
   f.path = resolve_path(at, name);
   std::ifstream is(f.path, std::ios::binary);

@@ -165,7 +165,7 @@ void read_discrete_control(CardReader& in, BuildContext& ctx, unsigned label) {
     return in.not_implemented("discrete control \"" + in.keyword() + "\"");
   if (!in.keyword_is("control")) in.fail_expected("\"control\"");
   const parser::SourceLocation file_at = in.location();
-  const std::string path = resolve_path(file_at, in.string());
+  const std::string path = resolve_path(file_at, parser::read_file_name(in));
   if (!in.keyword_is("outputs")) in.fail_expected("\"outputs\"");
   for (int k = 0; k < outputs; ++k) {
     ControlMeasure m{read_genel_input(in, ctx), nullptr};

@@ -3,6 +3,7 @@
 // extsocket.cc, strext.cc and modalext.cc read them.
 #include <fmt/format.h>
 
+#include "parser/file_name.hpp"
 #include "elements/forces/external_modal_force.hpp"
 #include "elements/forces/external_structural_force.hpp"
 #include "elements/input/socket_options.hpp"
@@ -33,8 +34,8 @@ std::optional<ExternalCommunicator> read_communicator(CardReader& in) {
   ExternalCommunicator c;
   if (in.keyword_is("edge")) {
     c.kind = ExternalCommunicator::Kind::Edge;
-    c.flag_file = in.string();
-    c.data_file = in.string();
+    c.flag_file = parser::read_file_name(in);
+    c.data_file = parser::read_file_name(in);
     read_common_parameters(in, c, 1.0);
   } else if (in.keyword_is("socket")) {
     c.kind = ExternalCommunicator::Kind::Socket;
@@ -51,9 +52,9 @@ std::optional<ExternalCommunicator> read_communicator(CardReader& in) {
     // The manual's default communicator (MBDyn 2024's reader no longer accepts it; its handler,
     // ExtFileHandler, is still in extforce.cc and is what this follows).
     c.kind = ExternalCommunicator::Kind::File;
-    c.input_file = in.string();
+    c.input_file = parser::read_file_name(in);
     c.unlink_input = in.keyword_is("unlink");
-    c.output_file = in.string();
+    c.output_file = parser::read_file_name(in);
     c.no_clobber = in.keyword_is("no clobber");
     read_common_parameters(in, c, 1.0);
   }
@@ -122,7 +123,7 @@ void read_external_structural(CardReader& in, BuildContext& ctx, unsigned label)
     if (in.keyword_is("offset")) pt.offset_N = in.position(pt.node->frame());
     p.points.push_back(pt);
   }
-  if (in.keyword_is("echo")) (void)in.string();
+  if (in.keyword_is("echo")) (void)parser::read_file_name(in);
   auto e = std::make_unique<ExternalStructuralForce>(label, std::move(p));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "forces");

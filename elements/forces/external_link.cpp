@@ -149,7 +149,7 @@ void ExternalLink::write_flag(int flag) {
     throw EvaluationError(fmt::format("{}: cannot rename \"{}\" to \"{}\"", who_, tmp, c_.flag_file));
 }
 
-void ExternalLink::negotiate(const ExternalPeer& peer) {
+void ExternalLink::negotiate(ExternalPeer& peer) {
   const std::array<std::uint32_t, 2> mine = peer.negotiation();
   std::uint8_t u = 0;
   std::array<std::uint32_t, 2> request{0, 0};
@@ -157,15 +157,20 @@ void ExternalLink::negotiate(const ExternalPeer& peer) {
     if (c_.create) {  // MBDyn is the server: the peer asks
       if (!socket_->receive(&u, 1) || u != ES_NEGOTIATION || !socket_->receive(request.data(), sizeof request))
         throw EvaluationError(fmt::format("{}: no negotiation request from the peer", who_));
-      const std::uint8_t answer = request == mine ? ES_OK : ES_ABORT;
+      // Only the bits MBDyn checks: a peer may add its reference node's rotation format.
+      const std::uint32_t mask = peer.negotiation_mask();
+      const bool match = (request[0] & mask) == (mine[0] & mask) && request[1] == mine[1];
+      const std::uint8_t answer = match ? ES_OK : ES_ABORT;
       socket_->send(&answer, 1);
       if (answer != ES_OK)
         throw EvaluationError(fmt::format("{}: the peer asks for flags {:#x} and count {}, the card has {:#x} and {}", who_,
                                           request[0], request[1], mine[0], mine[1]));
+      peer.negotiated(request[0]);
     } else {  // MBDyn is the client: it asks
       u = ES_NEGOTIATION;
       if (!socket_->send(&u, 1) || !socket_->send(mine.data(), sizeof mine) || !socket_->receive(&u, 1) || u != ES_OK)
         throw EvaluationError(fmt::format("{}: the peer refused the negotiation", who_));
+      peer.negotiated(mine[0]);
     }
   } catch (const EvaluationError&) {
     throw;

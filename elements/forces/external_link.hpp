@@ -55,11 +55,28 @@ struct ExternalCommunicator {
 };
 
 /// The element's side of the exchange: what it sends and what it receives, per communicator.
+/// libmbc's negotiation flags (MBDyn's libraries/libmbc/mbc.h, read).
+enum : std::uint32_t {
+  MBC_MODAL = 0x0001, MBC_NODAL = 0x0002, MBC_MODAL_NODAL_MASK = 0x0003,
+  MBC_REF_NODE = 0x0004, MBC_ACCELS = 0x0008, MBC_LABELS = 0x0010,
+  MBC_ROT_THETA = 0x0100, MBC_ROT_MAT = 0x0200, MBC_ROT_EULER_123 = 0x0400, MBC_ROT_MASK = 0x0700,
+  /// The reference node's rotation format (a MBC_ROT_* shifted by 4): libmbc's peers set it,
+  /// MBDyn's StructExtForce/ExtModalForce never compare it.
+  MBC_REF_NODE_ROT_MASK = MBC_ROT_MASK << 4,
+};
+
 class ExternalPeer {
  public:
   virtual ~ExternalPeer() = default;
   /// The libmbc negotiation words (flags, number of points or modes) of the socket communicator.
   virtual std::array<std::uint32_t, 2> negotiation() const = 0;
+  /// The flag bits that must agree with the peer's (MBDyn's CheckProblemsMatch: nodal: kind,
+  /// reference node, rotation format, labels, accelerations; modal: kind and reference node);
+  /// the count must always agree.
+  virtual std::uint32_t negotiation_mask() const = 0;
+  /// The flags agreed on (the peer's when it asked, ours when we asked): a peer may choose
+  /// details MBDyn does not compare, e.g. its reference node's rotation format.
+  virtual void negotiated(std::uint32_t flags) { (void)flags; }
   /// The motion as text (file: MBDyn's stream format; EDGE: its EDGE format).
   virtual void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const = 0;
   /// Appends the motion record of the socket communicator to `record` (after the command byte;
@@ -101,7 +118,7 @@ class ExternalLink {
   enum class SendWhen { FirstTime, Regular, AfterConvergence };
   bool tight() const { return c_.coupling >= 1; }
   void start(ExternalPeer& peer);
-  void negotiate(const ExternalPeer& peer);
+  void negotiate(ExternalPeer& peer);
   void update(ExternalPeer& peer);
   void send(ExternalPeer& peer, SendWhen when);
   void receive(ExternalPeer& peer);

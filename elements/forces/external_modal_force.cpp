@@ -15,9 +15,6 @@ namespace mbl::elements {
 
 namespace {
 
-// libmbc/mbc.h
-enum : std::uint32_t { MBC_MODAL = 0x0001, MBC_REF_NODE = 0x0004 };
-
 void put(std::ostream& os, const Vec3& v) { os << v[0] << ' ' << v[1] << ' ' << v[2]; }
 
 }  // namespace
@@ -35,6 +32,8 @@ void ExternalModalForce::setup(Model& m) {
 int ExternalModalForce::modes() const { return p_.joint ? p_.joint->modes() : 0; }
 double ExternalModalForce::q(int j) const { return (*context_->y)[p_.joint->first_index() + j]; }
 double ExternalModalForce::qp(int j) const { return (*context_->y)[p_.joint->first_index() + modes() + j]; }
+
+std::uint32_t ExternalModalForce::negotiation_mask() const { return MBC_MODAL_NODAL_MASK | MBC_REF_NODE; }  // modalext.cc
 
 std::array<std::uint32_t, 2> ExternalModalForce::negotiation() const {
   return {MBC_MODAL | (p_.rigid ? MBC_REF_NODE : 0u), std::uint32_t(modes())};

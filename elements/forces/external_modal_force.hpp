@@ -47,6 +47,7 @@ class ExternalModalForce final : public Element, private ExternalPeer {
 
   // ExternalPeer (public for the tests of the record formats)
   std::array<std::uint32_t, 2> negotiation() const override;
+  std::uint32_t negotiation_mask() const override;
   void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const override;
   void append_motion_bytes(std::vector<char>& record) const override;
   void read_loads(std::istream& is, ExternalCommunicator::Kind kind) override;

@@ -19,9 +19,6 @@ std::size_t ExternalStructuralForce::point_of_label(unsigned label) const {
 
 namespace {
 
-// libmbc/mbc.h
-enum : std::uint32_t { MBC_NODAL = 0x0002, MBC_REF_NODE = 0x0004, MBC_ACCELS = 0x0008, MBC_LABELS = 0x0010 };
-
 using Orientation = ExternalStructuralParams::Orientation;
 
 void append(std::vector<char>& buf, const void* data, std::size_t n) {
@@ -64,7 +61,20 @@ void put(std::ostream& os, const Vec3& v) { os << v[0] << ' ' << v[1] << ' ' << 
 
 ExternalStructuralForce::ExternalStructuralForce(unsigned label, ExternalStructuralParams p)
     : Element(label), p_(std::move(p)), link_(p_.communicator, fmt::format("external structural force {}", label)),
-      force_(p_.points.size(), Vec3::Zero()), moment_(p_.points.size(), Vec3::Zero()) {}
+      force_(p_.points.size(), Vec3::Zero()), moment_(p_.points.size(), Vec3::Zero()) {
+  negotiated(negotiation()[0]);  // until a peer says otherwise
+}
+
+std::uint32_t ExternalStructuralForce::negotiation_mask() const {
+  return MBC_MODAL_NODAL_MASK | MBC_REF_NODE | MBC_ROT_MASK | MBC_LABELS | MBC_ACCELS;  // strext.cc
+}
+
+void ExternalStructuralForce::negotiated(std::uint32_t flags) {
+  std::uint32_t r = (flags & MBC_REF_NODE_ROT_MASK) >> 4;
+  if (r == 0) r = std::uint32_t(p_.orientation);
+  if (r == 0) r = MBC_ROT_THETA;
+  reference_orientation_ = Orientation(r);
+}
 
 std::array<std::uint32_t, 2> ExternalStructuralForce::negotiation() const {
   return {MBC_NODAL | std::uint32_t(p_.orientation) | (p_.reference ? MBC_REF_NODE : 0u) | (p_.labels ? MBC_LABELS : 0u) |
@@ -147,18 +157,22 @@ void ExternalStructuralForce::append_motion_bytes(std::vector<char>& buf) const 
     append(buf, v.v.data(), v.n * sizeof(double));
   };
   if (p_.reference) {
+    // libmbc's rigid record (mbc_rigid_init): x, the rotation in the reference node's format,
+    // v, omega, [a, omega']. MBDyn's strext.cc writes the points' format and skips omega without
+    // rotations; both agree whenever libmbc's peers can read MBDyn's record.
     const Motion r = reference_motion();
     if (p_.labels) {
       const std::uint32_t l[2] = {p_.reference->label(), 0};
       append(buf, l, sizeof l);
     }
     append(buf, r.x);
-    orientation(r);
+    const OrientationValues rv = orientation_values(r.R, reference_orientation_, false);
+    append(buf, rv.v.data(), rv.n * sizeof(double));
     append(buf, r.v);
-    if (rotations()) append(buf, r.w);
+    append(buf, r.w);
     if (p_.accelerations) {
       append(buf, r.a);
-      if (rotations()) append(buf, r.wp);
+      append(buf, r.wp);
     }
   }
   if (p_.labels) {
@@ -184,7 +198,8 @@ void ExternalStructuralForce::append_motion_bytes(std::vector<char>& buf) const 
 std::size_t ExternalStructuralForce::load_bytes() const {
   const std::size_t n = p_.points.size(), per_point = rotations() ? 6 : 3;
   const std::size_t labels = p_.labels ? (n + n % 2) * sizeof(std::uint32_t) : 0;
-  const std::size_t reference = p_.reference ? (p_.labels ? 2 * sizeof(std::uint32_t) : 0) + per_point * sizeof(double) : 0;
+  // libmbc's rigid record always has the force and the moment.
+  const std::size_t reference = p_.reference ? (p_.labels ? 2 * sizeof(std::uint32_t) : 0) + 6 * sizeof(double) : 0;
   return reference + labels + per_point * n * sizeof(double);
 }
 
@@ -202,10 +217,8 @@ void ExternalStructuralForce::read_loads(std::span<const char> record) {
     }
     F0_ = vec3_at(at);
     at += 3 * sizeof(double);
-    if (rotations()) {
-      M0_ = vec3_at(at);
-      at += 3 * sizeof(double);
-    }
+    M0_ = vec3_at(at);
+    at += 3 * sizeof(double);
   }
   const char* labels = at;
   if (p_.labels) at += (n + n % 2) * sizeof(std::uint32_t);

@@ -63,11 +63,13 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
 
   // ExternalPeer (public for the tests of the record formats)
   std::array<std::uint32_t, 2> negotiation() const override;
+  std::uint32_t negotiation_mask() const override;
   void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const override;
   void append_motion_bytes(std::vector<char>& record) const override;
   void read_loads(std::istream& is, ExternalCommunicator::Kind kind) override;
   std::size_t load_bytes() const override;
   void read_loads(std::span<const char> record) override;
+  void negotiated(std::uint32_t flags) override;
 
  private:
   /// The index of the point of `label` (the number of points when none).
@@ -82,6 +84,9 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
   /// Every point's motion, in a buffer kept across exchanges.
   const std::vector<Motion>& motions() const;
   bool rotations() const { return p_.orientation != ExternalStructuralParams::Orientation::None; }
+  /// The reference node's rotation format on the socket, as libmbc lays it out (mbc_rigid_init):
+  /// the negotiated reference-node rotation, else the points', else the orientation vector.
+  ExternalStructuralParams::Orientation reference_orientation_ = ExternalStructuralParams::Orientation::Vector;
   void write_edge_motion(std::ostream& os) const;
   void read_edge_loads(std::istream& is);
   void read_text_loads(std::istream& is);

@@ -15,7 +15,8 @@ int read_port(parser::CardReader& in) {
 std::string read_socket_path(parser::CardReader& in, bool create) {
   const parser::SourceLocation at = in.location();
   // A socket we create is bound where MBDyn binds it, whatever files lie next to the deck.
-  return create ? expand_home(in.string()) : resolve_path(at, in.string());
+  const std::string name = parser::read_file_name(in);
+  return create ? name : resolve_path(at, name);
 }
 
 std::optional<SocketOptions> read_socket_options(parser::CardReader& in, const SocketRules& rules) {

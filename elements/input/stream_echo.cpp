@@ -10,7 +10,7 @@ namespace mbl::elements {
 
 StreamEchoParams read_stream_echo(parser::CardReader& in) {
   StreamEchoParams p;
-  p.path = expand_home(in.string());  // written from the working directory, as MBDyn
+  p.path = parser::read_file_name(in);  // written from the working directory, as MBDyn
   if (in.keyword_is("precision")) p.precision = read_text_precision(in, 1);
   if (in.keyword_is("shift")) p.shift = in.real();
   return p;

@@ -18,7 +18,7 @@ class AccelerationJoint final : public DirectionJoint {
   AccelerationJoint(unsigned label, Kind kind, StructNode& node, const Vec3& direction, DriveCallerPtr drive)
       : DirectionJoint(label, kind, node, direction, std::move(drive)) {}
 
-  std::string_view type_name() const override { return linear() ? "linear acceleration" : "angular acceleration"; }
+  std::string_view type_name() const override { return linear() ? "Linear acceleration" : "Angular acceleration"; }  // accj.cc
   int dof_count() const override { return 2; }
   DofOrder dof_order(int i) const override { return i == 0 ? DofOrder::Differential : DofOrder::Algebraic; }
   void initial_state(Vector& y, Vector& yp) const override;

@@ -68,14 +68,14 @@ void Brake::output_extra(OutputSink& out, std::ostream& os) const {
 }
 
 void Brake::output_setup_extra(OutputSink& out, const std::string& base) {
-  nc_E_ = output::nc_declare(out, base, output::nc::joint_E_global);
+  nc_E_ = output::nc_declare(out, base, output::nc::joint_brake_Phi);
   nc_Omega_ = output::nc_declare(out, base, kNcOmega);
   nc_fc_ = output::nc_declare(out, base, nc_friction_coefficient);
   nc_Fb_ = output::nc_declare(out, base, kNcFb);
 }
 
 void Brake::output_netcdf_extra(OutputSink& out) const {
-  out.put(nc_E_, Vec3(rot::R_to_euler123(R_rel()) * (180.0 / M_PI)));
+  out.put(nc_E_, rot::R_to_rotvec(R_rel()));
   out.put(nc_Omega_, w_rel_b());
   out.put(nc_fc_, friction_->coefficient());
   out.put(nc_Fb_, N_);

@@ -20,9 +20,10 @@ Cardano::Cardano(unsigned label, Variant v, const Attachment& a, const Attachmen
 
 std::string_view Cardano::type_name() const {
   switch (variant_) {
-    case Variant::Pin: return "cardano pin";
-    case Variant::Rotation: return "cardano rotation";
-    default: return "cardano hinge";
+    // MBDyn's NetCDF types (univj.cc OutputPrepare_int)
+    case Variant::Pin: return "Cardano pin";
+    case Variant::Rotation: return "Cardano rotation";
+    default: return "Cardano hinge";
   }
 }
 
@@ -64,11 +65,21 @@ Mat3 Cardano::R_relative() const {
                                   : Mat3(b_.R_WH().transpose() * a_.R_WH());
 }
 
-void Cardano::output_setup_extra(OutputSink& out, const std::string& base) {
-  nc_E_ = declare_orientation(out, base, orientation_);
+// MBDyn's univj.cc: the hinge and the pin write the orientation vector to NetCDF whatever the
+// text shows; the rotation writes its `orientation description`.
+OrientationOutput Cardano::netcdf_orientation() const {
+  return variant_ == Variant::Rotation ? orientation_ : OrientationOutput::OrientationVector;
 }
 
-void Cardano::output_netcdf_extra(OutputSink& out) const { put_orientation(out, nc_E_, R_relative(), orientation_); }
+void Cardano::output_setup_extra(OutputSink& out, const std::string& base) {
+  nc_E_ = declare_orientation(out, base, netcdf_orientation(),
+                              variant_ == Variant::Rotation ? "Relative orientation"
+                                                            : "Orientation vector of node in relative frame (x, y, z)");
+}
+
+void Cardano::output_netcdf_extra(OutputSink& out) const {
+  put_orientation(out, nc_E_, R_relative(), netcdf_orientation());
+}
 
 void Cardano::output_extra(OutputSink& out, std::ostream& os) const {
   write_orientation(out, os, R_relative(), orientation_);

@@ -39,6 +39,7 @@ class Cardano final : public Joint {
   Attachment a_, b_;
   bool position_;
   OrientationOutput orientation_;
+  OrientationOutput netcdf_orientation() const;
   double dM_ = 0.0;
   OutputSink::VarId nc_E_ = -1;
 };

@@ -32,8 +32,9 @@ DeformableJoint::DeformableJoint(unsigned label, Kind kind, bool invariant, cons
 std::string_view DeformableJoint::type_name() const {
   switch (kind_) {
     // MBDyn's names (NetCDF `type` attribute).
-    case Kind::Hinge: return invariant_ ? "Invariant deformable hinge" : "Deformable hinge";
-    case Kind::Displacement: return "Deformable displacement joint";
+    // MBDyn's NetCDF types (vehj*.cc OutputPrepare_int; the invariant hinge inherits its base's)
+    case Kind::Hinge: return "Deformable hinge";
+    case Kind::Displacement: return "deformable displacement";
     case Kind::Full: return "Deformable joint";
     case Kind::Axial: return "Deformable axial joint";
   }

@@ -124,6 +124,8 @@ void read_viscous_body(CardReader& in, BuildContext& ctx, unsigned label) {
   const Attachment a = read_attachment(in, ctx);
   auto law = laws::read_constitutive_law<6>(in, ctx);
   if (!law) return;  // a known law that is not implemented: reported (and skipped) by the reader
+  // MBDyn's joint.cc reads an orientation description here; its ViscousBody writes no rotation.
+  (void)read_optional_orientation_description(in, ctx);
   add_joint(in, ctx, std::make_unique<ViscousBody>(label, a, std::move(law)));
 }
 

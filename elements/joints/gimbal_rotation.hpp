@@ -18,7 +18,7 @@ class GimbalRotation final : public Joint {
   GimbalRotation(unsigned label, const Attachment& a, const Attachment& b,
                  OrientationOutput orientation = OrientationOutput::Euler123);
 
-  std::string_view type_name() const override { return "gimbal rotation"; }
+  std::string_view type_name() const override { return "Gimbal rotation"; }  // MBDyn's NetCDF type (gimbal.cc)
   /// Appendix E.2.16 (no reference file): "gimbalrotation: <label> <node 1> <f1> <R1> <node 2> <f2> <R2>".
   std::string log_line() const override {
     return fmt::format("gimbalrotation: {} {} {}", label(), log_text(a_), log_text(b_));

@@ -30,7 +30,7 @@ double PointOnSubspace::normal_force(const StepContext& c) const {
 }
 
 std::string_view PointOnSubspace::type_name() const {
-  if (kind_ == Kind::InLine) return "inline";
+  if (kind_ == Kind::InLine) return "Inline";  // MBDyn's NetCDF type (inline.cc)
   return b_.offset_N.isZero() ? "In plane" : "In plane with offset";
 }
 

@@ -38,19 +38,23 @@ void read_revolute(CardReader& in, BuildContext& ctx, unsigned label, RevoluteHi
   const Attachment a = read_attachment(in, ctx, offset_required);
   const parser::RigidFrame f1 = a.node->frame();
   const Attachment b = v == RevoluteHinge::Variant::Pin ? read_ground(in) : read_attachment(in, ctx, offset_required, &f1);
+  // MBDyn's joint.cc reads the orientation description of the hinge and the rotation here.
+  const OrientationOutput od = v == RevoluteHinge::Variant::Pin ? OrientationOutput::Euler123
+                                                                 : read_optional_orientation_description(in, ctx);
   if (in.keyword_is("initial theta")) in.real();
   // Only the revolute hinge card has friction (§8.12.38); `plane hinge` is its old name.
   std::unique_ptr<JointFriction> friction;
   if (v == RevoluteHinge::Variant::Hinge && !read_friction(in, ctx, "revolute hinge", FrictionRadius::Required, friction))
     return;
-  add_joint(in, ctx, std::make_unique<RevoluteHinge>(label, v, a, b, std::move(friction)));
+  add_joint(in, ctx, std::make_unique<RevoluteHinge>(label, v, a, b, std::move(friction), od));
 }
 
 void read_spherical(CardReader& in, BuildContext& ctx, unsigned label, bool pin) {
   const Attachment a = read_attachment(in, ctx);
   const parser::RigidFrame f1 = a.node->frame();
   const Attachment b = pin ? read_ground(in) : read_attachment(in, ctx, true, &f1);
-  add_joint(in, ctx, std::make_unique<SphericalHinge>(label, pin, a, b));
+  const OrientationOutput od = read_optional_orientation_description(in, ctx);
+  add_joint(in, ctx, std::make_unique<SphericalHinge>(label, pin, a, b, od));
 }
 
 void read_distance(CardReader& in, BuildContext& ctx, unsigned label, bool with_offset) {

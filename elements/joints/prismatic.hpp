@@ -11,7 +11,7 @@ namespace mbl::elements {
 class Prismatic final : public Joint {
  public:
   Prismatic(unsigned label, const Attachment& a, const Attachment& b);
-  std::string_view type_name() const override { return "prismatic"; }
+  std::string_view type_name() const override { return "Prismatic"; }  // MBDyn's NetCDF type (prismj.cc)
   /// Appendix E.2.19: "prismatic: <label> <node 1> 0 0 0 <R1> <node 2> 0 0 0 <R2>".
   std::string log_line() const override {
     return fmt::format("prismatic: {} {} {}", label(), log_text(a_), log_text(b_));

@@ -5,6 +5,7 @@
 #include "elements/joints/axis_constraints.hpp"
 #include "elements/joints/spherical_hinge.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
@@ -14,8 +15,10 @@ const std::vector<AxisPair> kRevoluteAxes{{2, 1, 1.0}, {2, 0, 1.0}};
 }  // namespace
 
 RevoluteHinge::RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b,
-                             std::unique_ptr<JointFriction> friction)
-    : Joint(label), variant_(v), a_(a), b_(b), position_(v != Variant::Rotation), friction_(std::move(friction)) {
+                             std::unique_ptr<JointFriction> friction,
+                             StructNode::OrientationOutput orientation)
+    : Joint(label), orientation_(v == Variant::Pin ? StructNode::OrientationOutput::Euler123 : orientation),
+      variant_(v), a_(a), b_(b), position_(v != Variant::Rotation), friction_(std::move(friction)) {
   R_WJ_ = reaction_frame();
 }
 
@@ -30,9 +33,10 @@ Mat3 RevoluteHinge::reaction_frame() const { return variant_ == Variant::Pin ? a
 
 std::string_view RevoluteHinge::type_name() const {
   switch (variant_) {
-    case Variant::Pin: return "Revolute pin";
-    case Variant::Rotation: return "Revolute rotation";
-    default: return "Revolute hinge";
+    // MBDyn's NetCDF types (planej.cc OutputPrepare_int)
+    case Variant::Pin: return "Plane Pin";
+    case Variant::Rotation: return "revolute rotation";
+    default: return "revolute hinge";
   }
 }
 
@@ -104,11 +108,10 @@ Vec3 RevoluteHinge::w_rel_J() const {
   return a_.R_WH().transpose() * w;
 }
 
-Vec3 RevoluteHinge::E_rel_deg() const { return rot::R_to_euler123(R_rel()) * (180.0 / M_PI); }
-
 void RevoluteHinge::output_extra(OutputSink& out, std::ostream& os) const {
-  // §8.12.38: relative rotation (Euler 123, degrees) and relative angular velocity, joint frame.
-  out.write(os, E_rel_deg());
+  // §8.12.38: relative rotation (in the `orientation description`, MBDyn's planej.cc) and
+  // relative angular velocity, joint frame.
+  write_orientation(out, os, R_rel(), orientation_);
   out.write(os, w_rel_J());
   if (friction_) {
     out.write(os, friction_->Q());
@@ -118,12 +121,15 @@ void RevoluteHinge::output_extra(OutputSink& out, std::ostream& os) const {
 
 // Appendix C "Revolute hinge" / "Revolute rotation": E and Omega, as the .jnt extra columns.
 void RevoluteHinge::output_setup_extra(OutputSink& out, const std::string& base) {
-  nc_E_ = output::nc_declare(out, base, output::nc::joint_E_global);
+  if (variant_ == Variant::Pin) return;  // MBDyn's PlanePinJoint declares the reactions only
+  // planej.cc: "global" for the hinge, "relative orientation" for the rotation
+  nc_E_ = declare_orientation(out, base, orientation_, variant_ == Variant::Rotation ? "relative orientation" : "global");
   nc_Omega_ = output::nc_declare(out, base, output::nc::joint_Omega);
 }
 
 void RevoluteHinge::output_netcdf_extra(OutputSink& out) const {
-  out.put(nc_E_, E_rel_deg());
+  if (nc_E_ < 0) return;
+  put_orientation(out, nc_E_, R_rel(), orientation_);
   out.put(nc_Omega_, w_rel_J());
 }
 

@@ -11,6 +11,7 @@
 
 #include "elements/joints/friction.hpp"
 #include "elements/joints/joint.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
 
 namespace mbl::elements {
 
@@ -18,7 +19,8 @@ class RevoluteHinge final : public Joint {
  public:
   enum class Variant { Hinge, Pin, Rotation };
   RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b,
-                std::unique_ptr<JointFriction> friction = nullptr);
+                std::unique_ptr<JointFriction> friction = nullptr,
+                StructNode::OrientationOutput orientation = StructNode::OrientationOutput::Euler123);
 
   std::string_view type_name() const override;
   std::string log_line() const override;
@@ -43,7 +45,8 @@ class RevoluteHinge final : public Joint {
   Mat3 reaction_frame() const;  ///< frame of the local reaction columns
   Mat3 R_rel() const;    ///< relative orientation as MBDyn reports it (node 2 w.r.t. node 1)
   Vec3 w_rel_J() const;         ///< relative angular velocity (node 2 - node 1) in the joint frame
-  Vec3 E_rel_deg() const;       ///< Euler angles 123 of R_rel(), degrees (.jnt and NetCDF "E")
+  /// The card's `orientation description` (hinge, rotation); the pin always writes Euler 123.
+  StructNode::OrientationOutput orientation_;
   double rz() const;           ///< relative rotation about axis 3, counting turns
   double rz_converged_ = 0.0;  ///< rz at the last converged point
   OutputSink::VarId nc_E_ = -1, nc_Omega_ = -1;

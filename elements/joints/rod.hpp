@@ -15,7 +15,7 @@ class Rod final : public Joint {
  public:
   Rod(unsigned label, bool with_offset, const Attachment& a, const Attachment& b, double l0,
       std::unique_ptr<ConstitutiveLaw1D> law);
-  std::string_view type_name() const override { return with_offset_ ? "RodWithOffset" : "Rod"; }
+  std::string_view type_name() const override { return "Rod"; }  // MBDyn's RodWithOffset inherits Rod's (rodj.cc)
   std::string log_line() const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

@@ -25,7 +25,7 @@ class ScrewJoint final : public Joint {
   ScrewJoint(unsigned label, const Attachment& a, const Attachment& b, double pitch,
              std::unique_ptr<JointFriction> friction = nullptr);
 
-  std::string_view type_name() const override { return "ScrewJoint"; }
+  std::string_view type_name() const override { return "Screw Joint"; }  // MBDyn's NetCDF type (screwjoint.cc)
   std::string log_line() const override;
   int dof_count() const override { return friction_ ? 2 : 1; }
   DofOrder dof_order(int i) const override {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "mbdyn-like/core/nc_catalog.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
@@ -65,8 +66,9 @@ std::string SphericalHinge::log_line() const {
   return fmt::format("sphericalhinge: {} {} {}", label(), log_text(a_), log_text(b_));
 }
 
-SphericalHinge::SphericalHinge(unsigned label, bool pin, const Attachment& a, const Attachment& b)
-    : Joint(label), pin_(pin), a_(a), b_(b) {
+SphericalHinge::SphericalHinge(unsigned label, bool pin, const Attachment& a, const Attachment& b,
+                               StructNode::OrientationOutput orientation)
+    : Joint(label), orientation_(orientation), pin_(pin), a_(a), b_(b) {
   R_WJ_ = a_.R_WH();
 }
 
@@ -83,18 +85,20 @@ void SphericalHinge::after_convergence(const StepContext& c) {
   R_WJ_ = a_.R_WH();
 }
 
-Vec3 SphericalHinge::E_rel_deg() const {
-  return rot::R_to_euler123(Mat3(a_.R_WH().transpose() * b_.R_WH())) * (180.0 / M_PI);
+Mat3 SphericalHinge::R_reported() const {
+  return pin_ ? a_.node->R_WN() : Mat3(a_.R_WH().transpose() * b_.R_WH());
 }
 
 void SphericalHinge::output_extra(OutputSink& out, std::ostream& os) const {
-  if (!pin_) out.write(os, E_rel_deg());
+  write_orientation(out, os, R_reported(), orientation_);
 }
 
 void SphericalHinge::output_setup_extra(OutputSink& out, const std::string& base) {
-  nc_E_ = output::nc_declare(out, base, output::nc::joint_E_relative);
+  nc_E_ = declare_orientation(out, base, orientation_, "relative orientation, in joint reference frame");
 }
 
-void SphericalHinge::output_netcdf_extra(OutputSink& out) const { out.put(nc_E_, E_rel_deg()); }
+void SphericalHinge::output_netcdf_extra(OutputSink& out) const {
+  put_orientation(out, nc_E_, R_reported(), orientation_);
+}
 
 }  // namespace mbl::elements

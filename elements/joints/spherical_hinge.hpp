@@ -1,16 +1,19 @@
 #pragma once
 // Spherical hinge (technical manual §9.1.5) and spherical pin: the points of two attachments
 // coincide, Phi = (x1 + b1) - (x2 + b2) = 0 (scaled by 1/dCoef); node 1 gets -F, node 2 +F.
-// The hinge's .jnt line has 3 extra columns, the Euler angles 123 (degrees) of the relative
-// orientation R_1h^T R_2h (NetCDF "E", manual appendix C "Spherical joint"; the orientations given
-// on the card are only for this output, §8.12.45). The pin writes no extra columns (NetCDF "E").
+// The .jnt line has the relative orientation after the reactions, in the card's `orientation
+// description` (default: `default orientation`): the hinge's R_1h^T R_2h (the orientations given on
+// the card are only for this output, §8.12.45), the pin's node orientation (MBDyn's PinJoint,
+// spherj.cc); NetCDF "E"/"Phi"/"R", "relative orientation, in joint reference frame".
 #include "elements/joints/joint.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
 
 namespace mbl::elements {
 
 class SphericalHinge final : public Joint {
  public:
-  SphericalHinge(unsigned label, bool pin, const Attachment& a, const Attachment& b);
+  SphericalHinge(unsigned label, bool pin, const Attachment& a, const Attachment& b,
+                 StructNode::OrientationOutput orientation = StructNode::OrientationOutput::Euler123);
   std::string_view type_name() const override { return pin_ ? "Spherical pin" : "Spherical hinge"; }
   std::string log_line() const override;
   int dof_count() const override { return 3; }
@@ -24,8 +27,9 @@ class SphericalHinge final : public Joint {
   void output_netcdf_extra(OutputSink& out) const override;
 
  private:
-  Vec3 E_rel_deg() const;
+  Mat3 R_reported() const;  ///< the orientation written: R_1h^T R_2h (hinge), R_WN (pin)
   OutputSink::VarId nc_E_ = -1;
+  StructNode::OrientationOutput orientation_;
   bool pin_;
   Attachment a_, b_;
 };

@@ -9,6 +9,7 @@
 #include "elements/misc/driven.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements {
@@ -93,12 +94,13 @@ std::string_view TotalJoint::type_name() const {
   switch (p_.flavor) {
     case Flavor::TotalPin:
     case Flavor::ImposedDisplacementPin: return "Total pin joint";
-    case Flavor::DriveDisplacement: return "Drive displacement joint";
-    case Flavor::DriveDisplacementPin: return "Drive displacement pin joint";
-    case Flavor::DriveHinge: return "Drive hinge joint";
+    // MBDyn's NetCDF types (drvdisp.cc, drvhinge.cc, totalequation.cc, planej.cc)
+    case Flavor::DriveDisplacement: return "Drive displacement";
+    case Flavor::DriveDisplacementPin: return "Drive displacement pin";
+    case Flavor::DriveHinge: return "Drive Hinge";
     case Flavor::Equation: return "Total equation";
     case Flavor::Reaction: return "Total reaction";
-    case Flavor::AxialRotation: return "Axial rotation";
+    case Flavor::AxialRotation: return "axial rotation";
     default: return "Total joint";
   }
 }
@@ -318,7 +320,7 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
       out.write(os, theta_written());
       return;
     case Flavor::AxialRotation:
-      out.write(os, E_rel_deg());
+      write_orientation(out, os, k_.R_rel, p_.orientation);
       out.write(os, theta0_[2]);
       out.write(os, k_.Omega);
       if (p_.friction) {
@@ -339,11 +341,12 @@ void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
 void TotalJoint::output_setup_extra(OutputSink& out, const std::string& base) {
   namespace nc = output::nc;
   switch (p_.flavor) {
-    case Flavor::DriveDisplacement:
-    case Flavor::DriveDisplacementPin: nc_X_ = output::nc_declare(out, base, nc::joint_drive_d); return;
+    case Flavor::DriveDisplacement: nc_X_ = output::nc_declare(out, base, nc::joint_drive_d); return;
+    case Flavor::DriveDisplacementPin: nc_X_ = output::nc_declare(out, base, nc::joint_drive_pin_d); return;
     case Flavor::DriveHinge: nc_Phi_ = output::nc_declare(out, base, nc::joint_drive_Theta); return;
     case Flavor::AxialRotation:
-      nc_E_ = output::nc_declare(out, base, nc::joint_E_global);
+      // MBDyn's AxialRotationJoint::OutputPrepare names it "Relative orientation".
+      nc_E_ = declare_orientation(out, base, p_.orientation, "Relative orientation");
       nc_Omega_ = output::nc_declare(out, base, nc::joint_Omega);
       return;
     default:
@@ -359,7 +362,7 @@ void TotalJoint::output_netcdf_extra(OutputSink& out) const {
       p_.flavor == Flavor::DriveDisplacement || p_.flavor == Flavor::DriveDisplacementPin;
   if (nc_X_ >= 0) out.put(nc_X_, drive_displacement ? d_W() : k_.X);
   if (nc_Phi_ >= 0) out.put(nc_Phi_, theta_written());
-  if (nc_E_ >= 0) out.put(nc_E_, E_rel_deg());
+  if (nc_E_ >= 0) put_orientation(out, nc_E_, k_.R_rel, p_.orientation);
   if (nc_V_ >= 0) out.put(nc_V_, k_.V);
   if (nc_Omega_ >= 0) out.put(nc_Omega_, k_.Omega);
 }

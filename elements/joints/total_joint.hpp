@@ -24,6 +24,7 @@
 #include "elements/joints/friction.hpp"
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/rotations.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
 
 namespace mbl::elements {
 
@@ -93,6 +94,8 @@ class TotalJoint final : public Joint {
     /// Axial rotation: friction about axis 3 of side a's rotation frame, as the revolute hinge's
     /// (input manual §8.12.3, MBDyn's AxialRotationJoint), its state the last unknown.
     std::shared_ptr<JointFriction> friction;
+    /// Axial rotation: the card's `orientation description` of its .jnt/NetCDF relative rotation.
+    StructNode::OrientationOutput orientation = StructNode::OrientationOutput::Euler123;
   };
 
   TotalJoint(unsigned label, Params p);

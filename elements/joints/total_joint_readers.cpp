@@ -2,6 +2,7 @@
 // 8.12.48-49).
 #include "elements/input/drive_input.hpp"
 #include "elements/joints/friction_input.hpp"
+#include "elements/joints/joint_input.hpp"
 #include "elements/joints/total_joint.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/model.hpp"
@@ -182,6 +183,7 @@ void read_axial_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   p.a = side(nullptr);
   const parser::RigidFrame f1 = p.a.node->frame();
   p.b = side(&f1);
+  p.orientation = read_optional_orientation_description(in, ctx);  // where MBDyn's joint.cc reads it
   p.position = kAll;
   p.rotation = {Status::Position, Status::Position, Status::Velocity};
   p.theta0 = std::make_shared<drives::TplSingleDrive<Vec3>>(Vec3::UnitZ(), read_drive(in, ctx));

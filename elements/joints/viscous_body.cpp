@@ -67,8 +67,8 @@ void ViscousBody::output_extra(OutputSink& out, std::ostream& os) const {
 }
 
 void ViscousBody::output_setup_extra(OutputSink& out, const std::string& base) {
-  nc_V_ = output::nc_declare(out, base, output::nc::joint_V);
-  nc_Omega_ = output::nc_declare(out, base, output::nc::joint_Omega);
+  nc_V_ = output::nc_declare(out, base, output::nc::joint_viscous_V);
+  nc_Omega_ = output::nc_declare(out, base, output::nc::joint_viscous_Omega);
 }
 
 void ViscousBody::output_netcdf_extra(OutputSink& out) const {

@@ -29,12 +29,15 @@ void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
       a.velocity_stiffness = in.real();
       if (!n.is_displacement()) a.omega_rotates = in.boolean();
       n.assembly_options = a;
+    } else if (in.keyword_is("output inertia")) {
+      // MBDyn's strnode.cc: the automatic structural element's output (.ine, NetCDF B, G, ...)
+      n.autostruct_output = in.at_end() || in.boolean();
     } else if (in.keyword_is("output")) {
       n.set_output_enabled(in.boolean());
     } else if (in.keyword_is("accelerations")) {
       n.compute_accelerations = in.boolean();
     } else {
-      in.fail_expected("orientation description, assembly, output or accelerations");
+      in.fail_expected("orientation description, assembly, output, output inertia or accelerations");
     }
   }
 }

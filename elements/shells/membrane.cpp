@@ -153,6 +153,15 @@ void Membrane4::jacobian(JacobianSink& J, const StepContext& c) {
   J.add(ib, ib, K_bb);
 }
 
+void Membrane4::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  std::ostream* os = out.text(OutputFile::Pla);
+  if (!os) return;
+  out.write_label(*os, label());
+  for (const Vec3& n : flux_) out.write(*os, n);
+  *os << '\n';
+}
+
 std::string Membrane4::log_line() const {
   return fmt::format("membrane4: {} {} {} {} {}", label(), nodes_[0]->label(), nodes_[1]->label(),
                      nodes_[2]->label(), nodes_[3]->label());

@@ -44,6 +44,8 @@ class Membrane4 : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   std::string log_line() const override;
+  /// The .pla line (MBDyn's Membrane4EAS::Output): label, then the 3 fluxes of each Gauss point.
+  void output(OutputSink& out) const override;
 
   /// Fluxes (n_11, n_22, n_12) at Gauss point g after the last residual.
   const Vec3& gauss_flux(int g) const { return flux_[g]; }

@@ -622,6 +622,16 @@ void Shell4::jacobian(JacobianSink& J, const StepContext& c) {
   J.add(ib, ib, K_bb);
 }
 
+void Shell4::output(OutputSink& out) const {
+  if (!output_enabled()) return;
+  std::ostream* os = out.text(OutputFile::Pla);
+  if (!os) return;
+  out.write_label(*os, label());
+  for (const Vec12& s : sigma_)
+    for (int r = 0; r < 12; ++r) out.write(*os, s[r]);
+  *os << '\n';
+}
+
 std::string Shell4::log_line() const {
   return fmt::format("shell4: {} {} {} {} {}", label(), nodes_[0]->label(), nodes_[1]->label(),
                      nodes_[2]->label(), nodes_[3]->label());

@@ -83,6 +83,9 @@ class Shell4 : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   std::string log_line() const override;
+  /// The .pla line (MBDyn's Shell4EAS(ANS)::Output): label, then the 12 generalised forces of
+  /// each of the 4 Gauss points.
+  void output(OutputSink& out) const override;
 
   /// Generalised strains (with enhancement) and forces at Gauss point g (after the last evaluation).
   const Vec12& gauss_strain(int g) const { return eps_t_[g]; }

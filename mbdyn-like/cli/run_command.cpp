@@ -90,6 +90,13 @@ int run_command(const RunOptions& opt) {
   oc.text = s.text;
   oc.step_lines = s.output_messages;
   oc.step_key = !s.inverse_dynamics.enabled;
+  oc.reference_frames = s.output_reference_frames;
+  // MBDyn's dynamic nodes with output write their automatic structural element's .ine line
+  // unless `output inertia, no` (strnode.cc keeps the legacy default, autostr.cc writes it).
+  oc.inertia_text = true;
+  for (const auto& [label, ref] : built.read_context->references())
+    oc.reference_frame_lines.push_back({label, ref.frame.x_W, ref.frame.R_W, ref.frame.v_W, ref.frame.w_W,
+                                        static_cast<StructNode::OrientationOutput>(ref.orientation_description)});
   for (const drives::DriveCallerDefinition& d : drives::drive_caller_definitions(*built.read_context))
     if (d.output || d.output_derivative) oc.drives.push_back({d.label, d.drive, d.output, d.output_derivative});
   // The output folder is created if missing (e.g. -o build/examples/pendulum).

@@ -86,10 +86,10 @@ inline constexpr NcVarSpec joint_E_relative{
     "relative orientation, in joint reference frame orientation Euler angles (123) "
     "(E_X, E_Y, E_Z)"};
 inline constexpr NcVarSpec joint_E_global = node_E123;  // the node's variable, word for word
-// distance (appendix C "Distance"; no reference .nc file has one: names and units unverified)
+// distance (MBDyn's genj.cc DistanceJoint::OutputPrepare; MBDYN_X_DISTANCE_JOINT is not set)
 inline constexpr NcVarSpec joint_distance_V{"V", S::Vec3, "Dimensionless",
-                                            "direction of the constrained distance (x, y, z)"};
-inline constexpr NcVarSpec joint_distance_d{"d", S::Scalar, "Length", "imposed distance"};
+                                            "constrained distance direction unit vector (x, y, z)"};
+inline constexpr NcVarSpec joint_distance_d{"d", S::Scalar, "Length", "constrained distance magnitude"};
 // rod
 inline constexpr NcVarSpec joint_l{"l", S::Scalar, "Length", "length of the element"};
 inline constexpr NcVarSpec joint_lP{"lP", S::Scalar, "Velocity",
@@ -104,16 +104,23 @@ inline constexpr NcVarSpec joint_w{"w", S::Vec3, "Dimensionless",
 inline constexpr NcVarSpec joint_dv{"dv", S::Vec3, "Dimensionless", "direction of imposed velocity"};
 inline constexpr NcVarSpec joint_velocity_v{"v", S::Scalar, "Velocity",
                                             "magnitude of imposed velocity"};
-// drive displacement (+pin), drive hinge (unverified; the drive hinge's is "Theta", not the
-// appendix's "Phi", in MBDyn's sources)
+// drive displacement (+pin), drive hinge (drvdisp.cc, drvhinge.cc; the drive hinge's is "Theta",
+// not the appendix's "Phi")
 inline constexpr NcVarSpec joint_drive_d{"d", S::Vec3, "Length",
                                          "imposed relative displacement, global frame (x, y, z)"};
+inline constexpr NcVarSpec joint_drive_pin_d{"d", S::Vec3, "Length", "imposed relative displacement (x, y, z)"};
 inline constexpr NcVarSpec joint_drive_Theta{"Theta", S::Vec3, "rad", "Relative orientation"};
-// deformable axial joint (unverified)
-inline constexpr NcVarSpec joint_axial_Theta{"Theta", S::Scalar, "rad",
-                                             "relative rotation about axis 3"};
-inline constexpr NcVarSpec joint_axial_Omega{"Omega", S::Scalar, "Angular velocity",
-                                             "relative angular velocity about axis 3"};
+// deformable axial joint (vehj4.cc)
+inline constexpr NcVarSpec joint_axial_Theta{"Theta", S::Scalar, "rad", "relative angle"};
+inline constexpr NcVarSpec joint_axial_Omega{"Omega", S::Scalar, "Angular velocity", "relative angular velocity"};
+// brake (brake.cc: CreateRotationVar(base + ".Phi", "rad", ORIENTATION_VECTOR, ...) names it
+// "<base>.Phi.Phirad"; it holds the orientation vector of the relative rotation)
+inline constexpr NcVarSpec joint_brake_Phi{"Phi.Phirad", S::Vec3, "radian",
+                                           "relative rotation (Euler123) orientation vector (Phi_X, Phi_Y, Phi_Z)"};
+// viscous body (vb.cc)
+inline constexpr NcVarSpec joint_viscous_V{"V", S::Vec3, "Velocity", "local relative linear velocity (x, y, z)"};
+inline constexpr NcVarSpec joint_viscous_Omega{"Omega", S::Vec3, "Angular velocity",
+                                               "local relative angular velocity (x, y, z)"};
 // driven elements: elem.driven.<L>.activation
 inline constexpr NcVarSpec driven_activation{"activation", S::IntScalar, "Boolean",
                                              "activation flag (1: active, 0: inactive)"};
@@ -141,11 +148,11 @@ inline constexpr NcVarSpec beam3_F_II{
 inline constexpr NcVarSpec beam3_M_II{
     "M_II", S::Vec3, "Moment",
     "evaluation point II internal moment in local frame (M_X, M_Y, M_Z)"};
-inline constexpr NcVarSpec beam2_F{"F", S::Vec3, "Force",  // unverified
+// beam2.cc (its moment's description says "force", as MBDyn writes it)
+inline constexpr NcVarSpec beam2_F{"F", S::Vec3, "Force",
                                    "evaluation point internal force in local frame (F_X, F_Y, F_Z)"};
-inline constexpr NcVarSpec beam2_M{
-    "M", S::Vec3, "Moment",  // unverified
-    "evaluation point internal moment in local frame (M_X, M_Y, M_Z)"};
+inline constexpr NcVarSpec beam2_M{"M", S::Vec3, "Moment",
+                                   "evaluation point internal force in local frame (M_X, M_Y, M_Z)"};
 
 }  // namespace nc
 

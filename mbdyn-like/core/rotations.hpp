@@ -92,9 +92,12 @@ inline Mat3 euler123_to_R(const Vec3& e) { return R1(e[0]) * R2(e[1]) * R3(e[2])
 inline Mat3 euler313_to_R(const Vec3& e) { return R3(e[0]) * R1(e[1]) * R3(e[2]); }
 inline Mat3 euler321_to_R(const Vec3& e) { return R3(e[0]) * R2(e[1]) * R1(e[2]); }
 
+// Matrix to angles as MBDyn 2024's MatR2EulerAngles123/313/321 (libmbmath/matvec3.cc): the
+// first angle from two entries of R, then the other two from R premultiplied by the first
+// rotation's transpose, always by atan2. Its branch choices (and signs of zero) are what MBDyn's
+// post-processors expect: at R = I, 313 gives (180, 0, -180) degrees since atan2(+0, -0) = pi.
 inline Vec3 R_to_euler123(const Mat3& R) {
-  // R = R1(a) R2(b) R3(c). a from the third column; then R1(a)^T R = R2(b) R3(c) gives b and c
-  // (this order of operations also reproduces MBDyn's signs of zero angles in the .mov).
+  // R = R1(a) R2(b) R3(c): a from the third column.
   const double a = std::atan2(-R(1, 2), R(2, 2));
   const double ca = std::cos(a), sa = std::sin(a);
   const double b = std::atan2(R(0, 2), ca * R(2, 2) - sa * R(1, 2));
@@ -103,18 +106,20 @@ inline Vec3 R_to_euler123(const Mat3& R) {
 }
 
 inline Vec3 R_to_euler313(const Mat3& R) {
-  // R = R3(a) R1(b) R3(c): R(2,2) = cos b, R(0,2) = sin a sin b, R(2,0) = sin b sin c.
-  const double b = std::acos(std::clamp(R(2, 2), -1.0, 1.0));
+  // R = R3(a) R1(b) R3(c): a from the third column (sin a sin b, -cos a sin b).
   const double a = std::atan2(R(0, 2), -R(1, 2));
-  const double c = std::atan2(R(2, 0), R(2, 1));
+  const double ca = std::cos(a), sa = std::sin(a);
+  const double b = std::atan2(sa * R(0, 2) - ca * R(1, 2), R(2, 2));
+  const double c = std::atan2(-ca * R(0, 1) - sa * R(1, 1), ca * R(0, 0) + sa * R(1, 0));
   return {a, b, c};
 }
 
 inline Vec3 R_to_euler321(const Mat3& R) {
-  // R = R3(a) R2(b) R1(c): R(2,0) = -sin b, R(1,0) = sin a cos b, R(2,1) = cos b sin c.
-  const double b = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
+  // R = R3(a) R2(b) R1(c): a from the first column (cos a cos b, sin a cos b).
   const double a = std::atan2(R(1, 0), R(0, 0));
-  const double c = std::atan2(R(2, 1), R(2, 2));
+  const double ca = std::cos(a), sa = std::sin(a);
+  const double b = std::atan2(-R(2, 0), ca * R(0, 0) + sa * R(1, 0));
+  const double c = std::atan2(sa * R(0, 2) - ca * R(1, 2), -sa * R(0, 1) + ca * R(1, 1));
   return {a, b, c};
 }
 

@@ -396,9 +396,11 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
       {"defaultorientation",
        [](CardReader& in, RunSettings&, BuildContext& ctx) {
          ctx.output_defaults().orientation = read_orientation_description(in);
+         // what later `reference:` cards keep for the .rfm (MBDyn's ReadOptionalOrientationDescription)
+         ctx.read().default_orientation_description = static_cast<int>(ctx.output_defaults().orientation);
        }},
       {"defaultoutput",
-       [](CardReader& in, RunSettings&, BuildContext& ctx) {
+       [](CardReader& in, RunSettings& s, BuildContext& ctx) {
          // `default output: {all | none | <family>} [, ...]` (input manual §5.3.5)
          auto& d = ctx.output_defaults();
          while (!in.at_end()) {
@@ -411,6 +413,7 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
                                    "automatic structural", "electric elements", "thermal nodes", "thermal elements"})
                d.by_family[CardRegistry::normalise(f)] = false;
            } else if (in.keyword_is("accelerations")) d.accelerations = true;
+           else if (in.keyword_is("reference frames")) s.output_reference_frames = true;  // the .rfm
            else d.by_family[in.keyword()] = true;
          }
        }},

@@ -137,6 +137,8 @@ struct RunSettings {
   int output_precision = 6;
   bool output_precision_given = false;
   bool netcdf = false, netcdf_sync = false, text = true;
+  /// `default output: reference frames` (input manual §5.3.5): the .rfm file.
+  bool output_reference_frames = false;
   std::string title;
 
   InverseDynamicsSettings inverse_dynamics;

@@ -28,6 +28,8 @@ std::string_view extension(OutputFile f) {
     case OutputFile::Air: return "air";
     case OutputFile::Thn: return "thn";
     case OutputFile::Prl: return "prl";  // surface loads
+    case OutputFile::Rfm: return "rfm";  // reference frames
+    case OutputFile::Pla: return "pla";  // plates (shells, membranes)
   }
   return "txt";
 }

@@ -32,6 +32,7 @@
 
 #include "mbdyn-like/core/drive_caller.hpp"
 #include "mbdyn-like/core/output_sink.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
 #include "mbdyn-like/output/format.hpp"
 #include "mbdyn-like/output/nc_writer.hpp"
 
@@ -54,7 +55,8 @@ struct OutputConfig {
   /// node.struct.<L>.B/G/BP/GP of the automatic structural elements in the NetCDF file (MBDyn
   /// writes them by default; `default output: none` turns them off).
   bool autostruct_netcdf = true;
-  /// The .ine file of the automatic structural elements (MBDyn writes it only on request).
+  /// The .ine file of the automatic structural elements (the program sets it, as MBDyn writes it
+  /// for every dynamic node with output; off by default here for the writer's unit tests).
   bool inertia_text = false;
   /// Drive callers defined with `output, yes` (the .drv file).
   struct OutputDrive {
@@ -64,6 +66,17 @@ struct OutputConfig {
     bool derivative = false;
   };
   std::vector<OutputDrive> drives;
+  /// `default output: reference frames`: the `reference:` frames of the deck (global x, R, v, w),
+  /// by label, each with the orientation description it was read with (the .rfm file).
+  struct ReferenceFrameLine {
+    unsigned label;
+    Vec3 x_W;
+    Mat3 R_W;
+    Vec3 v_W, w_W;
+    StructNode::OrientationOutput orientation;
+  };
+  bool reference_frames = false;
+  std::vector<ReferenceFrameLine> reference_frame_lines;
 };
 
 /// File name extension of each text file.

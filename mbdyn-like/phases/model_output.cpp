@@ -11,6 +11,7 @@
 #include "elements/bodies/body.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
 
 namespace mbl {
 
@@ -162,7 +163,27 @@ void ModelOutput::setup(Model& model) {
   }
   for (Element* e : output_order_) e->output_setup(manager_);
   write_log(model);
+  write_reference_frames();
   manager_.end_setup();
+}
+
+// The .rfm file (MBDyn writes it once, after reading the elements, when `default output`
+// lists `reference frames` and text output is on; ReferenceFrame::Output, base/reffrm.cc): one
+// line per frame by label, "label x orientation v w" in the frame's orientation description,
+// with a blank before the end of the line.
+void ModelOutput::write_reference_frames() {
+  const auto& cfg = manager_.config();
+  if (!cfg.reference_frames) return;
+  std::ostream* os = manager_.text(OutputFile::Rfm);
+  if (!os) return;
+  for (const auto& f : cfg.reference_frame_lines) {
+    manager_.write_label(*os, f.label);
+    manager_.write(*os, f.x_W);
+    write_orientation(manager_, *os, f.R_W, f.orientation);
+    manager_.write(*os, f.v_W);
+    manager_.write(*os, f.w_W);
+    *os << " \n";
+  }
 }
 
 void ModelOutput::write_log(Model& model) {
@@ -243,7 +264,7 @@ void ModelOutput::write_autostruct() {
   for (const auto& a : autostruct_) {
     if (!a.node->output_enabled()) continue;
     const StructNode& n = *a.node;
-    if (ine) {
+    if (ine && n.autostruct_output) {
       // §6.5 "The .ine Output File": label, beta, gamma, beta', gamma'.
       manager_.write_label(*ine, n.label());
       manager_.write(*ine, n.beta());

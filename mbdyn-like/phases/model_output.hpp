@@ -52,6 +52,7 @@ class ModelOutput final : public RunOutput {
   void step(Model& model, long step, double t, double dt, const integrators::StepResult& r) override;
   void close() override;
   output::OutputManager& manager() { return manager_; }
+  void write_reference_frames();  ///< the .rfm file (`default output: reference frames`)
 
  private:
   /// The automatic structural element of a dynamic node.

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "parser/deck/card_lexer.hpp"
+#include "parser/file_name.hpp"
 #include "parser/deck/deck_card_reader.hpp"
 #include "parser/errors.hpp"
 
@@ -142,10 +143,11 @@ struct DeckReader::Impl {
     c.skip_rest();
   }
 
-  /// §2.4.5: the path is relative to the directory of the including file.
+  /// §2.4.5: the path is relative to the directory of the including file; $VAR and ~ expanded
+  /// as MBDyn's GetFileName (so a `setenv:` before it is seen).
   void include(DeckCardReader& c) {
     const SourceLocation where = c.location();
-    const std::string name = c.string();
+    const std::string name = read_file_name(c);
     c.expect_end();
     const Source& parent = stack.back();
     fs::path p(name);
@@ -177,7 +179,7 @@ struct DeckReader::Impl {
     if (c.keyword_is("name")) c.string();
     const RigidFrame frame = c.reference_frame();
     c.expect_end();
-    ctx.add_reference(label, NamedReference{frame, where});
+    ctx.add_reference(label, NamedReference{frame, where, ctx.default_orientation_description});
   }
 
   /// §2.4.9: "line N, file <name>: value, value, ..."

@@ -204,13 +204,13 @@ end: elements;
   BuildResult b = read_deck_text("geometric", deck);
   EXPECT_EQ(b.not_implemented, 0u);
   ASSERT_EQ(b.model->elements().size(), 14u);
-  EXPECT_EQ(b.model->find_element("joint", 1)->type_name(), "inline");
+  EXPECT_EQ(b.model->find_element("joint", 1)->type_name(), "Inline");
   EXPECT_EQ(b.model->find_element("joint", 3)->type_name(), "In plane");
-  EXPECT_EQ(b.model->find_element("joint", 6)->type_name(), "cardano hinge");
-  EXPECT_EQ(b.model->find_element("joint", 9)->type_name(), "cardano pin");
-  EXPECT_EQ(b.model->find_element("joint", 11)->type_name(), "cardano rotation");
-  EXPECT_EQ(b.model->find_element("joint", 12)->type_name(), "gimbal rotation");
-  EXPECT_EQ(b.model->find_element("joint", 13)->type_name(), "Revolute hinge");
+  EXPECT_EQ(b.model->find_element("joint", 6)->type_name(), "Cardano hinge");
+  EXPECT_EQ(b.model->find_element("joint", 9)->type_name(), "Cardano pin");
+  EXPECT_EQ(b.model->find_element("joint", 11)->type_name(), "Cardano rotation");
+  EXPECT_EQ(b.model->find_element("joint", 12)->type_name(), "Gimbal rotation");
+  EXPECT_EQ(b.model->find_element("joint", 13)->type_name(), "revolute hinge");
   EXPECT_FALSE(b.model->find_element("joint", 14)->output_enabled());
 }
 

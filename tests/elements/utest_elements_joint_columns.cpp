@@ -1,5 +1,6 @@
 // .jnt extra columns as MBDyn writes them (input manual §8.12, appendix C): the spherical hinge's
-// Euler angles 123 of the relative orientation R_1h^T R_2h (degrees), and none for the pin.
+// Euler angles 123 of the relative orientation R_1h^T R_2h (degrees), and the pin's of its node's
+// orientation (MBDyn's PinJoint::Output, spherj.cc).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -37,6 +38,8 @@ end: elements;
   EXPECT_NEAR(hinge.back()[14], 30.0, 1e-4);
   const auto pin = mbl::test::records(dir / "run.jnt", 3);
   ASSERT_FALSE(pin.empty());
-  EXPECT_EQ(pin.back().size(), 12u);
+  ASSERT_EQ(pin.back().size(), 15u);
+  EXPECT_NEAR(pin.back()[12], 0.0, 1e-6);  // node 2 stays at rest
+  EXPECT_NEAR(pin.back()[14], 0.0, 1e-6);
   fs::remove_all(dir);
 }

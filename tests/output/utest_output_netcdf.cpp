@@ -398,3 +398,38 @@ TEST(OutputNetcdf, RunStoppedWithoutClosingLeavesAReadableFile) {
   EXPECT_EQ(r.vars.at("node.struct.1.X").at(119, 0), 119.0);
   EXPECT_DOUBLE_EQ(r.time[119], 1.19);
 }
+
+// The whole header of our own run of each deck of ../shared that has MBDyn's .nc, variable by
+// variable and attribute by attribute (type, units, description, dimensions): what MBDyn's
+// NetCDF readers (mbncplot.py, Blendyn) see.
+TEST(OutputNetcdf, OurRunsHeadersEqualMbdyns) {
+  struct Case { std::string deck, nc; };
+  const std::vector<Case> cases = {
+      {"decks/t.joints.total.total/deck/total", "decks/t.joints.total.total/mbdyn/total.nc"},
+      {"decks/t.forces.force.force/deck/force", "decks/t.forces.force.force/mbdyn/force.nc"},
+      {"decks/t.beam.b/deck/b", "decks/t.beam.b/mbdyn/b.nc"},
+      {"decks/t.plates.membrane.prestress_4x2/deck/prestress_4x2", "decks/t.plates.membrane.prestress_4x2/mbdyn/prestress_4x2.nc"},
+      {"paper/fourbar/deck/fourbar_ms_0.6.mbd", "paper/fourbar/mbdyn/ms_0.6/fourbar.nc"},
+  };
+  for (const auto& c : cases) {
+    const std::string prefix = temp_prefix("run_hdr");
+    const std::filesystem::path dir = std::filesystem::path(prefix).parent_path();
+    ASSERT_EQ(mbl::test::run_deck(kShared + "/" + c.deck, prefix, dir / "log"), 0)
+        << c.deck << "\n" << mbl::test::read_file(dir / "log");
+    const Header real = read_header(kShared + "/" + c.nc);
+    const Header ours = read_header(prefix + ".nc");
+    ASSERT_FALSE(ours.vars.empty()) << c.deck;
+    EXPECT_EQ(ours.dims, real.dims) << c.deck;
+    for (const auto& [name, desc] : real.vars) {
+      auto it = ours.vars.find(name);
+      if (it == ours.vars.end()) {
+        ADD_FAILURE() << c.deck << ": we do not write " << name;
+        continue;
+      }
+      EXPECT_EQ(it->second, desc) << c.deck << ": " << name;
+    }
+    for (const auto& [name, desc] : ours.vars)
+      EXPECT_TRUE(real.vars.count(name)) << c.deck << ": MBDyn does not write " << name << " " << desc;
+    std::filesystem::remove_all(dir);
+  }
+}

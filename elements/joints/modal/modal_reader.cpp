@@ -119,7 +119,7 @@ void read_modal(CardReader& in, BuildContext& ctx, unsigned label) {
   }
 
   const SourceLocation at_file = in.location();
-  const std::string fem_name = in.string();
+  const std::string fem_name = parser::read_file_name(in);
   const std::string path = resolve_path(at_file, fem_name);
   FemThresholds thresholds;
   for (;;) {
@@ -147,7 +147,7 @@ void read_modal(CardReader& in, BuildContext& ctx, unsigned label) {
   int echo_precision = 13;
   if (in.keyword_is("echo")) {
     const SourceLocation at = in.location();
-    echo = std::make_pair(in.string(), at);
+    echo = std::make_pair(parser::read_file_name(in), at);
     if (in.keyword_is("precision"))
       echo_precision = static_cast<int>(
           parser::checked_integer(in, [](std::int64_t v) { return v > 0 && v < 30; }, "a precision from 1 to 29"));
