@@ -17,12 +17,14 @@
 
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/output/cli_parse.hpp"
+#include "mbdyn-like/output/json_text.hpp"
 #include "mbdyn-like/output/results.hpp"
 #include "mbdyn-like/view/model_log.hpp"
 #include "mbdyn-like/view/view_assets.hpp"
 
 namespace mbl::view {
 namespace fs = std::filesystem;
+using output::json_string;
 namespace {
 
 /// JSON text of a number: the shortest text that reads back the same double (positions keep the
@@ -41,24 +43,6 @@ void put6(std::string& s, double v) {
     return;
   }
   fmt::format_to(std::back_inserter(s), "{:.6g}", v);
-}
-
-std::string json_string(std::string_view text) {
-  std::string s = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': s += "\\\""; break;
-      case '\\': s += "\\\\"; break;
-      case '\n': s += "\\n"; break;
-      case '<': s += "\\u003c"; break;  // never "</script>" inside the page's data block
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          s += fmt::format("\\u{:04x}", int(c));
-        else
-          s += c;
-    }
-  }
-  return s + "\"";
 }
 
 template <class T, class F>

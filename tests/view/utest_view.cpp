@@ -214,6 +214,14 @@ fs::path run_deck(const std::string& name, const fs::path& deck) {
   return prefix;
 }
 
+/// Runs `deck`, writes its page (every record), plays it and checks it against the .mov.
+PageResult run_view_and_check(const std::string& name, const fs::path& deck) {
+  const fs::path prefix = run_deck(name, deck);
+  const PageResult page = view_and_play(name, prefix);
+  expect_page_shows_the_run(page, prefix, output::read_results(prefix.string() + ".mov").records());
+  return page;
+}
+
 /// A cantilever of n three-node beams (2n + 1 dynamic nodes with lumped bodies, clamped at node 0,
 /// a tip force), the layout of ../shared/scaling's beam decks, every node in the .mov.
 std::string beam_deck(int n, int steps, double dt, bool output = true) {
@@ -279,18 +287,13 @@ TEST(View, ModelLogReadsNodesBodiesBeamsAndJoints) {
 }
 
 TEST(View, Pendulum) {
-  const fs::path prefix = run_deck("pendulum", fs::path(MBL_SOURCE_DIR) / "examples/pendulum/pendulum.mbd");
-  const PageResult page = view_and_play("pendulum", prefix);
-  expect_page_shows_the_run(page, prefix, output::read_results(prefix.string() + ".mov").records());
+  const PageResult page = run_view_and_check("pendulum", fs::path(MBL_SOURCE_DIR) / "examples/pendulum/pendulum.mbd");
   EXPECT_GE(json_number(page.json, "joints"), 1);
   EXPECT_GE(json_number(page.json, "bodies"), 1);
 }
 
 TEST(View, DoublePendulum) {
-  const fs::path prefix =
-      run_deck("double_pendulum", fs::path(MBL_SOURCE_DIR) / "examples/double_pendulum/double_pendulum.mbd");
-  const PageResult page = view_and_play("double_pendulum", prefix);
-  expect_page_shows_the_run(page, prefix, output::read_results(prefix.string() + ".mov").records());
+  run_view_and_check("double_pendulum", fs::path(MBL_SOURCE_DIR) / "examples/double_pendulum/double_pendulum.mbd");
 }
 
 TEST(View, EveryAndTimeWindowKeepTheLastRecord) {
@@ -315,26 +318,19 @@ TEST(View, EveryAndTimeWindowKeepTheLastRecord) {
 }
 
 TEST(View, BeamDeck) {
-  const fs::path deck = kShared / "decks/web.cantilever1/deck/cantilever1";
-  const fs::path prefix = run_deck("cantilever1", deck);
-  const PageResult page = view_and_play("cantilever1", prefix);
-  expect_page_shows_the_run(page, prefix, output::read_results(prefix.string() + ".mov").records());
+  const PageResult page = run_view_and_check("cantilever1", kShared / "decks/web.cantilever1/deck/cantilever1");
   EXPECT_EQ(json_number(page.json, "beams"), 1);
 }
 
 TEST(View, ShellDeck) {
-  const fs::path deck = kShared / "decks/t.plates.beam_2_5_cantilever/deck/beam_2_5_cantilever";
-  const fs::path prefix = run_deck("beam_2_5_cantilever", deck);
-  const PageResult page = view_and_play("beam_2_5_cantilever", prefix);
-  expect_page_shows_the_run(page, prefix, output::read_results(prefix.string() + ".mov").records());
+  const PageResult page = run_view_and_check(
+      "beam_2_5_cantilever", kShared / "decks/t.plates.beam_2_5_cantilever/deck/beam_2_5_cantilever");
   EXPECT_EQ(json_number(page.json, "surfaces"), 10);
 }
 
 TEST(View, EigenanalysisDeckShowsItsModes) {
-  const fs::path deck = kShared / "decks/t.plates.membrane.prestress_10x1_eig/deck/prestress_10x1_eig";
-  const fs::path prefix = run_deck("prestress_10x1_eig", deck);
-  const PageResult page = view_and_play("prestress_10x1_eig", prefix);
-  expect_page_shows_the_run(page, prefix, output::read_results(prefix.string() + ".mov").records());
+  const PageResult page = run_view_and_check(
+      "prestress_10x1_eig", kShared / "decks/t.plates.membrane.prestress_10x1_eig/deck/prestress_10x1_eig");
   EXPECT_GT(json_number(page.json, "modes"), 0);
   // A screenshot of the first mode, displaced.
   const fs::path dir = kBuild / "view";
@@ -348,9 +344,7 @@ TEST(View, EigenanalysisDeckShowsItsModes) {
 TEST(View, ThousandNodeBeamUpdateTime) {
   const fs::path dir = mbl::test::fresh_temp_dir("view_beam1000");
   std::ofstream(dir / "beam.mbd") << beam_deck(500, 20, 1e-3);
-  const fs::path prefix = run_deck("beam1000", dir / "beam.mbd");
-  const PageResult page = view_and_play("beam1000", prefix);
-  expect_page_shows_the_run(page, prefix, output::read_results(prefix.string() + ".mov").records());
+  const PageResult page = run_view_and_check("beam1000", dir / "beam.mbd");
   EXPECT_EQ(json_number(page.json, "nodes"), 1001);
   const double ms = json_number(page.json, "msPerRecord");
   std::printf("[ view ] 1001-node beam: %.3f ms per record update (goal < 5 ms)\n", ms);
