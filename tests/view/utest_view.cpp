@@ -57,22 +57,24 @@ std::string chromium() {
 
 /// Headless Chromium on `url` with a fresh profile; `what` is --dump-dom or --screenshot=...
 /// Returns its standard output.
-std::string run_chromium(const std::string& what, const std::string& url, const fs::path& dir) {
+std::string run_chromium(const std::string& what, const std::string& url, const fs::path& dir, const std::string& tag) {
   const std::string browser = chromium();
-  const fs::path profile = dir / "chromium-profile";
+  // A profile and a message file per page: the test cases run in parallel processes.
+  const fs::path profile = dir / (tag + ".chromium-profile");
   fs::remove_all(profile);
   const std::string cmd = q(browser) +
                           " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
                           " --disable-background-networking --disable-component-update --disable-sync"
                           " --use-angle=swiftshader --enable-unsafe-swiftshader --hide-scrollbars"
                           " --window-size=1280,860 --virtual-time-budget=10000 --user-data-dir=" +
-                          q(profile) + " " + what + " '" + url + "' 2>" + q(dir / "chromium.err");
+                          q(profile) + " " + what + " '" + url + "' 2>" + q(dir / (tag + ".chromium.err"));
   std::string out;
   if (FILE* p = ::popen(cmd.c_str(), "r")) {
     char buf[65536];
     for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
     ::pclose(p);
   }
+  fs::remove_all(profile);
   return out;
 }
 
@@ -140,12 +142,12 @@ PageResult view_and_play(const std::string& name, const fs::path& prefix, const 
   EXPECT_EQ(rc, 0) << mbl::test::read_file(dir / (name + ".view.log"));
   if (rc != 0) return r;
   const std::string url = "file://" + fs::absolute(r.page).string() + "#test";
-  const std::string dom = run_chromium("--dump-dom", url, dir);
+  const std::string dom = run_chromium("--dump-dom", url, dir, name);
   const auto at = dom.find("id=\"mbl-test-result\"");
   const auto open = at == std::string::npos ? at : dom.find('>', at);
   const auto close = open == std::string::npos ? open : dom.find("</pre>", open);
   EXPECT_NE(close, std::string::npos) << "no test result in the page's DOM; chromium said: "
-                                      << mbl::test::read_file(dir / "chromium.err").substr(0, 2000);
+                                      << mbl::test::read_file(dir / (name + ".chromium.err")).substr(0, 2000);
   if (close == std::string::npos) return r;
   r.json = dom.substr(open + 1, close - open - 1);
   for (const auto& [from, to] : {std::pair{"&quot;", "\""}, {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}})
@@ -153,7 +155,7 @@ PageResult view_and_play(const std::string& name, const fs::path& prefix, const 
   EXPECT_EQ(r.json.find("\"error\""), std::string::npos) << r.json;
   r.screenshot = dir / (name + ".png");
   fs::remove(r.screenshot);
-  run_chromium("--screenshot=" + q(r.screenshot), url, dir);
+  run_chromium("--screenshot=" + q(r.screenshot), url, dir, name);
   EXPECT_TRUE(fs::exists(r.screenshot)) << "no screenshot " << r.screenshot;
   if (fs::exists(r.screenshot)) {
     EXPECT_GT(fs::file_size(r.screenshot), 20000u) << "an empty screenshot?";
@@ -335,7 +337,7 @@ TEST(View, EigenanalysisDeckShowsItsModes) {
   // A screenshot of the first mode, displaced.
   const fs::path dir = kBuild / "view";
   run_chromium("--screenshot=" + q(dir / "prestress_10x1_eig_mode.png"),
-               "file://" + fs::absolute(page.page).string() + "#mode", dir);
+               "file://" + fs::absolute(page.page).string() + "#mode", dir, "prestress_10x1_eig_mode");
   EXPECT_TRUE(fs::exists(dir / "prestress_10x1_eig_mode.png"));
 }
 
