@@ -103,7 +103,7 @@
   scene.add(triads);
 
   // Beams: tubes through their points (a parabola through the three points of a beam3).
-  const SEG3 = 8, RING = 6, tubeRadius = 0.006 * L;
+  const SEG3 = 8, RING = 6, tubeRadius = 0.004 * L;
   const beamSamples = [];  // per sample: [beam index, xi]
   const beamParts = D.beams.map(b => {
     const n = b.pts.length === 3 ? SEG3 : 1;
@@ -415,7 +415,14 @@
     for (let n = 0; n < NN; ++n)
       big = Math.max(big, Math.hypot(sh[12 * n], sh[12 * n + 1], sh[12 * n + 2]) + Math.hypot(sh[12 * n + 6], sh[12 * n + 7], sh[12 * n + 8]));
     const s = big > 0 ? 0.1 * L * Math.pow(10, Number(amp.value)) / big : 0;
-    const c = Math.cos(modePhase), sn = Math.sin(modePhase);
+    // Phase 0 is the largest displacement: the phase of the largest component is taken out.
+    let kmax = 0, vmax = -1;
+    for (let k = 0; k < 12 * NN; k += (k % 12 === 2 ? 10 : 1)) {
+      const m = Math.hypot(sh[k], sh[k + 6]);
+      if (m > vmax) { vmax = m; kmax = k; }
+    }
+    const psi = modePhase + Math.atan2(sh[kmax + 6], sh[kmax]);
+    const c = Math.cos(psi), sn = Math.sin(psi);
     const rq = new THREE.Quaternion(), q0 = new THREE.Quaternion(), axis = new THREE.Vector3();
     for (let n = 0; n < NN; ++n) {
       const o = 12 * n;
@@ -585,7 +592,7 @@
     for (let n = 0; n < NN; ++n)
       if (isFinite(drawnPositions[3 * n]) && isFinite(drawnPositions[3 * n + 1]) && isFinite(drawnPositions[3 * n + 2])) ++drawn;
     return {
-      nodes: drawn, labels: D.nodes.map(n => n.label), records: NR, lastRecord: Number(slider.value),
+      nodes: drawn, labels: D.nodes.map(n => n.label), records: NR, every: D.every, lastRecord: Number(slider.value),
       lastTime: D.time[record], positions: Array.from(pos), drawnPositions, msPerRecord: update / NR, msRender: renderMs,
       beams: D.beams.length, surfaces: D.surfaces.length, bodies: D.bodies.length, joints: D.joints.length,
       modes: modeList.length, webgl: !!renderer.getContext()
