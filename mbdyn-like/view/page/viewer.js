@@ -473,7 +473,7 @@
     const n = selected, node = D.nodes[n], o = 3 * NN * record + 3 * n;
     const q = new THREE.Quaternion(quat[4 * n], quat[4 * n + 1], quat[4 * n + 2], quat[4 * n + 3]);
     const m = new THREE.Matrix4().makeRotationFromQuaternion(q).elements;  // column-major
-    const lines = ['node ' + node.label + (node.dummy ? ' (dummy)' : ''), 't = ' + D.time[record], '',
+    const lines = ['node ' + node.label + (node.dummy ? ' (dummy)' : ''), 't = ' + Number(D.time[record].toPrecision(10)), '',
       'position', fmt(pos[3 * n]), fmt(pos[3 * n + 1]), fmt(pos[3 * n + 2])];
     if (node.rigid) {
       lines.push('', 'orientation R (rows)');
@@ -489,11 +489,12 @@
   // ---- plot of a variable over time, with a cursor at the current time ----
   const plot = $('mbl-plot'), varSelect = $('mbl-var'), compSelect = $('mbl-comp');
   const plotVars = new Map();  // key -> {name, ncomp, comps, t: times, get(i, c)}
-  const nodeQuantities = [['X', X, ['X', 'Y', 'Z']], ['XP', XP, ['vX', 'vY', 'vZ']], ['Omega', W, ['wX', 'wY', 'wZ']]];
+  const nodeQuantities = [['X', X, ['X', 'Y', 'Z'], 'position'], ['XP', XP, ['vX', 'vY', 'vZ'], 'velocity'],
+    ['Omega', W, ['wX', 'wY', 'wZ'], 'angular velocity']];
   D.nodes.forEach((node, n) => {
-    for (const [q, arr, comps] of nodeQuantities) {
+    for (const [q, arr, comps, what] of nodeQuantities) {
       if (q === 'Omega' && !node.rigid) continue;
-      plotVars.set('n' + n + '.' + q, { name: 'node ' + node.label + ' ' + q, ncomp: 3, comps, t: D.time,
+      plotVars.set('n' + n + '.' + q, { name: 'node ' + node.label + ' ' + what, ncomp: 3, comps, t: D.time,
         get: (i, c) => arr[3 * NN * i + 3 * n + c] });
     }
   });
