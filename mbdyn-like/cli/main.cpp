@@ -1,6 +1,6 @@
 // mbdyn-like: the command-line program, invoked like MBDyn:
 //   mbdyn-like -f deck [-o prefix] | mbdyn-like deck | mbdyn-like --check deck
-//   mbdyn-like compare RUN REF [...] | mbdyn-like plot RUN VAR... -o fig
+//   mbdyn-like compare RUN REF [...] | mbdyn-like plot RUN VAR... -o fig | mbdyn-like view RUN
 // Exit codes: 0 ok, 2 input error, 3 solution failure (1: compare found differences).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -12,6 +12,7 @@
 
 #include "mbdyn-like/cli/run_command.hpp"
 #include "mbdyn-like/cli/sweep.hpp"
+#include "mbdyn-like/view/view_page.hpp"
 #include "parser/errors.hpp"
 #include "scripting/lua_engine.hpp"
 
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     if (sub == "compare") return mbl::cli::compare_command(argc - 1, argv + 1);
     if (sub == "plot") return mbl::cli::plot_command(argc - 1, argv + 1);
     if (sub == "sweep") return mbl::cli::sweep_command(argc - 1, argv + 1);
+    if (sub == "view") return mbl::view::run_view_cli(argc - 1, argv + 1);
   }
 
   CLI::App app{"mbdyn-like: a multibody dynamics solver that runs MBDyn input decks"};
@@ -54,6 +56,7 @@ int main(int argc, char** argv) {
       "  mbdyn-like compare RUN REF [--tol 1e-4] [--vars ...] [--json]   compare two runs\n"
       "  mbdyn-like plot RUN VAR... -o fig.svg                              plot variables\n"
       "  mbdyn-like sweep deck --grid 'K=1e3,1e4' [--metric ...] [-o DIR]   parameter study\n"
+      "  mbdyn-like view RUN [-o RUN.html] [--every N] [--from T0] [--to T1] animate a run in a browser\n"
       "Exit codes: 0 ok, 2 input error, 3 solution failure.");
   try {
     app.parse(argc, argv);

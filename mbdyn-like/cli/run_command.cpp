@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <csignal>
+#include <unistd.h>
 
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <vector>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "mbdyn-like/output/plot.hpp"
 #include "mbdyn-like/phases/metrics_observer.hpp"
 #include "mbdyn-like/phases/model_output.hpp"
+#include "mbdyn-like/phases/progress_observer.hpp"
 #include "mbdyn-like/phases/simulation.hpp"
 #include "parser/errors.hpp"
 
@@ -140,6 +143,17 @@ int run_command(const RunOptions& opt) {
     ModelOutput output(oc);
     auto metrics_observer = std::make_shared<MetricsObserver>(built.read_context->math(), std::move(metrics));
     if (!metrics_observer->metrics().empty()) built.model->add_step_observer(metrics_observer);
+    // The progress line, on a terminal only (never with -s, nor into a pipe or a file).
+    std::shared_ptr<ProgressObserver> progress;
+    if (!opt.quiet && isatty(STDERR_FILENO)) {
+      progress = std::make_shared<ProgressObserver>(stderr, s.initial_time,
+                                                    s.forever ? std::numeric_limits<double>::infinity() : s.final_time);
+      built.model->add_step_observer(progress);
+    }
+    struct EraseProgress {
+      std::shared_ptr<ProgressObserver> p;
+      ~EraseProgress() { if (p) p->finish(); }
+    } erase_progress{progress};
     std::ostream& log = opt.quiet ? std::clog : std::cout;
     // The metrics are written however the run ends (a failed case of a sweep keeps what it had).
     struct WriteMetrics {
@@ -165,6 +179,7 @@ int run_command(const RunOptions& opt) {
       sigaction(sig, &action, nullptr);
     }
     const RunReport r = run_simulation(*built.model, s, output, log);
+    if (progress) progress->finish();
     if (r.status == RunStatus::Interrupted) {
       std::cerr << fmt::format("mbdyn-like: {} by {}; outputs are complete up to time {:g} (step {})\n", r.message,
                                r.signal == SIGINT ? "SIGINT" : r.signal == SIGTERM ? "SIGTERM" : "a signal",

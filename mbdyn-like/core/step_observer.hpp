@@ -13,6 +13,8 @@ class StepObserver {
   virtual void before_step(double t) {}
   /// After the step to time t has converged (and the drives and elements have advanced).
   virtual void after_step(double t) {}
+  /// After the step numbered `step` has converged in `newton_iterations` (before after_output).
+  virtual void after_step_iterations(long step, int newton_iterations) {}
   /// After the records of the step to time t are written.
   virtual void after_output(double t) {}
 };

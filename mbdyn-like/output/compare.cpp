@@ -1,4 +1,5 @@
 #include "mbdyn-like/output/compare.hpp"
+#include "mbdyn-like/output/json_text.hpp"
 
 #include <fmt/format.h>
 
@@ -237,23 +238,6 @@ CompareReport compare_results(const Results& run, const Results& ref, const Comp
 // =================================================================================================
 
 namespace {
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20)
-          out += fmt::format("\\u{:04x}", int(ch));
-        else
-          out += ch;
-    }
-  }
-  return out + "\"";
-}
 
 std::string json_number(double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : "null"; }
 

@@ -310,6 +310,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
     report.steps = step;
     output.step(model, step, t, dt, r);
     try {
+      for (const auto& o : model.step_observers()) o->after_step_iterations(step, r.iterations);
       for (const auto& o : model.step_observers()) o->after_output(t);
     } catch (const EvaluationError& e) {
       report.status = RunStatus::SolutionFailure;
