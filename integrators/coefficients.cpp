@@ -440,4 +440,25 @@ Tableau esdirk4_6() {
   return t;
 }
 
+Eigen::VectorXd embedded_weights(const Tableau& t) {
+  // Our own pair for error control (docs/adaptive.md): the method's own b uses the last stage
+  // (b_{s-1} = gamma); b_hat drops it and integrates the other stage derivatives with the
+  // quadrature that is exact for polynomials of degree < s-1 on their nodes. Both satisfy
+  // sum b = 1, sum b c = 1/2 (order 2), so y - y_hat = h sum (b - b_hat) k = O(h^3).
+  const int s = t.stages(), m = s - 1;
+  Eigen::VectorXd b_hat = Eigen::VectorXd::Zero(s);
+  double min_gap = 1.0;
+  for (int i = 0; i < m; ++i)
+    for (int j = i + 1; j < m; ++j) min_gap = std::min(min_gap, std::abs(t.c[i] - t.c[j]));
+  const int conditions = min_gap >= 0.05 ? m : 2;
+  Eigen::MatrixXd V(conditions, m);
+  Eigen::VectorXd rhs(conditions);
+  for (int k = 0; k < conditions; ++k) {
+    rhs[k] = 1.0 / (k + 1);
+    for (int j = 0; j < m; ++j) V(k, j) = std::pow(t.c[j], k);
+  }
+  b_hat.head(m) = V.completeOrthogonalDecomposition().solve(rhs);
+  return b_hat;
+}
+
 }  // namespace mbl::integrators::coef

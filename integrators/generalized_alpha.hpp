@@ -81,11 +81,21 @@ class GeneralizedAlphaIntegrator : public SecondOrderIntegrator {
   StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
                                const Vector& v, const Vector& lambda, const NewtonOptions& opt,
                                Point& out) override;
+  void save_family_state() override {
+    saved_state_ = state_;
+    saved_started_ = started_;
+  }
+  void restore_family_state() override {
+    state_ = saved_state_;
+    started_ = saved_started_;
+  }
 
  private:
   RhoFunction rho_;
   GeneralizedAlpha method_;
   SecondOrderState state_;
+  SecondOrderState saved_state_;
+  bool saved_started_ = false;
 };
 
 }  // namespace mbl::integrators

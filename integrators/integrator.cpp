@@ -46,9 +46,13 @@ void ImplicitStepIntegrator::start(Problem& problem, double t0, const Vector& y0
   n_ = problem.size();
   alg_.resize(n_);
   for (int i = 0; i < n_; ++i) alg_[i] = problem.dof_order(i) == DofOrder::Algebraic;
+  in_norm_.resize(n_);
+  for (int i = 0; i < n_; ++i) in_norm_[i] = problem.in_error_norm(i);
   Point p0{t0, y0, yp0};
+  // Error control estimates from the two previous steps and the new one (Milne's device).
+  if (error_control()) history_size_ = std::max(history_size_, 2);
   // The most points a step rebases: its past steps, or the previous stages of an ESDIRK step.
-  problem.reserve_history(std::max(history_size_, implicit_stages() + 1));
+  problem.reserve_history(std::max({history_size_, implicit_stages() + 1, error_control() ? 3 : 0}));
   problem.after_convergence(t0, p0.y, p0.yp);
   history_.clear();
   history_.push_front(p0);
@@ -62,8 +66,26 @@ StepResult ImplicitStepIntegrator::advance(Problem& problem, double t, double dt
   if (!(dt > 0.0) || !std::isfinite(dt) || !std::isfinite(t))
     return invalid(fmt::format("invalid time step {}", dt));
   problem.save_checkpoint();
+  if (error_control()) save_family_state();
   Point out;
   StepResult res = step(problem, t, dt, newton, out);
+  if (res.converged && error_control()) {
+    if (!family_error_estimate(problem, out, dt)) error_estimate_from_history(problem, out, dt);
+    const Vector& y_prev = history_.front().y;
+    double norm = 0.0;
+    for (int i = 0; i < n_; ++i) {
+      if (!in_norm_[i]) continue;
+      const double w = error_test_.atol + error_test_.rtol * std::max(std::abs(out.y[i]), std::abs(y_prev[i]));
+      norm = std::max(norm, std::abs(estimate_[i]) / w);
+    }
+    res.error_norm = norm;
+    if (!error_test_.accept(norm, dt)) {
+      res.converged = false;
+      res.error_rejected = true;
+      res.message = fmt::format("local error estimate {:g} times the tolerance", norm);
+      restore_family_state();
+    }
+  }
   if (res.converged) {
     history_.push_front(std::move(out));
     while (static_cast<int>(history_.size()) > history_size_) {
@@ -76,6 +98,40 @@ StepResult ImplicitStepIntegrator::advance(Problem& problem, double t, double dt
     problem.update(time(), history_.front().y, history_.front().yp);
   }
   return res;
+}
+
+void ImplicitStepIntegrator::error_estimate_from_history(Problem& problem, const Point& out,
+                                                       double dt) {
+  // Milne's device with a Hermite predictor (docs/adaptive.md). The converged points of a
+  // method of order p lie on a smooth curve z(t) whose derivatives differ from the solved ones
+  // by delta = y'_solved - z' = O(h^p), and the local error is h sigma(1) delta (sigma(1) = 1 for
+  // the one-step methods). The cubic Hermite extrapolation P of the two previous points' values
+  // and solved derivatives misses z(t_n) by -(sum of its derivative weights) delta + O(h^4):
+  // e = -h (y_n - P(t_n)) / sum(beta). The factor is h, not h sigma(1): a variable-step sigma(1)
+  // holds a_2 h_prev, which does not vanish with h, and a step retried smaller after a rejection
+  // must see its estimate shrink (where the solved derivatives jump, e.g. momenta with
+  // oscillating multipliers, y_n - P(t_n) / sum(beta) tends to the jump, not to zero).
+  estimate_.setZero(n_);
+  if (history_.size() < 2) {
+    // The first step: the trapezoidal defect of the step's ends, O(h^3) (zero for the
+    // trapezoidal rule, which the multistep methods take first).
+    const std::span<const Point> pts = rebased(problem, {&out, &history_[0]});
+    for (int i = 0; i < n_; ++i)
+      if (!alg_[i])
+        estimate_[i] = pts[0].y[i] - pts[1].y[i] - 0.5 * dt * (pts[0].yp[i] + pts[1].yp[i]);
+    return;
+  }
+  const std::span<const Point> pts = rebased(problem, {&out, &history_[0], &history_[1]});
+  const double H = pts[1].t - pts[2].t, s = (out.t - pts[2].t) / H;
+  const double h00 = (2 * s - 3) * s * s + 1, h10 = ((s - 2) * s + 1) * s;
+  const double h01 = (3 - 2 * s) * s * s, h11 = (s - 1) * s * s;
+  const double beta_sum = H * (h10 + h11);
+  const double scale = -dt / beta_sum;
+  for (int i = 0; i < n_; ++i) {
+    if (alg_[i]) continue;
+    const double P = h00 * pts[2].y[i] + H * h10 * pts[2].yp[i] + h01 * pts[1].y[i] + H * h11 * pts[1].yp[i];
+    estimate_[i] = scale * (pts[0].y[i] - P);
+  }
 }
 
 std::span<const ImplicitStepIntegrator::Point> ImplicitStepIntegrator::rebased(
@@ -166,7 +222,16 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
     fd = fa = coef::trapezoidal(dt);  // first step, seed eq. (3)
   } else {
     try {
-      const int r_avail = std::min(avail, N);
+      int r_avail = std::min(avail, N);
+      if (error_control()) {
+        // A variable step (docs/adaptive.md): the fixed-step members (ms3, ms4, hope's two-step
+        // formula) need their past steps equal to this one; until they are, the family's
+        // variable-step second-order member (ms2 with h_prev, or the trapezoidal rule for hope)
+        // takes the step, so the order (2) is kept across every change.
+        int equal = 1;
+        while (equal < r_avail && std::abs((history_[equal - 1].t - history_[equal].t) - dt) <= 1e-9 * dt) ++equal;
+        r_avail = std::min(r_avail, equal);
+      }
       const double rho = rho_ ? rho_(t) : 0.0;
       const double rho_alg = rho_alg_ ? rho_alg_(t) : rho;
       fd = formula_(rho, dt, h_prev, steps() + 1, r_avail);
@@ -269,6 +334,7 @@ StepResult StageNIntegrator<S>::step(Problem& problem, double t, double dt, Newt
     if (rho != cached_rho_ || cached_.stages() == 0) {
       cached_ = tableau_(rho);
       cached_rho_ = rho;
+      b_hat_ = coef::embedded_weights(cached_);
     }
   } catch (const std::invalid_argument& e) {
     cached_rho_ = -1.0;
@@ -304,6 +370,20 @@ StepResult StageNIntegrator<S>::step(Problem& problem, double t, double dt, Newt
       return r;
     }
     solved.push_back(std::move(p));
+  }
+  if (error_control()) {
+    // Embedded estimate e = y - y_hat = h sum_j (b_j - b_hat_j) k_j (docs/adaptive.md), the stage
+    // derivatives k_j in the chart of the step's end point.
+    std::vector<const Point*> ptrs;
+    for (int j = S - 1; j >= 0; --j) ptrs.push_back(&stage(j));
+    const std::span<const Point> pts = rebased(problem, ptrs);
+    estimate_.setZero(n_);
+    for (int j = 0; j < S; ++j) {
+      const double w = dt * (tab.A(S - 1, j) - b_hat_[j]);
+      const Vector& yp = pts[S - 1 - j].yp;
+      for (int i = 0; i < n_; ++i)
+        if (!alg_[i]) estimate_[i] += w * yp[i];
+    }
   }
   out = std::move(solved.back());
   return from_newton(nr, iterations);
@@ -371,11 +451,12 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
   if (name == "hope")
     return std::make_unique<StepNIntegrator<2>>(
         "hope",
-        [](double r, double h, double, int step, int) {
+        [](double r, double h, double, int step, int avail) {
           // Step 1 is the Crank-Nicolson start-up (MBDyn's pFirstRegularStep); MBDyn's
           // HopeSolver::SetCoef then flips its flag from 0 at every new step, so step 2 is
-          // trapezoidal, step 3 the two-step formula, and so on (stepsol_impl.cc).
-          return step % 2 == 0 ? coef::trapezoidal(h) : coef::hope_two_step(r, h);
+          // trapezoidal, step 3 the two-step formula, and so on (stepsol_impl.cc). Under error
+          // control, unequal past steps (avail < 2) also take the trapezoidal rule.
+          return step % 2 == 0 || avail < 2 ? coef::trapezoidal(h) : coef::hope_two_step(r, h);
         },
         need_rho(), rho_alg);
   if (name == "ss2") return std::make_unique<SingleStepIntegrator<2>>("ss2", need_rho());

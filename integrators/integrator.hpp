@@ -35,6 +35,19 @@ struct StepResult {
   FailureReason failure = FailureReason::None;
   int singular_index = -1;
   std::string message;
+  /// Error control (docs/adaptive.md): the weighted norm of the local error estimate of the
+  /// converged step (0 without error control or without an estimate), and whether the error
+  /// test rejected it (then `converged` is false and the state is the previous step's).
+  double error_norm = 0.0;
+  bool error_rejected = false;
+};
+
+/// The error test of `strategy: error control` (docs/adaptive.md): the local error estimate e of a
+/// converged step is measured over the differential unknowns only, max_i |e_i| / (atol + rtol
+/// max(|y_i|, |y_prev_i|)); `accept(norm, dt)` (the step controller) decides.
+struct ErrorTest {
+  double rtol = 1e-3, atol = 1e-6;
+  std::function<bool(double norm, double dt)> accept;
 };
 
 /// Runs the "derivatives" phase (technical manual §6.2.1): Newton in derivatives mode with
@@ -58,6 +71,15 @@ class ImplicitStepIntegrator {
   /// with a smaller dt. Never throws on divergence.
   StepResult advance(Problem& problem, double t, double dt, NewtonSolver& newton);
 
+  /// Error control: from start() on, each converged step gets a local error estimate and is
+  /// committed only if `test.accept` says so; otherwise it is undone like a failed step.
+  void set_error_test(ErrorTest test) { error_test_ = std::move(test); }
+  /// p of the local error estimate e = O(h^(p+1)) this method reports (the step controller's
+  /// exponent is 1/(p+1)).
+  virtual int error_estimate_order() const { return 2; }
+  /// The local error estimate of the last converged step (differential unknowns; zero elsewhere).
+  const Vector& error_estimate() const { return estimate_; }
+
   double time() const { return history_.front().t; }
   const Vector& y() const { return history_.front().y; }
   const Vector& yp() const { return history_.front().yp; }
@@ -75,6 +97,14 @@ class ImplicitStepIntegrator {
   virtual StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
                           Point& out) = 0;
   virtual void on_start(const Point& p0) {}
+  /// Error control: the family's own estimate of the step just solved (`out`, canonical, the
+  /// newest converged point of the problem) into estimate_; false to use the default
+  /// (error_estimate_from_history).
+  virtual bool family_error_estimate(Problem& problem, const Point& out, double dt) { return false; }
+  /// Error control: what step() changes in the family's own memory (auxiliary variables,
+  /// accelerations), saved before a step and given back when the error test rejects it.
+  virtual void save_family_state() {}
+  virtual void restore_family_state() {}
 
   // ---- helpers shared by the families ----
   /// Role vectors (see the header comment): X = state role, XP = derivative role.
@@ -90,16 +120,24 @@ class ImplicitStepIntegrator {
   /// Predicted derivative-role vector from points (most recent first) with eq. (12) / (16).
   void predict(double t, std::span<const Point> pts, int count, Vector& xp) const;
 
+  /// Milne's device on the history (docs/adaptive.md): the new point against the cubic Hermite
+  /// extrapolation of the two previous steps' values and derivatives.
+  void error_estimate_from_history(Problem& problem, const Point& out, double dt);
+
   std::deque<Point> history_;  ///< converged steps, most recent first
+  Vector estimate_;           ///< error control: local error estimate of the last step
+  bool error_control() const { return static_cast<bool>(error_test_.accept); }
   /// Work vectors kept between steps: the constant part C of the formula, the predicted
   /// derivative role.
   Vector C_, XP_pred_;
   Eigen::Array<bool, Eigen::Dynamic, 1> alg_;
+  Eigen::Array<bool, Eigen::Dynamic, 1> in_norm_;  ///< error control: Problem::in_error_norm
   int n_ = 0;
 
  private:
   std::string name_;
   int history_size_;
+  ErrorTest error_test_;
   int steps_ = 0;
   std::vector<Point> rebased_;  ///< rebased()
   /// The storage of the point that left the history, for the next point solved.
@@ -124,6 +162,7 @@ class StepNIntegrator : public ImplicitStepIntegrator {
  protected:
   StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
                   Point& out) override;
+  int error_estimate_order() const override { return name() == "implicit euler" ? 1 : 2; }
 
  private:
   Formula formula_;
@@ -141,10 +180,12 @@ class SingleStepIntegrator : public ImplicitStepIntegrator {
   StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
                   Point& out) override;
   void on_start(const Point& p0) override;
+  void save_family_state() override { saved_aux_ = aux_; }
+  void restore_family_state() override { aux_ = saved_aux_; }
 
  private:
   RhoFunction rho_;
-  std::vector<Eigen::VectorXcd> aux_;  ///< derivative-role auxiliary variables 1 .. N-1
+  std::vector<Eigen::VectorXcd> aux_, saved_aux_;  ///< derivative-role auxiliary variables 1 .. N-1
 };
 
 /// ESDIRK family (seed §2.3): `Bathe`, `msstc3/4/5`, `mssth3/4/5`, `DIRK33/43/54`; S = stages.
@@ -154,16 +195,20 @@ class StageNIntegrator : public ImplicitStepIntegrator {
   using TableauFn = std::function<coef::Tableau(double rho)>;
   StageNIntegrator(std::string name, TableauFn tableau, RhoFunction rho);
   int implicit_stages() const override { return S - 1; }
+  /// The embedded weights (coef::embedded_weights) have order 2 at least.
+  int error_estimate_order() const override { return 2; }
 
  protected:
   StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
                   Point& out) override;
+  bool family_error_estimate(Problem&, const Point&, double) override { return true; }
 
  private:
   TableauFn tableau_;
   RhoFunction rho_;
   double cached_rho_ = -1.0;  ///< the tableau is rebuilt only when rho changes
   coef::Tableau cached_;
+  Eigen::VectorXd b_hat_;  ///< embedded weights of cached_ (error control)
 };
 
 /// Plain data for make_integrator (the model builder reads the `method:` card).

@@ -33,6 +33,11 @@ class Problem {
   /// Type of equation i (MBDyn's GetEqType): algebraic for constraint equations, the ones that
   /// `enforce constraint equations` rescales in the residual test; by default that of unknown i.
   virtual DofOrder equation_order(int i) const { return dof_order(i); }
+  /// Whether unknown i enters the error norm of `strategy: error control` (docs/adaptive.md):
+  /// by default the differential unknowns. A problem with index-3 constraints leaves out the
+  /// velocity-level unknowns, whose error an index-3 step does not control (Brenan, Campbell &
+  /// Petzold, Numerical Solution of IVPs in DAEs, §5.4).
+  virtual bool in_error_norm(int i) const { return dof_order(i) == DofOrder::Differential; }
 
   /// y and y' have just changed (prediction or Newton update): recompute whatever depends on
   /// them (node orientation R = R(g) R_ref, angular velocity, ...).

@@ -26,6 +26,7 @@ double StepController::after_success(double t, int iterations) {
   switch (s_.kind) {
     case StepStrategy::Kind::None:
     case StepStrategy::Kind::NoChange:
+    case StepStrategy::Kind::ErrorControl:  // after_accepted()
       return dt_;
     case StepStrategy::Kind::Change:
       // The step changes only after the first step (input manual §4.1.1 "Strategy").
@@ -51,6 +52,61 @@ double StepController::after_success(double t, int iterations) {
   return dt_;
 }
 
+ErrorTest StepController::error_test(int estimate_order) {
+  k_ = estimate_order + 1;
+  ErrorTest e;
+  e.rtol = s_.relative_tolerance;
+  e.atol = s_.absolute_tolerance >= 0.0 ? s_.absolute_tolerance : s_.relative_tolerance;
+  e.accept = [this](double norm, double dt) { return accepts(norm, dt); };
+  return e;
+}
+
+bool StepController::accepts(double norm, double dt) {
+  if (norm <= 1.0 || !std::isfinite(dt)) return true;
+  // At the smallest step allowed the step is taken whatever its error (the summary counts it).
+  if (dt <= s_.min_time_step * (1.0 + 1e-12)) return true;
+  // Ten rejections of the same step: taken as it is (an estimate that does not shrink with the
+  // step, e.g. at a discontinuity, must not stall the run).
+  if (++rejections_in_a_row_ > 10) {
+    rejections_in_a_row_ = 0;
+    return true;
+  }
+  ++summary_.rejected;
+  after_rejection_ = true;
+  // Hairer, Norsett & Wanner I §II.4: h_new = h min(g, max(r, s (1/err)^(1/k)));
+  // after a rejection the step does not grow.
+  const double factor = std::isfinite(norm) ? std::max(s_.max_shrink, std::min(1.0, s_.safety * std::pow(norm, -1.0 / k_)))
+                                            : s_.max_shrink;
+  dt_ = std::max(dt * factor, s_.min_time_step);
+  return false;
+}
+
+double StepController::after_accepted(double t, double norm) {
+  consecutive_failures_ = 0;
+  rejections_in_a_row_ = 0;
+  // PI controller (Gustafsson, Lundh & Soderlind, BIT 28, 1988; Hairer & Wanner II §IV.8, step
+  // size selection): h_new = h s err_n^(-0.7/k) err_(n-1)^(0.4/k), the proportional term damping
+  // the oscillation of the elementary controller where the step is limited by stability.
+  const double e = std::max(norm, 1e-10);
+  double factor = s_.safety * std::pow(e, -0.7 / k_);
+  if (norm_prev_ > 0.0) factor *= std::pow(norm_prev_, 0.4 / k_);
+  else factor = s_.safety * std::pow(e, -1.0 / k_);
+  factor = std::clamp(factor, s_.max_shrink, after_rejection_ ? 1.0 : s_.max_growth);
+  norm_prev_ = e;
+  after_rejection_ = false;
+  dt_ = std::max(clamp(dt_ * factor, t), s_.min_time_step);
+  return dt_;
+}
+
+void StepController::count_accepted(double t, double dt) {
+  ++summary_.accepted;
+  if (dt < summary_.smallest) {
+    summary_.smallest = dt;
+    summary_.smallest_at = t;
+  }
+  summary_.largest = std::max(summary_.largest, dt);
+}
+
 StepController::Decision StepController::after_failure(double t, const StepResult& r) {
   ++consecutive_failures_;
   const std::string what = r.message.empty() ? std::string(to_string(r.failure)) : r.message;
@@ -65,6 +121,14 @@ StepController::Decision StepController::after_failure(double t, const StepResul
     case StepStrategy::Kind::None:
     case StepStrategy::Kind::NoChange:
       return stop("cannot be reduced further");
+    case StepStrategy::Kind::ErrorControl: {
+      // Newton did not converge: retry with the largest shrink, down to min time step.
+      ++summary_.failed;
+      after_rejection_ = true;
+      if (dt_ <= s_.min_time_step * (1.0 + 1e-12)) return stop("cannot be reduced further");
+      dt_ = std::max(dt_ * s_.max_shrink, s_.min_time_step);
+      return {true, dt_, {}};
+    }
     case StepStrategy::Kind::Change: {
       const double next = s_.time_step ? clamp(s_.time_step(t), t) : dt_;
       if (!(next < dt_)) return stop("is not changed by the time step drive");

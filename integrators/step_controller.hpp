@@ -15,8 +15,15 @@
 namespace mbl::integrators {
 
 struct StepStrategy {
-  enum class Kind { None, NoChange, Factor, Change };
+  enum class Kind { None, NoChange, Factor, Change, ErrorControl };
   Kind kind = Kind::None;
+  // error control (ours, docs/adaptive.md): `strategy: error control, <rtol> [, <atol>]
+  // [, safety, <s>] [, max growth, <g>] [, max shrink, <r>];`
+  double relative_tolerance = 1e-3;
+  double absolute_tolerance = -1.0;  ///< < 0: the relative tolerance
+  double safety = 0.9;
+  double max_growth = 2.0;
+  double max_shrink = 0.2;
   // factor
   double reduction_factor = 0.5;
   int steps_before_reduction = 0;
@@ -51,6 +58,25 @@ class StepController {
 
   double current() const { return dt_; }
 
+  // ---- error control ---------------------------------------------------------------------------
+  bool error_control() const { return s_.kind == StepStrategy::Kind::ErrorControl; }
+  /// The integrator's error test for this strategy (p: the order of its estimate).
+  ErrorTest error_test(int estimate_order);
+  /// A converged step of size dt with error norm `norm`: accepted when norm <= 1 or dt is
+  /// already the smallest allowed; a rejected step sets the smaller step to retry with.
+  bool accepts(double norm, double dt);
+  /// After an accepted step ending at t: the next step from its error norm (PI controller).
+  double after_accepted(double t, double norm);
+  /// The counts and extremes of the run (the summary of docs/adaptive.md).
+  struct Summary {
+    long accepted = 0, rejected = 0, failed = 0;
+    double smallest = std::numeric_limits<double>::infinity(), largest = 0.0;
+    double smallest_at = 0.0;  ///< end time of the smallest accepted step
+  };
+  const Summary& summary() const { return summary_; }
+  /// Counts an accepted step (t: its end time).
+  void count_accepted(double t, double dt);
+
  private:
   /// The largest step allowed at time t.
   double limit(double t) const;
@@ -61,6 +87,12 @@ class StepController {
   int steps_since_reduction_ = 0, steps_since_raise_ = 0;
   bool last_chance_ = false;  ///< already retried at min time step
   int consecutive_failures_ = 0;
+  // error control
+  int k_ = 3;                  ///< estimate order + 1
+  double norm_prev_ = -1.0;    ///< error norm of the last accepted step (< 0: none yet)
+  bool after_rejection_ = false;
+  int rejections_in_a_row_ = 0;
+  Summary summary_;
 };
 
 }  // namespace mbl::integrators

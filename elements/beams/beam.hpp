@@ -78,6 +78,12 @@ class Beam : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void save_step_state() override {
+    for (BeamSection& s : sections_) s.law->save_step_state();
+  }
+  void restore_step_state() override {
+    for (BeamSection& s : sections_) s.law->restore_step_state();
+  }
   void after_predict(const StepContext& c) override;
 
   void output_setup(OutputSink&) override;

@@ -48,6 +48,8 @@ class HBeam final : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void save_step_state() override { law_->save_step_state(); }
+  void restore_step_state() override { law_->restore_step_state(); }
   void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "elements/drives/drive_callers.hpp"
@@ -30,11 +31,14 @@ class BistopDrive final : public DriveCaller {
   bool has_derivative() const override { return true; }
   void after_convergence(double t) override { active_ = next_status(t); }
   bool is_stateful() const override { return true; }
+  void save_step_state() override { saved_active_ = active_; }
+  void restore_step_state() override { active_ = saved_active_; }
   std::string describe() const override;
 
  private:
   bool next_status(double t) const;
   bool active_;
+  bool saved_active_ = false;
   DriveCallerPtr activate_, deactivate_;
 };
 
@@ -49,6 +53,8 @@ class ClosestNextDrive final : public DriveCaller {
   bool has_derivative() const override { return true; }
   void after_convergence(double t) override;
   bool is_stateful() const override { return true; }
+  void save_step_state() override { saved_ = {next_, must_advance_, committed_step_}; }
+  void restore_step_state() override { std::tie(next_, must_advance_, committed_step_) = saved_; }
   std::string describe() const override;
 
  private:
@@ -59,6 +65,7 @@ class ClosestNextDrive final : public DriveCaller {
   bool must_advance_ = false;
   long committed_step_ = 0;
   DriveCallerPtr increment_;
+  std::tuple<double, bool, long> saved_{};
 };
 
 /// `discrete filter` (§2.6.8): y_k = sum a_i y_{k-i} + b_0 u_k + sum b_i u_{k-i}. As in MBDyn,
@@ -73,6 +80,10 @@ class DiscreteFilterDrive final : public DriveCaller {
   double value(double t) const override;
   void after_convergence(double t) override;
   bool is_stateful() const override { return true; }
+  void save_step_state() override { saved_ = {y_hist_, u_hist_, y_last_, committed_step_}; }
+  void restore_step_state() override {
+    std::tie(y_hist_, u_hist_, y_last_, committed_step_) = saved_;
+  }
   std::string describe() const override;
 
  private:
@@ -90,6 +101,7 @@ class DiscreteFilterDrive final : public DriveCaller {
   std::vector<double> u_hist_;  ///< u_k, u_{k-1}, ... as of the last committed step
   double y_last_ = 0.0;         ///< converged output of the last committed step
   long committed_step_ = 0;
+  std::tuple<std::vector<double>, std::vector<double>, double, long> saved_{};
 };
 
 /// `sample and hold` (§2.6.30): returns the held value; when the trigger is non-zero at the
@@ -104,6 +116,8 @@ class SampleAndHoldDrive final : public DriveCaller {
   bool has_derivative() const override { return true; }
   void after_convergence(double t) override;
   bool is_stateful() const override { return true; }
+  void save_step_state() override { saved_ = {held_, last_converged_, committed_step_}; }
+  void restore_step_state() override { std::tie(held_, last_converged_, committed_step_) = saved_; }
   std::string describe() const override;
 
  private:
@@ -113,6 +127,7 @@ class SampleAndHoldDrive final : public DriveCaller {
   std::optional<double> held_;
   std::optional<double> last_converged_;  ///< function value at the last converged step
   long committed_step_ = 0;
+  std::tuple<std::optional<double>, std::optional<double>, long> saved_{};
 };
 
 /// `meter` (§2.6.20): 1 at steps 0, n, 2n, ... inside [t0, t1], else 0.

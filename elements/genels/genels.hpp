@@ -67,6 +67,8 @@ class SpringSupport final : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext&) override { law_->after_convergence(); }
+  void save_step_state() override { law_->save_step_state(); }
+  void restore_step_state() override { law_->restore_step_state(); }
 
   // Private data (MBDyn's GenelSpringSupport): "F", the law's force.
   unsigned private_data_index(std::string_view name) const override { return name == "F" ? 1 : 0; }

@@ -20,6 +20,8 @@ class GenelSpring final : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext&) override { law_->after_convergence(); }
+  void save_step_state() override { law_->save_step_state(); }
+  void restore_step_state() override { law_->restore_step_state(); }
 
  private:
   void evaluate(const StepContext& c);

@@ -26,6 +26,12 @@ class Brake final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void save_step_state() override {
+    if (friction_) friction_->save_step_state();
+  }
+  void restore_step_state() override {
+    if (friction_) friction_->restore_step_state();
+  }
 
   // Private data: "rz" relative rotation about the brake axis (counting turns), "wz" relative
   // angular velocity about it.

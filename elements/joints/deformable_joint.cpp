@@ -270,6 +270,18 @@ void DeformableJoint::jacobian(JacobianSink& J, const StepContext& c) {
   add_lin_jacobian(J, r2 + 3, nodes, c, moment2);
 }
 
+void DeformableJoint::save_step_state() {
+  if (law_.law1) law_.law1->save_step_state();
+  if (law_.law3) law_.law3->save_step_state();
+  if (law_.law6) law_.law6->save_step_state();
+}
+
+void DeformableJoint::restore_step_state() {
+  if (law_.law1) law_.law1->restore_step_state();
+  if (law_.law3) law_.law3->restore_step_state();
+  if (law_.law6) law_.law6->restore_step_state();
+}
+
 void DeformableJoint::after_convergence(const StepContext& c) {
   const Kinematics k = kinematics();
   Mat6 K6, C6;

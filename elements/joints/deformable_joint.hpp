@@ -38,6 +38,8 @@ class DeformableJoint final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void save_step_state() override;
+  void restore_step_state() override;
 
   /// Orientation format of the relative rotation in the .jnt (orientation description).
   StructNode::OrientationOutput orientation_output = StructNode::OrientationOutput::Euler123;

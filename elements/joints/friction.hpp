@@ -14,6 +14,7 @@
 //   sticking imposes v = 0, sliding f = sign fs(v) + s2 v.
 #include <cmath>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -49,6 +50,9 @@ class FrictionModel {
   /// -d(state equation)/d: on the state itself and along dv; returns df (same convention).
   virtual LinearForm jacobian(JacobianSink& J, int row, double z, double v, double dCoef, const LinearForm& dv) const = 0;
   virtual void after_convergence(double z, double v) {}
+  /// The memory as a step begins, and back to it when the step is abandoned (core/element.hpp).
+  virtual void save_step_state() {}
+  virtual void restore_step_state() {}
 };
 
 /// The `modlugre` model (Dupont et al., modified LuGre, as MBDyn's ModLugreFriction).
@@ -81,6 +85,14 @@ class DiscreteCoulombFriction final : public FrictionModel {
   double coefficient(double f, double fp, double v) const override;
   LinearForm jacobian(JacobianSink& J, int row, double f, double v, double dCoef, const LinearForm& dv) const override;
   void after_convergence(double f, double v) override;
+  void save_step_state() override {
+    saved_ = {status_, transition_, first_iteration_, first_switch_, current_velocity_,
+              previous_switch_v_, saved_sliding_friction_, sliding_sign_};
+  }
+  void restore_step_state() override {
+    std::tie(status_, transition_, first_iteration_, first_switch_, current_velocity_,
+             previous_switch_v_, saved_sliding_friction_, sliding_sign_) = saved_;
+  }
   bool sliding() const { return status_ == Status::Sliding; }
 
  private:
@@ -94,6 +106,7 @@ class DiscreteCoulombFriction final : public FrictionModel {
   double current_velocity_ = 0.0, previous_switch_v_ = 0.0;
   double saved_sliding_friction_ = 0.0;
   double sliding_sign_ = 1.0;  ///< sliding: f = sliding_sign_ fs(v) + sigma2 v
+  std::tuple<Status, Transition, bool, bool, double, double, double, double> saved_{};
 };
 
 enum class FrictionShape { Simple, SimplePlaneHinge, ScrewJoint };
@@ -124,6 +137,8 @@ class JointFriction {
   LinearForm jacobian(JacobianSink& J, const StepContext& c, int row, double rate, const LinearForm& drate,
                       double F_norm, const LinearForm& dF_norm, double& Q) const;
   void after_convergence(const StepContext& c, int row, double rate);
+  void save_step_state() { model_->save_step_state(); }
+  void restore_step_state() { model_->restore_step_state(); }
   /// Q and f at the last residual (the .jnt columns "F3"/"M3" and "fc").
   double Q() const { return Q_; }
   double coefficient() const { return f_; }

@@ -32,6 +32,12 @@ class PointOnSubspace final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void save_step_state() override {
+    if (friction_) friction_->save_step_state();
+  }
+  void restore_step_state() override {
+    if (friction_) friction_->restore_step_state();
+  }
 
  protected:
   Vec3 f_local() const override { return f_local_; }

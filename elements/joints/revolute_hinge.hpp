@@ -29,6 +29,12 @@ class RevoluteHinge final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void save_step_state() override {
+    if (friction_) friction_->save_step_state();
+  }
+  void restore_step_state() override {
+    if (friction_) friction_->restore_step_state();
+  }
 
   // Private data: "rz" relative rotation about axis 3, "wz" relative angular velocity, then the
   // reactions (MBDyn's numbering, revolute_hinge.cpp).

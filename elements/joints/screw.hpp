@@ -34,6 +34,12 @@ class ScrewJoint final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void save_step_state() override {
+    if (friction_) friction_->save_step_state();
+  }
+  void restore_step_state() override {
+    if (friction_) friction_->restore_step_state();
+  }
 
   unsigned private_data_index(std::string_view name) const override;
   unsigned private_data_count() const override { return 8; }

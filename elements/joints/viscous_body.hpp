@@ -19,6 +19,8 @@ class ViscousBody final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void save_step_state() override { law_->save_step_state(); }
+  void restore_step_state() override { law_->restore_step_state(); }
 
  protected:
   void output_extra(OutputSink& out, std::ostream& os) const override;

@@ -11,6 +11,7 @@
 // eps' (an eigenanalysis sees a purely elastic law, as the manual says).
 #include <Eigen/LU>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "elements/laws/law_traits.hpp"
@@ -59,6 +60,8 @@ class LinearViscoelasticMaxwellLaw final : public ClonableLaw<LinearViscoelastic
     t_prev_ = t_;
     for (Branch& b : branches_) b.epsv_prev = b.epsv;
   }
+  void save_step_state() override { saved_ = {t_prev_, branches_}; }
+  void restore_step_state() override { std::tie(t_prev_, branches_) = saved_; }
 
   std::string describe() const override {
     return branches_.size() == 1 ? "linear viscoelastic maxwell 1" : "linear viscoelastic maxwell n";
@@ -70,6 +73,7 @@ class LinearViscoelasticMaxwellLaw final : public ClonableLaw<LinearViscoelastic
   MatN C_;
   std::optional<double> t_prev_;
   double t_ = 0.0;
+  std::tuple<std::optional<double>, std::vector<Branch>> saved_;
 };
 
 }  // namespace mbl::laws

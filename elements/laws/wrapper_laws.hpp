@@ -37,6 +37,8 @@ class SingleWrapperLaw : public ClonableLaw<Derived, N> {
  public:
   explicit SingleWrapperLaw(std::unique_ptr<ConstitutiveLaw<M>> law) : law_(std::move(law)) {}
   void after_convergence() override { law_->after_convergence(); }
+  void save_step_state() override { law_->save_step_state(); }
+  void restore_step_state() override { law_->restore_step_state(); }
   bool is_viscous() const override { return law_->is_viscous(); }
   int output_count() const override { return law_->output_count(); }
   LawOutputItem output_item(int i) const override { return law_->output_item(i); }
@@ -91,6 +93,12 @@ class ArrayLaw final : public ClonableLaw<ArrayLaw<N>, N> {
   }
   void after_convergence() override {
     for (auto& l : laws_) l->after_convergence();
+  }
+  void save_step_state() override {
+    for (auto& l : laws_) l->save_step_state();
+  }
+  void restore_step_state() override {
+    for (auto& l : laws_) l->restore_step_state();
   }
   bool is_viscous() const override {
     for (auto& l : laws_)

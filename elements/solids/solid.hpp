@@ -42,6 +42,12 @@ class Solid : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  void save_step_state() override {
+    for (auto& law : p_.laws) law->save_step_state();
+  }
+  void restore_step_state() override {
+    for (auto& law : p_.laws) law->restore_step_state();
+  }
   std::string log_line() const override;
 
   /// "E": kinetic energy (zero for static elements).

@@ -141,12 +141,22 @@ class BilinearIsotropicHardeningLaw final : public ClonableLaw<BilinearIsotropic
     e_P_prev_ = e_P_;
     sigma_y_prev_ = sigma_y_;
   }
+  void save_step_state() override {
+    saved_e_P_prev_ = e_P_prev_;
+    saved_sigma_y_prev_ = sigma_y_prev_;
+  }
+  void restore_step_state() override {
+    e_P_prev_ = saved_e_P_prev_;
+    sigma_y_prev_ = saved_sigma_y_prev_;
+  }
   std::string describe() const override { return "bilinear isotropic hardening"; }
 
  private:
   double kappa_, a_E_, E_P_;
   Mat3 e_P_prev_ = Mat3::Zero(), e_P_ = Mat3::Zero();  ///< plastic strain: last converged, last update
   double sigma_y_prev_, sigma_y_;                     ///< yield stress: last converged, last update
+  Mat3 saved_e_P_prev_ = Mat3::Zero();
+  double saved_sigma_y_prev_ = 0.0;
 };
 
 using LawPtr6 = std::unique_ptr<ConstitutiveLaw6D>;

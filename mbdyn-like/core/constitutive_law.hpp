@@ -29,6 +29,10 @@ class ConstitutiveLaw {
   const MatN& damping() const { return F_eps_dot_; }   ///< dF/d eps'
   /// Laws with memory advance once per converged step.
   virtual void after_convergence() {}
+  /// The memory as a step begins, and back to it when the step is abandoned (element.hpp);
+  /// the owning element forwards the calls.
+  virtual void save_step_state() {}
+  virtual void restore_step_state() {}
   virtual bool is_viscous() const { return false; }
   /// A fresh, unshared copy (a named law used by several elements).
   virtual std::unique_ptr<ConstitutiveLaw> clone() const = 0;

@@ -32,6 +32,9 @@ class DriveCaller {
   /// True for drives that keep their own memory and must receive after_convergence() once per
   /// converged step (the drive readers collect them; composites do not forward the call).
   virtual bool is_stateful() const { return false; }
+  /// The memory as a step begins, and back to it when the step is abandoned (element.hpp).
+  virtual void save_step_state() {}
+  virtual void restore_step_state() {}
   /// Shown in the .log and in error messages, e.g. "const, 9.81".
   virtual std::string describe() const { return {}; }
 };

@@ -53,6 +53,11 @@ class Element : public parser::PrivateDataOwner {
   virtual void after_convergence(const StepContext& c) {}
   /// Called after the prediction of each time point (elements with internal references).
   virtual void after_predict(const StepContext& c) {}
+  /// A step that commits internal state in after_convergence() (an ESDIRK stage, or a step the
+  /// error control rejects) may be undone: save_step_state() is called when a step begins,
+  /// restore_step_state() when it is abandoned (Model::save_checkpoint/restore_checkpoint).
+  virtual void save_step_state() {}
+  virtual void restore_step_state() {}
 
   // Initial assembly (technical manual §6.1) evaluates the regular residual()/jacobian() with
   // StepContext::initial_assembly set (phases/initial_assembly.hpp).

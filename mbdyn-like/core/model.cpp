@@ -289,13 +289,24 @@ void Model::after_predict(double t, Vector& y, Vector& yp) {
   for (auto& e : elements_) e->after_predict(c);
 }
 
+bool Model::in_error_norm(int i) const {
+  if (dof_order_[i] != integrators::DofOrder::Differential) return false;
+  for (const StructNode* n : struct_nodes_)
+    if (n->dof_count() == 12 && i >= n->first_index() + 6 && i < n->first_index() + 12) return false;
+  return true;
+}
+
 void Model::save_checkpoint() {
   node_checkpoints_.resize(struct_nodes_.size());
   for (std::size_t k = 0; k < struct_nodes_.size(); ++k) node_checkpoints_[k] = struct_nodes_[k]->checkpoint();
+  for (auto& e : elements_) e->save_step_state();
+  for (auto& d : stateful_drives_) d->save_step_state();
 }
 
 void Model::restore_checkpoint() {
   for (std::size_t k = 0; k < node_checkpoints_.size(); ++k) struct_nodes_[k]->restore(node_checkpoints_[k]);
+  for (auto& e : elements_) e->restore_step_state();
+  for (auto& d : stateful_drives_) d->restore_step_state();
 }
 
 void Model::derivatives_update(Vector& y, Vector& yp) {

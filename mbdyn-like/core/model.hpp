@@ -67,6 +67,9 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   // ---- integrators::Problem -------------------------------------------------------------------
   int size() const override { return n_dofs_; }
   integrators::DofOrder dof_order(int i) const override { return dof_order_[i]; }
+  /// Error control: the differential unknowns but the dynamic structural nodes' momenta (the
+  /// velocity level of the index-3 constraints, docs/adaptive.md).
+  bool in_error_norm(int i) const override;
   integrators::DofOrder equation_order(int i) const override { return equation_order_[i]; }
   void update(double t, const Vector& y, const Vector& yp) override;
   void residual(double t, double dCoef, Vector& r, Vector* abs_r) override;

@@ -76,8 +76,33 @@ void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
     st.kind = Kind::Change;
     DriveCallerPtr d = drives::read_drive_caller(in, ctx.model().drive_env());
     st.time_step = [d](double t) { return d->value(t); };
+  } else if (in.keyword_is("error control")) {
+    // Ours (docs/adaptive.md): `error control, <rtol> [, <atol>] [, safety, <s>]
+    // [, max growth, <g>] [, max shrink, <r>]`.
+    st.kind = Kind::ErrorControl;
+    st.relative_tolerance = in.real();
+    if (!(st.relative_tolerance > 0.0)) in.fail_expected("a positive relative tolerance");
+    if (!in.at_end() && !in.peek_keyword_is("safety") && !in.peek_keyword_is("max growth") &&
+        !in.peek_keyword_is("max shrink")) {
+      st.absolute_tolerance = in.real();
+      if (!(st.absolute_tolerance >= 0.0)) in.fail_expected("a non-negative absolute tolerance");
+    }
+    while (!in.at_end()) {
+      if (in.keyword_is("safety")) {
+        st.safety = in.real();
+        if (!(st.safety > 0.0 && st.safety <= 1.0)) in.fail_expected("a safety factor in (0, 1]");
+      } else if (in.keyword_is("max growth")) {
+        st.max_growth = in.real();
+        if (!(st.max_growth >= 1.0)) in.fail_expected("a max growth >= 1");
+      } else if (in.keyword_is("max shrink")) {
+        st.max_shrink = in.real();
+        if (!(st.max_shrink > 0.0 && st.max_shrink < 1.0)) in.fail_expected("a max shrink in (0, 1)");
+      } else {
+        in.fail_expected("safety, max growth or max shrink");
+      }
+    }
   } else {
-    in.fail_expected("a time step strategy (no change, factor, change)");
+    in.fail_expected("a time step strategy (no change, factor, change, error control)");
   }
 }
 

@@ -229,6 +229,14 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   integrators::NewtonOptions opt = s.newton;
   if (s.output_iterations) opt.trace = &log;
   integrators::NewtonSolver newton = make_newton(s, opt, log);
+  // Step control (input manual §4.1.1 `strategy`, `min/max time step`): without a strategy the
+  // step is fixed and a step that does not converge ends the run.
+  integrators::StepStrategy strategy = s.strategy;
+  strategy.min_time_step = s.min_time_step;
+  strategy.max_time_step_at = s.max_time_step;
+  integrators::StepController control(strategy, s.time_step, opt.max_iterations);
+  // `strategy: error control` (ours, docs/adaptive.md): the integrator tests each step's error.
+  if (control.error_control()) integrator->set_error_test(control.error_test(integrator->error_estimate_order()));
   model.set_time(t, s.time_step, 0);
   integrator->start(model, t, y, yp);  // after_convergence: reactions, drives advance to step 0
   // MBDyn runs no step when the final time is not after the initial one (t.parser.eval).
@@ -241,12 +249,6 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
     return report;
   }
   const double t_end = s.forever ? std::numeric_limits<double>::infinity() : s.final_time;
-  // Step control (input manual §4.1.1 `strategy`, `min/max time step`): without a strategy the
-  // step is fixed and a step that does not converge ends the run.
-  integrators::StepStrategy strategy = s.strategy;
-  strategy.min_time_step = s.min_time_step;
-  strategy.max_time_step_at = s.max_time_step;
-  integrators::StepController control(strategy, s.time_step, opt.max_iterations);
   double dt = control.initial_step();
   long step = 0;
   // Like MBDyn, the time accumulates step by step and the loop runs while the current time is
@@ -259,7 +261,10 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
       report.message = fmt::format("interrupted after step {} at time {:g}", step, t);
       break;
     }
-    const double t_new = t + dt;
+    // Under error control the run ends exactly at the final time: the last step is shortened
+    // (or stretched by at most 1 %) to reach it.
+    if (control.error_control() && t + 1.01 * dt >= t_end) dt = t_end - t;
+    const double t_new = control.error_control() && t + dt >= t_end ? t_end : t + dt;
     model.set_time(t_new, dt, step + 1);
     integrators::StepResult r;
     try {
@@ -288,6 +293,14 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
         log << fmt::format("info: step {} at time {}: {}\n", step + 1, t_new, stop.what());
       }
       break;
+    }
+    if (r.error_rejected) {
+      dt = control.current();
+      if (s.output_iterations)
+        log << fmt::format("info: step {} at time {} rejected ({}); retrying with time step {}\n", step + 1,
+                           t_new, r.message, dt);
+      model.set_time(t, dt, step);
+      continue;
     }
     if (!r.converged) {
       const integrators::StepController::Decision d = control.after_failure(t, r);
@@ -319,7 +332,18 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
     }
     eigenanalysis_if_due([](double when, double now) { return when <= now; }, step, integrator->y(),
                          integrator->yp());
-    dt = control.after_success(t, r.iterations);
+    if (control.error_control()) {
+      control.count_accepted(t, dt);
+      dt = control.after_accepted(t, r.error_norm);
+    } else {
+      dt = control.after_success(t, r.iterations);
+    }
+  }
+  if (control.error_control()) {
+    const integrators::StepController::Summary& c = control.summary();
+    log << fmt::format("error control: {} steps accepted, {} rejected by the error test, {} retried after "
+                       "Newton failed; time step from {} (at time {}) to {}\n",
+                       c.accepted, c.rejected, c.failed, c.smallest, c.smallest_at, c.largest);
   }
   if (report.status == RunStatus::Completed)
     eigenanalysis_if_due([](double, double) { return true; }, report.steps, integrator->y(), integrator->yp());

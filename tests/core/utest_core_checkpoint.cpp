@@ -68,8 +68,39 @@ class FailingAt : public integ::Problem {
   mbl::Model& m_;
 };
 
+// A body on a Maxwell viscoelastic spring (internal viscous strains advanced per converged
+// step) pushed by a force through a discrete filter of a sample and hold (drives with memory):
+// element, law and drive states an abandoned step must give back.
+constexpr const char* kStatefulDeck = R"(begin: data;
+	problem: initial value;
+end: data;
+begin: initial value;
+	initial time: 0.;
+	final time: 1.;
+	time step: 1e-2;
+end: initial value;
+begin: control data;
+	structural nodes: 2;
+	rigid bodies: 1;
+	joints: 2;
+	forces: 1;
+end: control data;
+begin: nodes;
+	structural: 1, dynamic, 0.1, 0., 0., eye, 0., 0.3, 0., 0., 0., 0.;
+	structural: 2, static, null, eye, null, null;
+end: nodes;
+begin: elements;
+	body: 1, 1, 2., null, diag, 0.01, 0.02, 0.03;
+	joint: 10, clamp, 2, node, node;
+	joint: 11, deformable displacement joint, 1, null, 2, null,
+		linear viscoelastic maxwell 1, E0, 40., E1, 25., eta1, 3., C, eye;
+	force: 20, absolute, 1, position, null, 1., 0.5, 0.2,
+		discrete filter, 1, .5, .5, 0, sample and hold, sine, 0., 12., 1., forever, 0., string, "Step % 3 == 0";
+end: elements;
+)";
+
 struct Solve {
-  mbl::BuildResult built = mbl::read_deck_text("checkpoint.mbd", kDeck);
+  mbl::BuildResult built;
   mbl::Model& model = *built.model;
   FailingAt problem{model};
   std::unique_ptr<integ::ImplicitStepIntegrator> integrator;
@@ -80,7 +111,8 @@ struct Solve {
                                return o;
                              }(),
                              std::make_unique<integ::DenseSolver>()};
-  explicit Solve(const char* method) {
+  explicit Solve(const char* method, const char* deck = kDeck)
+      : built(mbl::read_deck_text("checkpoint.mbd", deck)) {
     integ::MethodSpec spec;
     spec.name = method;
     spec.rho = [](double) { return 0.0; };
@@ -134,6 +166,27 @@ TEST_P(RetriedStep, EqualsTheSmallerStepTakenFromTheStart) {
   for (int k = 0; k < 3; ++k)
     for (Solve* r : {&retried, &direct}) ASSERT_TRUE(r->step(dt / 2));
   expect_same_state(retried, direct, "three steps later");
+}
+
+TEST_P(RetriedStep, RestoresElementLawAndDriveState) {
+  // Fails without Model::restore_checkpoint() giving back the elements' and drives' memory: the
+  // stages of the failed step committed the law's viscous strain and the filter's sample.
+  const double dt = 0.05;
+  Solve retried(GetParam(), kStatefulDeck), direct(GetParam(), kStatefulDeck);
+  for (int k = 0; k < 2; ++k)
+    for (Solve* r : {&retried, &direct}) ASSERT_TRUE(r->step(dt));
+  retried.problem.fail_time = retried.integrator->time() + dt;
+  retried.problem.armed = true;
+  ASSERT_FALSE(retried.step(dt));
+  retried.problem.armed = false;
+  for (int k = 0; k < 6; ++k)
+    for (Solve* r : {&retried, &direct}) {
+      r->newton.invalidate_jacobian();
+      ASSERT_TRUE(r->step(dt / 2));
+    }
+  EXPECT_EQ(retried.integrator->time(), direct.integrator->time());
+  EXPECT_EQ(retried.integrator->y(), direct.integrator->y());
+  EXPECT_EQ(retried.integrator->yp(), direct.integrator->yp());
 }
 
 INSTANTIATE_TEST_SUITE_P(Esdirk, RetriedStep, ::testing::Values("Bathe", "mssth3", "DIRK54", "ms"));

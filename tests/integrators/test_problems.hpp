@@ -20,6 +20,32 @@ class PlainProblem : public Problem {
   Vector y_, yp_;
 };
 
+/// The forced Duffing oscillator with an index-1 algebraic unknown of utest_integrators_order.cpp:
+/// x' = v, v' = -x - z x - 0.1 v + 0.5 cos(1.3 t), 0 = z - x^2.
+/// y = [x, v, z]; x, v differential, z algebraic (its y' slot holds its time integral).
+class ForcedDuffing : public PlainProblem {
+ public:
+  int size() const override { return 3; }
+  DofOrder dof_order(int i) const override { return i == 2 ? DofOrder::Algebraic : DofOrder::Differential; }
+  void residual(double t, double, Vector& r, Vector*) override {
+    const double x = y_[0], v = y_[1], z = y_[2];
+    r[0] = -(yp_[0] - v);
+    r[1] = -(yp_[1] + x + z * x + 0.1 * v - 0.5 * std::cos(1.3 * t));
+    r[2] = -(z - x * x);
+  }
+  // J = df/dy' + dCoef df/dy on differential columns, df/dz on the algebraic one.
+  void jacobian(double, double dCoef, SparseMatrix& J) override {
+    const double x = y_[0], z = y_[2];
+    J.add(0, 0, 1.0);
+    J.add(0, 1, -dCoef);
+    J.add(1, 0, dCoef * (1.0 + z));
+    J.add(1, 1, 1.0 + 0.1 * dCoef);
+    J.add(1, 2, x);
+    J.add(2, 0, -2.0 * x * dCoef);
+    J.add(2, 2, 1.0);
+  }
+};
+
 /// Undamped oscillator in first-order form: f = [x' - v, v' + w^2 x] (both differential).
 class Oscillator : public PlainProblem {
  public:

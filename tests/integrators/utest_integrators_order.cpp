@@ -29,30 +29,6 @@
 namespace mbl::integrators {
 namespace {
 
-/// y = [x, v, z]; x, v differential, z algebraic (its y' slot holds its time integral).
-class ForcedDuffing : public testing::PlainProblem {
- public:
-  int size() const override { return 3; }
-  DofOrder dof_order(int i) const override { return i == 2 ? DofOrder::Algebraic : DofOrder::Differential; }
-  void residual(double t, double, Vector& r, Vector*) override {
-    const double x = y_[0], v = y_[1], z = y_[2];
-    r[0] = -(yp_[0] - v);
-    r[1] = -(yp_[1] + x + z * x + 0.1 * v - 0.5 * std::cos(1.3 * t));
-    r[2] = -(z - x * x);
-  }
-  // J = df/dy' + dCoef df/dy on differential columns, df/dz on the algebraic one.
-  void jacobian(double, double dCoef, SparseMatrix& J) override {
-    const double x = y_[0], z = y_[2];
-    J.add(0, 0, 1.0);
-    J.add(0, 1, -dCoef);
-    J.add(1, 0, dCoef * (1.0 + z));
-    J.add(1, 1, 1.0 + 0.1 * dCoef);
-    J.add(1, 2, x);
-    J.add(2, 0, -2.0 * x * dCoef);
-    J.add(2, 2, 1.0);
-  }
-};
-
 /// Pendulum th'' = -sin th with the angle held as MBDyn holds rotations (seed 000 §3.1), in the
 /// plane: y = [g, w], th = th_ref + 2 atan(g / 2) (planar CGR parameter), g' = (1 + g^2/4) w.
 /// Every converged point (ESDIRK stages included) becomes the reference, g = 0, and the older
@@ -141,7 +117,7 @@ NewtonSolver tight_newton() {
 
 /// Solution at the `samples` + 1 equally spaced points of [0, kFinalTime] with `steps` steps.
 std::vector<Vector> solve(const std::string& name, double rho, int steps, int samples) {
-  ForcedDuffing p;
+  testing::ForcedDuffing p;
   auto integ = make(name, rho);
   NewtonSolver newton = tight_newton();
   Vector y0(3), yp0(3);
