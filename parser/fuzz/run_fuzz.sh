@@ -43,16 +43,16 @@ fi
 
 corpus=$build/fuzz-corpus
 mkdir -p "$corpus/deck" "$corpus/math" "$corpus/c81" "$corpus/fem" "$corpus/extforce"
-for f in "$shared"/decks/web.pendulum/deck/pendulum \
-         "$shared"/decks/t.driven.initialassembly/deck/initialassembly \
-         "$shared"/decks/t.parser.eval/deck/eval \
-         "$shared"/paper/andrewssqueezer/deck/andrewssqueezer.ref \
-         "$shared"/paper/andrewssqueezer/deck/andrewssqueezer.set; do
+seed_decks="$shared/decks/web.pendulum/deck/pendulum $shared/decks/t.driven.initialassembly/deck/initialassembly
+  $shared/decks/t.parser.eval/deck/eval $shared/paper/andrewssqueezer/deck/andrewssqueezer.ref
+  $shared/paper/andrewssqueezer/deck/andrewssqueezer.set"
+for f in $seed_decks; do
   [ -f "$f" ] && cp "$f" "$corpus/deck/$(basename "$f")"
 done
 # Math seeds: the right-hand sides of the `set:` cards of the seed decks, one per file.
 i=0
-for f in "$corpus"/deck/*; do
+for f in $seed_decks; do
+  [ -f "$f" ] || continue
   grep -o 'set *: *[^;]*' "$f" | sed 's/^set *: *//' | while IFS= read -r line; do
     i=$((i + 1)); printf '%s' "$line" > "$corpus/math/$(basename "$f").$i"
   done
