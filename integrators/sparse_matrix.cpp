@@ -168,7 +168,7 @@ void SparseMatrix::compress() {
   for (int c = 0; c < n_; ++c) ptr[c + 1] = col_ptr_[c + 1] - col_ptr_[c];
   for (const auto& p : pending_) ++ptr[p.col + 1];
   for (int c = 0; c < n_; ++c) ptr[c + 1] += ptr[c];
-  std::vector<std::pair<int, double>> merged(std::size_t(ptr[n_]));
+  std::vector<std::pair<int, double>> merged(static_cast<std::size_t>(ptr[n_]));  // (not size_t(ptr[n_]): clang reads a declaration)
   {
     std::vector<int> fill(ptr.begin(), ptr.end() - 1);
     for (int c = 0; c < n_; ++c)

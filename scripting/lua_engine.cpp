@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <lua.hpp>
 
 #include "mbdyn-like/core/model.hpp"
@@ -29,13 +31,18 @@ int traceback(lua_State* L) {
   return 1;
 }
 
-/// The instruction-count hook: a script past its budget is stopped with an error.
+/// The instruction-count hook: a script past its instruction or wall-time budget is stopped with
+/// an error. The clock covers library functions (a loop of `string.rep` runs few instructions).
 void count_hook(lua_State* L, lua_Debug*) {
-  long long& budget = engine_of(L).budget();
+  LuaEngine& engine = engine_of(L);
+  long long& budget = engine.budget();
   budget -= kHookEvery;
   if (budget < 0)
     luaL_error(L, "instruction limit exceeded (an endless loop?); raise it with `module load: \"lua\", "
                   "max instructions, <n>`");
+  if (engine.past_deadline())
+    luaL_error(L, "time limit of %f s exceeded (an endless loop?); raise it with `module load: \"lua\", "
+                  "max seconds, <s>`", engine.time_limit_seconds());
 }
 
 void push_value(lua_State* L, const math::Value& v) {
@@ -62,6 +69,20 @@ int global_fallback(lua_State* L) {
   if (!v) return 0;
   push_value(L, *v);
   return 1;
+}
+
+/// Lua's message for a use of a library the sandbox withholds ("attempt to index a nil value
+/// (global 'io')") with what it means and how to allow it. The names stay nil (`io == nil` holds).
+std::string explain_sandbox(std::string msg) {
+  if (g_unsafe) return msg;
+  for (std::string_view name : {"io", "os", "package", "require", "dofile", "loadfile", "debug"})
+    if (msg.find(fmt::format("(global '{}')", name)) != std::string::npos) {
+      const std::size_t end_of_line = std::min(msg.find('\n'), msg.size());
+      msg.insert(end_of_line, fmt::format(": `{}` is withheld by the Lua sandbox; run mbdyn-like with --lua-unsafe to "
+                                          "allow it (trusted decks only)", name));
+      break;
+    }
+  return msg;
 }
 
 // ---- the `mbdyn` table -------------------------------------------------------------------------
@@ -198,8 +219,13 @@ void push_node(lua_State* L, const NodeKinematics& n) {
 LuaEngine::LuaEngine(math::MathParser& math, parser::EntityDirectory* entities, Model* model,
                      const DriveEnvironment* env)
     : math_(math), entities_(entities), model_(model), env_(env) {
-  L_ = luaL_newstate();
+  L_ = lua_newstate(&LuaEngine::allocate, this);
   if (!L_) throw std::runtime_error("cannot create the Lua state (out of memory)");
+  // Every call is protected: an unprotected error is a bug; say so rather than abort silently.
+  lua_atpanic(L_, [](lua_State* L) {
+    std::fprintf(stderr, "mbdyn-like: unprotected Lua error: %s\n", lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+    return 0;
+  });
   *static_cast<LuaEngine**>(lua_getextraspace(L_)) = this;
   open_libraries(L_);
   // Deck variables as fallback globals.
@@ -229,14 +255,44 @@ LuaEngine::LuaEngine(math::MathParser& math, parser::EntityDirectory* entities, 
 
 LuaEngine::~LuaEngine() { lua_close(L_); }
 
+void* LuaEngine::allocate(void* engine, void* block, std::size_t old_size, std::size_t new_size) noexcept {
+  auto* e = static_cast<LuaEngine*>(engine);
+  // `old_size` is the block's size only when `block` is not null (else it codes the object's type).
+  const std::size_t held = block ? old_size : 0;
+  if (new_size == 0) {
+    std::free(block);
+    e->memory_used_ -= held;
+    return nullptr;
+  }
+  // The budget holds inside protected calls only: outside them (arguments pushed, references
+  // kept) an allocation failure would be an unprotected error, i.e. an abort.
+  if (e->in_call_ && new_size > held && e->memory_used_ - held + new_size > e->memory_limit_) {
+    e->memory_refused_ = true;
+    return nullptr;  // Lua raises "not enough memory" (after one emergency collection)
+  }
+  void* grown = std::realloc(block, new_size);
+  if (grown) e->memory_used_ = e->memory_used_ - held + new_size;
+  return grown;
+}
+
 bool LuaEngine::protected_call(int nargs, int nresults) {
   budget_ = instruction_limit_;
-  return lua_pcall(L_, nargs, nresults, kTracebackIndex) == LUA_OK;
+  deadline_ = std::chrono::steady_clock::now() +
+              std::chrono::duration_cast<std::chrono::steady_clock::duration>(time_limit_);
+  memory_refused_ = false;
+  const bool was_in_call = in_call_;
+  in_call_ = true;
+  const bool ok = lua_pcall(L_, nargs, nresults, kTracebackIndex) == LUA_OK;
+  in_call_ = was_in_call;
+  return ok;
 }
 
 void LuaEngine::fail(std::string_view what, const parser::SourceLocation& where) {
-  std::string msg = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "(error object is not a string)";
+  std::string msg = explain_sandbox(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "(error object is not a string)");
   lua_pop(L_, 1);
+  if (memory_refused_)
+    msg += fmt::format("\n(the Lua memory budget of {} MB is used up; raise it with `module load: \"lua\", max "
+                       "memory, <MB>`)", memory_limit_ >> 20);
   throw EvaluationError(fmt::format("{}: Lua error in {}: {}", where.str(), what, msg));
 }
 
@@ -250,8 +306,11 @@ void LuaEngine::load_and_run(std::string_view code, const std::string& chunk_nam
   }
   loading_at_ = where;
   if (!protected_call(0, nresults)) {
-    std::string msg = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "(error object is not a string)";
+    std::string msg = explain_sandbox(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "(error object is not a string)");
     lua_settop(L_, top);
+    if (memory_refused_)
+      msg += fmt::format(" (the Lua memory budget of {} MB is used up; raise it with `module load: \"lua\", max "
+                         "memory, <MB>`)", memory_limit_ >> 20);
     throw parser::InputError(where, "Lua error while loading: " + msg);
   }
 }

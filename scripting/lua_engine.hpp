@@ -6,6 +6,8 @@
 // Error discipline: Lua raises errors with longjmp, so no C++ exception ever crosses a Lua frame.
 // Every call into Lua is protected; its failure becomes an EvaluationError (run time, exit 3) or a
 // parser::InputError (reading, exit 2) that names the card whose Lua failed.
+#include <chrono>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -70,6 +72,14 @@ class LuaEngine final : public StepObserver {
 
   /// Instructions one call (or chunk) may execute before it is stopped as a runaway.
   void set_instruction_limit(long long n) { instruction_limit_ = n; }
+  /// Wall time one call (or chunk) may take, library functions included (checked with the
+  /// instruction budget, every kHookEvery instructions).
+  void set_time_limit(double seconds) { time_limit_ = std::chrono::duration<double>(seconds); }
+  /// Memory the whole Lua state may hold (its allocator refuses more: Lua's "not enough memory").
+  void set_memory_limit(std::size_t bytes) { memory_limit_ = bytes; }
+  static constexpr long long kDefaultInstructions = 100'000'000;
+  static constexpr double kDefaultSeconds = 10.0;
+  static constexpr std::size_t kDefaultMemoryMB = 1024;
 
   /// `mbdyn.on(event, fn)` hooks (StepObserver).
   void before_step(double t) override { run_hooks(Event::BeforeStep, t); }
@@ -94,6 +104,9 @@ class LuaEngine final : public StepObserver {
   std::vector<Hook>& hooks() { return hooks_; }
   const parser::SourceLocation& loading_at() const { return loading_at_; }
   long long& budget() { return budget_; }
+  /// Whether the running call is past its wall-time budget (the count hook asks).
+  bool past_deadline() const { return std::chrono::steady_clock::now() > deadline_; }
+  double time_limit_seconds() const { return time_limit_.count(); }
 
  private:
   /// lua_pcall with the traceback handler and a fresh instruction budget; returns true on success.
@@ -110,8 +123,17 @@ class LuaEngine final : public StepObserver {
   const DriveEnvironment* env_;
   std::vector<Hook> hooks_;
   parser::SourceLocation loading_at_;  ///< the `module load:` card being run
-  long long instruction_limit_ = 100'000'000;
+  /// The state's allocator: lua_Alloc with the memory budget.
+  static void* allocate(void* engine, void* block, std::size_t old_size, std::size_t new_size) noexcept;
+
+  long long instruction_limit_ = kDefaultInstructions;
   long long budget_ = 0;
+  std::chrono::duration<double> time_limit_{kDefaultSeconds};
+  std::chrono::steady_clock::time_point deadline_;
+  std::size_t memory_limit_ = kDefaultMemoryMB << 20;
+  std::size_t memory_used_ = 0;
+  bool memory_refused_ = false;  ///< the allocator refused a block since the last call began
+  bool in_call_ = false;         ///< inside protected_call (where the memory budget holds)
 };
 
 /// The run's engine, created on first use and kept in the ReadContext. Its `mbdyn` table sees the

@@ -1,4 +1,5 @@
-// `module load: "lua", {file, "<path>" | chunk, "<code>" | max instructions, <n>} [, ...];`
+// `module load: "lua", {file, "<path>" | chunk, "<code>" | max instructions, <n> | max seconds, <s>
+//  | max memory, <MB>} [, ...];`
 // (input manual §2.4.6 `module load`; docs/lua.md). Accepted in and between blocks; other
 // run-time modules are not implemented.
 #include <fmt/format.h>
@@ -47,8 +48,14 @@ void read_module_load(parser::CardReader& in, BuildContext& ctx, unsigned) {
       engine->run_chunk(in.string(), "=chunk", at);
     } else if (in.keyword_is("max instructions")) {
       engine->set_instruction_limit(parser::checked_integer(in, [](auto n) { return n > 0; }, "a positive count"));
+    } else if (in.keyword_is("max seconds")) {
+      engine->set_time_limit(parser::checked_real(in, [](double x) { return x > 0.0; }, "a positive time"));
+    } else if (in.keyword_is("max memory")) {
+      const double mb = parser::checked_real(in, [](double x) { return x >= 1.0 && x <= 1048576.0; },
+                                             "a memory size in MB (1 to 1048576)");
+      engine->set_memory_limit(static_cast<std::size_t>(mb * 1048576.0));
     } else {
-      in.fail_expected("file, chunk or max instructions");
+      in.fail_expected("file, chunk, max instructions, max seconds or max memory");
     }
   } while (!in.at_end());
 }

@@ -1,4 +1,5 @@
 #include "elements/drives/socket_drivers.hpp"
+#include "parser/console.hpp"
 
 #include <unistd.h>
 
@@ -68,12 +69,12 @@ void SocketFileDriver::serve_pending() {
     } catch (const std::runtime_error& e) {
       // With no peer to write, the channels keep their initial values: the run goes on (MBDyn
       // would stop here; another run on this machine holds the address).
-      std::cerr << fmt::format("warning: {}; its channels keep their initial values\n", e.what());
+      console_note() << fmt::format("warning: {}; its channels keep their initial values\n", e.what());
       unavailable_ = true;
       return;
     }
     listening_ = true;
-    std::cerr << fmt::format("{}: listening on {}; its channels keep their values until a peer "
+    console_note() << fmt::format("{}: listening on {}; its channels keep their values until a peer "
                              "writes\n",
                              who(label()), channel_.address().describe());
   }
@@ -86,7 +87,7 @@ void SocketFileDriver::serve_pending() {
       ::close(fd);
       continue;
     }
-    if (!serve(peer)) std::cerr << fmt::format("{}: corrupted stream from a peer\n", who(label()));
+    if (!serve(peer)) console_note() << fmt::format("{}: corrupted stream from a peer\n", who(label()));
     std::fclose(peer);
   }
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "mbdyn-like/core/interruption.hpp"
+#include "parser/console.hpp"
 #include "parser/math/math_parser.hpp"
 
 namespace mbl::elements {
@@ -88,8 +90,17 @@ int parse_flag(const std::string& text) {
 
 }  // namespace
 
+void require_finite_load(double v, std::string_view who, std::string_view what) {
+  if (!std::isfinite(v)) throw EvaluationError(fmt::format("{}: the peer sent a non-finite {} ({})", who, what, v));
+}
+
 ExternalLink::ExternalLink(ExternalCommunicator c, std::string who) : c_(std::move(c)), who_(std::move(who)) {
   if (c_.kind == ExternalCommunicator::Kind::Socket) socket_ = std::make_unique<SocketChannel>(c_.address, c_.create, who_);
+}
+
+ExternalLink::ExternalLink(ExternalCommunicator c, std::string who, std::unique_ptr<SocketChannel> channel)
+    : c_(std::move(c)), who_(std::move(who)), socket_(std::move(channel)) {
+  c_.kind = ExternalCommunicator::Kind::Socket;
 }
 
 ExternalLink::~ExternalLink() {
@@ -114,7 +125,7 @@ void ExternalLink::pause() {
 void ExternalLink::say_waiting(const std::string& what) {
   if (said_waiting_) return;
   said_waiting_ = true;
-  std::cerr << fmt::format("{}: waiting for {}\n", who_, what);
+  console_note() << fmt::format("{}: waiting for {}\n", who_, what);
 }
 
 int ExternalLink::read_flag(bool wait) {

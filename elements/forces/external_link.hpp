@@ -89,6 +89,11 @@ class ExternalPeer {
   virtual void read_loads(std::span<const char> record) = 0;
 };
 
+/// Throws EvaluationError when a load the peer sent is NaN or infinite: it would reach the
+/// residual and fail the step as "not a number", far from its cause. `who` names the card,
+/// `what` the value ("force of point 20").
+void require_finite_load(double v, std::string_view who, std::string_view what);
+
 /// The fields of a line of an EDGE file: separated by blanks and at most one comma.
 std::vector<std::string> edge_fields(const std::string& line);
 /// Whether `fields` are `name` (any case) followed by `rest`.
@@ -99,6 +104,8 @@ void write_edge_values(std::ostream& os, const std::vector<double>& values);
 class ExternalLink {
  public:
   ExternalLink(ExternalCommunicator c, std::string who);
+  /// A socket link over a channel already connected (the protocol's fuzz target).
+  ExternalLink(ExternalCommunicator c, std::string who, std::unique_ptr<SocketChannel> channel);
   /// Tells the peer the simulation ended, as MBDyn does (socket: ES_ABORT; EDGE: flag 5 when the
   /// peer waits for MBDyn).
   ~ExternalLink();

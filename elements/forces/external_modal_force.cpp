@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstring>
 #include <istream>
 #include <ostream>
@@ -106,6 +107,8 @@ void ExternalModalForce::read_loads(std::span<const char> record) {
   auto take = [&]() {
     double v;
     std::memcpy(&v, record.data() + sizeof(double) * k++, sizeof v);
+    if (!std::isfinite(v))
+      require_finite_load(v, fmt::format("external modal force {}", label()), fmt::format("load (value {} of the record)", k));
     return v;
   };
   if (p_.rigid) {

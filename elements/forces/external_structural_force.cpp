@@ -236,7 +236,14 @@ void ExternalStructuralForce::read_loads(std::span<const char> record) {
     }
     force_[i] = vec3_at(forces + 3 * k * sizeof(double));
     moment_[i] = rotations() ? vec3_at(moments + 3 * k * sizeof(double)) : Vec3::Zero();
+    if (!force_[i].allFinite() || !moment_[i].allFinite())
+      require_finite_load(force_[i].allFinite() ? moment_[i].norm() : force_[i].norm(),
+                          fmt::format("external structural force {}", label()),
+                          fmt::format("load for point {}", p_.points[i].label));
   }
+  if (!F0_.allFinite() || !M0_.allFinite())
+    require_finite_load(F0_.allFinite() ? M0_.norm() : F0_.norm(), fmt::format("external structural force {}", label()),
+                        "load for the reference node");
 }
 
 void ExternalStructuralForce::read_loads(std::istream& is, ExternalCommunicator::Kind kind) {

@@ -1,4 +1,5 @@
 #include "elements/input/socket_channel.hpp"
+#include "parser/console.hpp"
 
 #include "mbdyn-like/core/interruption.hpp"
 
@@ -131,17 +132,17 @@ void SocketChannel::connect() {
   if (fd_ >= 0 || abandoned_) return;
   if (create_) {
     listen(false);
-    std::cerr << fmt::format("{}: waiting for a peer to connect on {}\n", who_, address_.describe());
+    console_note() << fmt::format("{}: waiting for a peer to connect on {}\n", who_, address_.describe());
     do fd_ = ::accept(listen_fd_, nullptr, nullptr);
     while (fd_ < 0 && errno == EINTR && !interrupted(who_));
     if (fd_ < 0) throw std::runtime_error(fmt::format("{}: accept failed ({})", who_, errno_text()));
-    std::cerr << fmt::format("{}: peer connected\n", who_);
+    console_note() << fmt::format("{}: peer connected\n", who_);
     return;
   }
   // MBDyn retries for 60 s, then gives up.
   const RawAddress a = raw_address(address_, false, who_);
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  std::cerr << fmt::format("{}: connecting to the peer's {}\n", who_, address_.describe());
+  console_note() << fmt::format("{}: connecting to the peer's {}\n", who_, address_.describe());
   for (;;) {
     const int fd = ::socket(a.family, SOCK_STREAM, 0);
     if (fd < 0) throw std::runtime_error(fmt::format("{}: socket failed ({})", who_, errno_text()));
@@ -157,6 +158,12 @@ void SocketChannel::connect() {
   }
 }
 
+void SocketChannel::adopt(int fd) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = fd;
+  abandoned_ = false;
+}
+
 void SocketChannel::abandon() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
@@ -170,7 +177,7 @@ bool SocketChannel::receive(void* data, std::size_t n) {
   while (n > 0) {
     const ssize_t got = ::recv(fd_, p, n, MSG_WAITALL);
     if (got == 0 || (got < 0 && errno == ECONNRESET)) {
-      std::cerr << fmt::format("{}: communication closed by the peer; abandoning\n", who_);
+      console_note() << fmt::format("{}: communication closed by the peer; abandoning\n", who_);
       abandon();
       return false;
     }
@@ -202,7 +209,7 @@ bool SocketChannel::send(const void* data, std::size_t n) {
     const ssize_t sent = ::send(fd_, p, n, MSG_NOSIGNAL);
     if (sent < 0) {
       if (errno == EINTR) continue;
-      std::cerr << fmt::format("{}: send failed ({}); abandoning\n", who_, errno_text());
+      console_note() << fmt::format("{}: send failed ({}); abandoning\n", who_, errno_text());
       abandon();
       return false;
     }

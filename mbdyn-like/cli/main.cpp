@@ -3,6 +3,7 @@
 //   mbdyn-like compare RUN REF [...] | mbdyn-like plot RUN VAR... -o fig | mbdyn-like view RUN
 // Exit codes: 0 ok, 2 input error, 3 solution failure (1: compare found differences).
 #include <CLI/CLI.hpp>
+#include "parser/console.hpp"
 #include <fmt/format.h>
 
 #include <malloc.h>
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   mbl::scripting::set_unsafe_libraries(lua_unsafe);
+  mbl::set_console_quiet(opt.quiet);
   opt.deck = input_flag.empty() ? input_positional : input_flag;
   if (opt.deck.empty()) {
     std::cerr << "mbdyn-like: error: no input deck (use -f <deck> or give it as argument; --help for usage)\n";

@@ -1,8 +1,11 @@
 #include "mbdyn-like/cli/run_command.hpp"
+#include "parser/console.hpp"
 
 #include <fmt/format.h>
 
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +15,7 @@
 #include <iostream>
 
 #include "elements/drives/drive_reader.hpp"
+#include "mbdyn-like/core/interruption.hpp"
 #include "mbdyn-like/model/model_builder.hpp"
 #include "mbdyn-like/output/compare.hpp"
 #include "mbdyn-like/output/plot.hpp"
@@ -40,10 +44,13 @@ namespace {
 
 void print_diagnostics(const parser::ReadContext& ctx, bool quiet) {
   for (const auto& d : ctx.diagnostics()) {
-    if (quiet && d.severity == "info") continue;
+    // -q: errors only (a card not implemented stops the run: it is one)
+    if (quiet && (d.severity == "info" || d.severity == "warning")) continue;
     std::cerr << parser::format_diagnostic(d.where, d.severity, d.message);
   }
 }
+
+const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal"; }
 
 std::string default_prefix(const std::string& deck) {
   fs::path p(deck);
@@ -154,7 +161,7 @@ int run_command(const RunOptions& opt) {
       std::shared_ptr<ProgressObserver> p;
       ~EraseProgress() { if (p) p->finish(); }
     } erase_progress{progress};
-    std::ostream& log = opt.quiet ? std::clog : std::cout;
+    std::ostream& log = console_out();  // -q: nothing but errors
     // The metrics are written however the run ends (a failed case of a sweep keeps what it had).
     struct WriteMetrics {
       const MetricsObserver& metrics;
@@ -170,20 +177,24 @@ int run_command(const RunOptions& opt) {
       }
     } write_metrics{*metrics_observer, opt};
     // SIGINT/SIGTERM end the run after the current step with its outputs complete and closed; a
-    // second signal kills the program (the handler is reset to the default).
-    for (int sig : {SIGINT, SIGTERM}) {
-      struct sigaction action {};
-      action.sa_handler = [](int signal) { request_stop(signal); };
-      action.sa_flags = SA_RESETHAND;
-      sigemptyset(&action.sa_mask);
-      sigaction(sig, &action, nullptr);
-    }
+    // second signal, or the first one left unanswered for StopWatchdog::kGraceSeconds (a step
+    // that never ends), closes the outputs at the last step written and ends the program there.
+    const StopWatchdog watchdog([&output](int signal, bool second_signal) {
+      const ModelOutput::Written w = output.close_now();
+      const std::string why = second_signal ? "a second signal"
+                                            : fmt::format("no end of the step within {:g} s", StopWatchdog::kGraceSeconds);
+      const std::string message =
+          fmt::format("mbdyn-like: stopped inside a step by {} ({}); outputs are complete up to time {:g} (step {})\n",
+                      signal_name(signal), why, w.time, w.step);
+      std::fwrite(message.data(), 1, message.size(), stderr);
+      std::fflush(stderr);
+      std::_Exit(128 + signal);
+    });
     const RunReport r = run_simulation(*built.model, s, output, log);
     if (progress) progress->finish();
     if (r.status == RunStatus::Interrupted) {
       std::cerr << fmt::format("mbdyn-like: {} by {}; outputs are complete up to time {:g} (step {})\n", r.message,
-                               r.signal == SIGINT ? "SIGINT" : r.signal == SIGTERM ? "SIGTERM" : "a signal",
-                               r.final_time, r.steps);
+                               signal_name(r.signal), r.final_time, r.steps);
       return 128 + r.signal;
     }
     if (r.status == RunStatus::SolutionFailure) {

@@ -1,6 +1,7 @@
 #include "mbdyn-like/output/output_manager.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "mbdyn-like/core/nc_catalog.hpp"
@@ -64,6 +65,18 @@ std::ofstream& OutputManager::open(OutputFile f) {
 }
 
 void OutputManager::begin_setup() {
+  // The files of an earlier run with this prefix go: what is there after this run is this run's,
+  // whether it writes a kind of file or not, and however early it fails (MBDyn truncates the files
+  // it opens at the start; ours are created on first use). The CLI refuses a prefix whose output
+  // would be the deck itself.
+  for (int f = 0; f < kOutputFileKinds; ++f) {
+    std::error_code ec;
+    std::filesystem::remove(path(OutputFile(f)), ec);
+  }
+  if (!config_.netcdf) {
+    std::error_code ec;
+    std::filesystem::remove(config_.prefix + ".nc", ec);
+  }
   auto& log = open(OutputFile::Log);
   // Appendix E.3.2: "custom" when an output meter decides.
   if (config_.meter)

@@ -372,6 +372,7 @@ void ModelOutput::write_eigen_netcdf(Model& model, const EigenSolution& sol) {
 }
 
 void ModelOutput::eigenanalysis(Model& model, const EigenSolution& sol) {
+  const std::lock_guard lock(mutex_);
   if (std::ostream* out = manager_.text(OutputFile::Out)) *out << eigenvalue_table(sol, manager_.out_precision()) << std::flush;
   if (sol.settings.any_file_output())
     write_m_file(manager_.config().prefix + file_suffix(sol.settings, sol.index) + ".m", model, sol,

@@ -112,6 +112,7 @@ bool node_accelerations(const StructNode& n, const NodalInertia& in, Vec3& xpp_W
 ModelOutput::ModelOutput(output::OutputConfig config) : manager_(std::move(config)) {}
 
 void ModelOutput::setup(Model& model) {
+  const std::lock_guard lock(mutex_);
   const auto& cfg = manager_.config();
   manager_.begin_setup();
   autostruct_.clear();
@@ -304,17 +305,20 @@ void ModelOutput::write_entities(Model& model) {
 }
 
 void ModelOutput::derivatives_done(double t, int iterations, double residual_error) {
+  const std::lock_guard lock(mutex_);
   manager_.write_derivatives_line(t, iterations, residual_error);
 }
 
 void ModelOutput::derivatives(Model& model, double t, int iterations, double residual_error,
                               bool simulation_follows) {
+  const std::lock_guard lock(mutex_);
   initial_output(model, t, 0.0, iterations, residual_error, simulation_follows);
 }
 
 void ModelOutput::dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
                               double derivatives_error, double t, double dt, int iterations,
                               double residual_error) {
+  const std::lock_guard lock(mutex_);
   manager_.write_dummy_steps_line(t, iterations, residual_error);
   initial_output(model, t, dt, iterations, residual_error);
 }
@@ -340,9 +344,34 @@ void ModelOutput::initial_output(Model& model, double t, double dt, int iteratio
   line.output = out;
   manager_.end_step(line, simulation_follows);
   if (!simulation_follows) manager_.write_out_line("End of derivatives; no simulation is required.");
+  written_ = {0, t};
+}
+
+void ModelOutput::initial_configuration(Model& model, double t) {
+  const std::lock_guard lock(mutex_);
+  update_accelerations();
+  if (manager_.begin_step(0, t, 0.0)) {
+    // After a failure: an entity whose output evaluates the function that failed (a force's
+    // drive) throws before it writes its line; the others are written.
+    auto guarded = [](auto&& write) {
+      try {
+        write();
+      } catch (const std::exception&) {
+      }
+    };
+    for (const auto& n : model.nodes())
+      if (n->output_enabled()) guarded([&] { n->output(manager_); });
+    guarded([&] { write_autostruct(); });
+    for (Element* e : output_order_)
+      if (e->output_enabled()) guarded([&] { e->output(manager_); });
+    guarded([&] { write_drives(t); });
+  }
+  manager_.end_step(output::StepLine{}, false);
+  written_ = {0, t};
 }
 
 void ModelOutput::input_only(Model& model, double t) {
+  const std::lock_guard lock(mutex_);
   update_accelerations();
   if (manager_.begin_step(0, t, 0.0)) {
     write_entities(model);
@@ -353,6 +382,7 @@ void ModelOutput::input_only(Model& model, double t) {
 }
 
 void ModelOutput::step(Model& model, long step, double t, double dt, const integrators::StepResult& r) {
+  const std::lock_guard lock(mutex_);
   if (!r.converged) {
     manager_.flush();
     return;
@@ -371,9 +401,23 @@ void ModelOutput::step(Model& model, long step, double t, double dt, const integ
   line.residual_error = r.residual_error;
   line.solution_error = r.solution_error;
   line.output = out;
-  manager_.end_step(line);
+  manager_.end_step(line);  written_ = {step, t};
 }
 
-void ModelOutput::close() { manager_.close(); }
+void ModelOutput::close() {
+  const std::lock_guard lock(mutex_);
+  manager_.close();
+}
+
+ModelOutput::Written ModelOutput::close_now() {
+  // Never released: the process ends, and no later write of the run may reopen a file.
+  mutex_.lock();
+  try {
+    manager_.close();
+  } catch (const std::exception&) {
+    // the process ends: what could be written is
+  }
+  return written_;
+}
 
 }  // namespace mbl

@@ -10,6 +10,7 @@
 // - drive callers defined with `output, yes` (.drv);
 // - the .log lines that describe the numbering and the symbol table (appendix E.3).
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -46,6 +47,7 @@ class ModelOutput final : public RunOutput {
   void derivatives(Model& model, double t, int iterations, double residual_error,
                    bool simulation_follows) override;
   void input_only(Model& model, double t) override;
+  void initial_configuration(Model& model, double t) override;
   void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
                    double derivatives_error, double t, double dt, int iterations,
                    double residual_error) override;
@@ -53,6 +55,16 @@ class ModelOutput final : public RunOutput {
   void close() override;
   output::OutputManager& manager() { return manager_; }
   void write_reference_frames();  ///< the .rfm file (`default output: reference frames`)
+
+  /// The last step whose output is complete (step 0: the initial output).
+  struct Written {
+    long step = -1;
+    double time = 0.0;
+  };
+  /// Closes every output now, from another thread (core/interruption.hpp's watchdog): waits
+  /// until the step being written, if any, is whole, and leaves the files at the last step
+  /// written. For a process about to end: the lock stays held, later writes of the run wait.
+  Written close_now();
 
  private:
   /// The automatic structural element of a dynamic node.
@@ -76,6 +88,9 @@ class ModelOutput final : public RunOutput {
     std::size_t nodes = 0;  ///< structural nodes in eig.idx (with `output geometry`)
   } eig_nc_;
   output::OutputManager manager_;
+  /// Held while a step's records are written, so that close_now() never cuts one.
+  std::recursive_mutex mutex_;
+  Written written_;
   std::vector<AutoStruct> autostruct_;
   /// Elements in MBDyn's output order: by type (autostruct, joints, beams, forces, ...), then
   /// in input order.

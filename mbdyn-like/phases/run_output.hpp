@@ -34,6 +34,11 @@ class RunOutput {
   virtual void dummy_steps(Model& model, double t_derivatives, int derivatives_iterations,
                            double derivatives_error, double t, double dt, int iterations,
                            double residual_error) {}
+  /// A run that fails before its initial output (initial assembly, derivatives, dummy steps, a
+  /// user function failing at the initial time): the last converged configuration at t (as read,
+  /// or as assembled) written once with no "Step" line, so that every output file of the run
+  /// exists and holds it. The model's state may be that of a failed iterate: the caller resets it.
+  virtual void initial_configuration(Model& model, double t) {}
   /// A converged step (or the failing one, with converged = false, which writes nothing else).
   virtual void step(Model& model, long step, double t, double dt, const integrators::StepResult& r) = 0;
   /// Flushes and closes everything (also after a failure: files stay valid).

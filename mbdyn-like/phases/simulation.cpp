@@ -10,6 +10,7 @@
 #include <fmt/ostream.h>
 
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <ostream>
 
@@ -126,20 +127,61 @@ DerivativesOutcome run_derivatives(Model& model, const RunSettings& s, double t,
   }
   return out;
 }
-RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
+/// Where a run is, for a failure that throws out of the phases: the phase's name (as the prefix
+/// of its message) and whether the initial output was written.
+struct RunProgress {
+  std::string phase = "setup";
+  double t = 0.0;
+  bool initial_output_written = false;
+};
+
+/// A failure before the initial output: the outputs get the last converged configuration at the
+/// initial time (the nodes' initial conditions, assembled when the assembly converged) so that
+/// every file of this run exists and is valid, then close.
+void close_before_start(Model& model, const RunProgress& progress, RunOutput& output) {
+  if (!progress.initial_output_written) {
+    try {
+      Vector y, yp;
+      model.initial_state(y, yp);
+      model.update(progress.t, y, yp);
+    } catch (const std::exception&) {
+      // a user function that fails at the initial time fails here again: the state stays
+    }
+    try {
+      output.initial_configuration(model, progress.t);
+    } catch (const std::exception&) {
+      // an element whose output evaluates the failing function: the files stay as they are
+    }
+  }
+  output.close();
+}
+
+RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log,
+                     RunProgress& progress) {
   RunReport report;
   model.set_assembly_threads(s.assembly_threads);
   model.number_dofs();
   Vector y, yp;
   model.initial_state(y, yp);
   double t = s.initial_time;
+  progress.t = t;
   model.set_time(t, s.time_step, 0);
-  model.update(t, y, yp);
+  progress.phase = "initial assembly";
+  // The outputs are opened even when this first evaluation fails (a user function failing at the
+  // initial time): the failure is then reported with whole outputs.
+  std::exception_ptr first_evaluation_failure;
+  try {
+    model.update(t, y, yp);
+  } catch (...) {
+    first_evaluation_failure = std::current_exception();
+  }
   output.setup(model);
+  if (first_evaluation_failure) std::rethrow_exception(first_evaluation_failure);
 
   if (s.abort_after == "input") {
     report.status = RunStatus::Aborted;
     output.input_only(model, t);
+    progress.initial_output_written = true;
     output.close();
     return report;
   }
@@ -148,7 +190,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   if (const AssemblyReport a = run_initial_assembly(model, s, log); !a.converged) {
     report.status = RunStatus::SolutionFailure;
     report.message = a.message;
-    output.close();
+    close_before_start(model, progress, output);
     return report;
   } else if (a.performed) {
     model.initial_state(y, yp);
@@ -172,11 +214,12 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   double derivatives_error = 0.0;
   // ---- derivatives (technical manual §6.2.1): y' at t0 with y kept ---------------------------
   {
+    progress.phase = "derivatives phase";
     const DerivativesOutcome d = run_derivatives(model, s, t, y, yp, log);
     if (!d.ok) {
       report.status = RunStatus::SolutionFailure;
       report.message = d.message;
-      output.close();
+      close_before_start(model, progress, output);
       return report;
     }
     derivatives_iterations = d.iterations;
@@ -207,13 +250,16 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
     integrators::StepResult r;
     for (int k = 1; k <= s.dummy_steps; ++k) {
       const double t_new = t + dt;
+      progress.phase = fmt::format("dummy step {}", k);
+      progress.t = t_new;
       model.set_time(t_new, dt, 0);
       r = dummy->advance(model, t_new, dt, newton);
       if (!r.converged) {
         report.status = RunStatus::SolutionFailure;
         report.message = fmt::format("dummy step {} at time {} did not converge: {}", k, t_new,
                                      describe_failure(model, r));
-        output.close();
+        progress.t = t_derivatives;
+        close_before_start(model, progress, output);
         return report;
       }
       t = t_new;
@@ -222,6 +268,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
     yp = dummy->yp();
     output.dummy_steps(model, t_derivatives, derivatives_iterations, derivatives_error, t, dt,
                        r.iterations, r.residual_error);
+    progress.initial_output_written = true;
   }
 
   // ---- regular steps --------------------------------------------------------------------------
@@ -238,11 +285,14 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   // `strategy: error control` (ours, docs/adaptive.md): the integrator tests each step's error.
   if (control.error_control()) integrator->set_error_test(control.error_test(integrator->error_estimate_order()));
   model.set_time(t, s.time_step, 0);
+  progress.phase = "step 0";
+  progress.t = t;
   integrator->start(model, t, y, yp);  // after_convergence: reactions, drives advance to step 0
   // MBDyn runs no step when the final time is not after the initial one (t.parser.eval).
   const bool steps_follow = s.forever || t < s.final_time;
   if (!run_dummy_steps)
     output.derivatives(model, t, derivatives_iterations, derivatives_error, steps_follow);
+  progress.initial_output_written = true;
   if (abort_before_dummy || s.abort_after == "dummysteps") {
     report.status = RunStatus::Aborted;
     output.close();
@@ -355,21 +405,43 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
 }  // namespace
 
 RunReport run_simulation(Model& model, const RunSettings& s, RunOutput& output, std::ostream& log) {
-  try {
-    if (s.inverse_dynamics.enabled) return run_inverse_dynamics(model, s, output, log);
-    return run_phases(model, s, output, log);
-  } catch (const EvaluationError& e) {
-    // A user function failed before the regular steps (they catch their own): no step is complete.
-    RunReport report;
-    report.status = RunStatus::SolutionFailure;
-    report.message = e.what();
-    mark_if_interrupted(report);
-    report.final_time = s.initial_time;
-    output.close();
-    return report;
+  if (s.inverse_dynamics.enabled) {
+    try {
+      return run_inverse_dynamics(model, s, output, log);
+    } catch (const EvaluationError& e) {
+      RunReport report;
+      report.status = RunStatus::SolutionFailure;
+      report.message = e.what();
+      mark_if_interrupted(report);
+      report.final_time = s.initial_time;
+      output.close();
+      return report;
+    }
   }
+  // A user function or an expression that fails before the regular steps (they catch their own):
+  // a solution failure of that phase, prefixed like a step's, with no step complete.
+  RunProgress progress;
+  progress.t = s.initial_time;
+  RunReport report;
+  report.status = RunStatus::SolutionFailure;
+  report.final_time = s.initial_time;
+  try {
+    return run_phases(model, s, output, log, progress);
+  } catch (const EvaluationError& e) {
+    report.message = fmt::format("{} at time {}: {}", progress.phase, progress.t, e.what());
+    mark_if_interrupted(report);
+  } catch (const parser::InputError& e) {
+    report.message = fmt::format("{} at time {}: {}: {}", progress.phase, progress.t, e.where().str(), e.message());
+  } catch (const math::StopRequest& stop) {
+    if (stop.exit_code != 0) {
+      report.message = fmt::format("{} at time {}: {}", progress.phase, progress.t, stop.what());
+    } else {
+      log << fmt::format("info: {} at time {}: {}\n", progress.phase, progress.t, stop.what());
+      report.status = RunStatus::Completed;
+    }
+  }
+  close_before_start(model, progress, output);
+  return report;
 }
-
-void request_stop(int signal) noexcept { note_interruption(signal); }
 
 }  // namespace mbl

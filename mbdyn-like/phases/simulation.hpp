@@ -22,10 +22,6 @@ struct RunReport {
   int signal = 0;       ///< the signal that interrupted the run (status Interrupted)
 };
 
-/// Asks a running simulation to stop after its current step, as if the final time had been
-/// reached (outputs flushed and closed): async-signal-safe, for SIGINT/SIGTERM handlers.
-void request_stop(int signal) noexcept;
-
 /// Runs the whole simulation. Never throws on divergence: a failing step ends the run cleanly
 /// with status SolutionFailure; outputs are complete up to the last converged step.
 RunReport run_simulation(Model& model, const RunSettings& settings, RunOutput& output, std::ostream& log);

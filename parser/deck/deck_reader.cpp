@@ -2,6 +2,7 @@
 // cards of input manual §2.4 that may appear anywhere (set, include, reference, remark, print
 // symbol table, setenv) and returning every other card to the model builder.
 #include "parser/deck/deck_reader.hpp"
+#include "parser/console.hpp"
 
 #include <fmt/format.h>
 
@@ -119,7 +120,7 @@ struct DeckReader::Impl {
     } else if (d == "printsymboltable" || (d == "print" && c.peek_keyword_is("symbol table"))) {
       // §2.4.7: `print symbol table [: all | namespaces];` -- one namespace here, print it all.
       c.skip_rest();
-      ctx.math().print_symbol_table(std::cout);
+      ctx.math().print_symbol_table(console_out());
     } else if (d == "setenv") {
       setenv(c);
     } else {
@@ -193,7 +194,7 @@ struct DeckReader::Impl {
       out += v.type() == math::Type::String ? v.to_string_value() : v.str();
       first = false;
     }
-    std::cerr << out << '\n';
+    console_note() << out << '\n';
   }
 
   /// §2.4.11: `setenv: [overwrite, {yes|no|<bool>},] "NAME[=value]";`

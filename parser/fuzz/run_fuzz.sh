@@ -1,41 +1,87 @@
 #!/bin/sh
-# Builds, with clang in build-fuzz/, the libFuzzer targets of the deck front end and of the math
-# evaluator and the math unit tests under ASan + UBSan; runs the unit tests, then each fuzzer for
-# N seconds (default 60) on seed corpora made from a few shared decks (nothing is committed) plus
-# the regression inputs kept in tests/bad/fuzz/<target>/ when present.
+# The sanitized pass of the test command (./dev test). Builds, with clang in build-fuzz/, the whole
+# project and its unit suite with ASan + UBSan (every object also instrumented for libFuzzer), runs
+# the unit suite there (without the slow deck-agreement and corpus runs, which the normal build
+# runs), then each libFuzzer target for N seconds (default 30): the deck front end, the math
+# evaluator, the c81 airfoil reader, the FEM file reader and the external forces' socket protocol.
+# Seeds: a few shared decks and data files (copied to build-fuzz/fuzz-corpus/, which keeps what
+# the fuzzers add), plus the regression inputs kept in tests/bad/fuzz/<target>/.
 # Usage: parser/fuzz/run_fuzz.sh [seconds]
+#   MBL_SANITIZE=0   skip the sanitized unit suite (local iteration only; ./dev test runs it)
+#   seconds = 0      skip the fuzzing
+#   MBL_FUZZ_TARGETS="c81 fem"  fuzz only these targets
+#   MBL_FUZZ_BUILD=0 use the fuzzers already built (a long campaign beside other builds)
+#   MBL_FUZZ_ARGS="-fork=1 -ignore_crashes=1"  more libFuzzer options (a campaign that goes on)
 set -eu
-seconds=${1:-60}
+seconds=${1:-30}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${MBL_SHARED_DIR:-$src/../shared}
 build=$src/build-fuzz
+targets=${MBL_FUZZ_TARGETS:-deck math c81 fem extforce}
+launcher=""
+command -v ccache >/dev/null && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+# -O1 with line tables: ASan's usual trade of speed against readable reports. NDEBUG as the
+# program is built: Boost.Spirit's standard encoding asserts on bytes above 127 (which the
+# Release build reads as any other byte).
+# shellcheck disable=SC2086
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -G Ninja -DMBL_FUZZ=ON -DMBL_BENCH=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBL_SHARED_DIR="$shared" >/dev/null
-cmake --build "$build" -j2 --target fuzz_deck fuzz_math sanitized_utest_math
+  -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -gline-tables-only -DNDEBUG" \
+  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+  -DMBL_SHARED_DIR="$shared" $launcher >/dev/null
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-"$build"/parser/fuzz/sanitized_utest_math --gtest_brief=1
+if [ "${MBL_FUZZ_BUILD:-1}" = 0 ]; then
+  :
+elif [ "${MBL_SANITIZE:-1}" != 0 ]; then
+  cmake --build "$build" -j "$(nproc)"
+  # The deck agreement and corpus runs take 10x longer under ASan; the normal build runs them.
+  ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -LE '^(decks|corpus)$'
+else
+  # shellcheck disable=SC2086
+  cmake --build "$build" -j "$(nproc)" $(for t in $targets; do printf ' --target fuzz_%s' "$t"; done)
+fi
+[ "$seconds" -gt 0 ] || exit 0
+
 corpus=$build/fuzz-corpus
-mkdir -p "$corpus/deck" "$corpus/math"
-for f in "$shared"/decks/web.pendulum/deck/pendulum \
-         "$shared"/decks/t.driven.initialassembly/deck/initialassembly \
-         "$shared"/decks/t.parser.eval/deck/eval \
-         "$shared"/paper/andrewssqueezer/deck/andrewssqueezer.ref \
-         "$shared"/paper/andrewssqueezer/deck/andrewssqueezer.set; do
+mkdir -p "$corpus/deck" "$corpus/math" "$corpus/c81" "$corpus/fem" "$corpus/extforce"
+seed_decks="$shared/decks/web.pendulum/deck/pendulum $shared/decks/t.driven.initialassembly/deck/initialassembly
+  $shared/decks/t.parser.eval/deck/eval $shared/paper/andrewssqueezer/deck/andrewssqueezer.ref
+  $shared/paper/andrewssqueezer/deck/andrewssqueezer.set"
+for f in $seed_decks; do
   [ -f "$f" ] && cp "$f" "$corpus/deck/$(basename "$f")"
 done
 # Math seeds: the right-hand sides of the `set:` cards of the seed decks, one per file.
 i=0
-for f in "$corpus"/deck/*; do
+for f in $seed_decks; do
+  [ -f "$f" ] || continue
   grep -o 'set *: *[^;]*' "$f" | sed 's/^set *: *//' | while IFS= read -r line; do
     i=$((i + 1)); printf '%s' "$line" > "$corpus/math/$(basename "$f").$i"
   done
 done
+for f in "$shared"/corpus/t.aero.rigidss0/deck/ThinAirfoil2.c81 \
+         "$shared"/corpus/t.aero.rigidrotor/deck/naca0012.c81; do
+  [ -f "$f" ] && cp "$f" "$corpus/c81/$(basename "$f")"
+done
+for f in "$shared"/decks/t.joints.modal.hand-made.ssbeam_clamped/deck/ssbeam.fem \
+         "$shared"/decks/t.joints.modal.puma.airframe/deck/puma_airframe.fem; do
+  [ -f "$f" ] && cp "$f" "$corpus/fem/$(basename "$f")"
+done
+# Socket seeds (fuzz_extforce.cpp): card byte, the peer's OK to the negotiation, then four steps of
+# ES_REGULAR_DATA (2) and zero loads: three structural points with moments (144 bytes), the rigid
+# part of a modal force (48 bytes).
+{ printf '\000\010'; for k in 1 2 3 4; do printf '\002'; head -c 144 /dev/zero; done; } > "$corpus/extforce/structural"
+{ printf '\200\010'; for k in 1 2 3 4; do printf '\002'; head -c 48 /dev/zero; done; } > "$corpus/extforce/modal"
+
 cd "$build"
-for target in deck math; do
+for target in $targets; do
+  case $target in
+    c81) max_len=24576 ;;
+    fem) max_len=16384 ;;
+    *) max_len=4096 ;;
+  esac
   seeds="$corpus/$target"
   [ -d "$src/tests/bad/fuzz/$target" ] && seeds="$seeds $src/tests/bad/fuzz/$target"
   # -timeout: a single input taking more than 10 s is a hang; -rss_limit_mb keeps the 2-core box usable.
   # shellcheck disable=SC2086
-  "$build"/parser/fuzz/fuzz_$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-    -print_final_stats=1 $seeds
+  "$build"/parser/fuzz/fuzz_$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
+    -print_final_stats=1 ${MBL_FUZZ_ARGS:-} $seeds
 done

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "parser/console.hpp"
 #include "parser/math/math_internal.hpp"
 
 namespace mbl::math::detail {
@@ -217,7 +218,7 @@ void register_builtins(MathParser::Impl& env) {
     return Value(std::int64_t{0});
   });
   add("print", 1, [self](Args a) {
-    std::ostream& os = self->print_stream ? *self->print_stream : std::cout;
+    std::ostream& os = self->print_stream ? *self->print_stream : console_out();
     if (a[0].type() == Type::String)
       os << a[0].to_string_value() << '\n';
     else

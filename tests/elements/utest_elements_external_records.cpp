@@ -3,6 +3,7 @@
 // appends to one buffer kept across exchanges) and how the loads record is decoded.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
@@ -145,6 +146,43 @@ TEST(ExternalStructuralRecords, UnsortedLoadsGoToThePointsOfTheirLabels) {
   const std::uint32_t unknown = 99;
   std::memcpy(loads.data() + 2 * 4 + 6 * 8, &unknown, sizeof unknown);
   EXPECT_THROW(s.force->read_loads(loads), EvaluationError);
+}
+
+// A NaN or an infinity from the peer is refused where it arrives (issue #30), not as a "not a
+// number" residual later.
+TEST(ExternalStructuralRecords, NonFiniteLoadsFromThePeerAreRefused) {
+  StructuralRecords s;
+  for (const double bad : {std::nan(""), HUGE_VAL}) {
+    std::vector<char> loads;
+    put(loads, std::uint32_t(1));
+    put(loads, std::uint32_t(0));
+    put(loads, Vec3(1, 2, 3));
+    put(loads, Vec3(4, 5, 6));
+    for (std::uint32_t l : {40u, 20u, 30u, 0u}) put(loads, l);
+    for (double f : {40.0, 20.0, 30.0}) put(loads, Vec3(f, 0, 0));
+    put(loads, Vec3(0, 0, -40.0));
+    put(loads, Vec3(0, bad, -20.0));  // the moment of point 20
+    put(loads, Vec3(0, 0, -30.0));
+    ASSERT_EQ(loads.size(), s.force->load_bytes());
+    try {
+      s.force->read_loads(loads);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const EvaluationError& e) {
+      EXPECT_NE(std::string(e.what()).find("external structural force 5: the peer sent a non-finite load for point 20"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  ElementFixture f;
+  ExternalModalParams p;
+  p.node = f.n1;
+  p.rigid = true;
+  ExternalModalForce modal(6, std::move(p));
+  std::vector<char> loads;
+  put(loads, Vec3(1, 2, 3));
+  put(loads, Vec3(4, std::nan(""), 6));
+  ASSERT_EQ(loads.size(), modal.load_bytes());
+  EXPECT_THROW(modal.read_loads(loads), EvaluationError);
 }
 
 TEST(ExternalStructuralRecords, Euler123AnglesAreSentInDegrees) {

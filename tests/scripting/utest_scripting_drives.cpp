@@ -146,6 +146,21 @@ TEST_F(LuaDrives, SandboxHidesFilesAndProcessesUnlessUnsafe) {
   const DeckRun io = run_deck_text(dir(), "sandbox_io", force_deck(R"(lua, "io.write('x') and 1")"));
   EXPECT_EQ(io.exit_code, 3);
   EXPECT_NE(io.messages.find("global 'io'"), std::string::npos) << io.messages;
+  // The sandbox says what it withholds and how to allow it (issue #30).
+  EXPECT_NE(io.messages.find("(global 'io'): `io` is withheld by the Lua sandbox; run mbdyn-like with --lua-unsafe"),
+            std::string::npos)
+      << io.messages;
+  const DeckRun open = run_deck_text(dir(), "sandbox_open", force_deck("1.", R"D(module load: "lua", chunk, "local f = io.open('x')";)D"));
+  EXPECT_EQ(open.exit_code, 2);
+  EXPECT_NE(open.messages.find("`io` is withheld by the Lua sandbox; run mbdyn-like with --lua-unsafe to allow it"),
+            std::string::npos)
+      << open.messages;
+  const DeckRun req = run_deck_text(dir(), "sandbox_require", force_deck(R"D(lua, "require('socket') and 1")D"));
+  EXPECT_EQ(req.exit_code, 3);
+  EXPECT_NE(req.messages.find("`require` is withheld by the Lua sandbox"), std::string::npos) << req.messages;
+  const DeckRun os = run_deck_text(dir(), "sandbox_os", force_deck(R"D(lua, "os.clock()")D"));
+  EXPECT_EQ(os.exit_code, 3);
+  EXPECT_NE(os.messages.find("`os` is withheld by the Lua sandbox"), std::string::npos) << os.messages;
   const DeckRun unsafe = run_deck_text(dir(), "unsafe", force_deck(R"(lua, "os.time() > 0 and 1 or 0")"), "--lua-unsafe");
   EXPECT_EQ(unsafe.exit_code, 0) << unsafe.messages;
 }
@@ -159,6 +174,33 @@ TEST_F(LuaDrives, RunawayLoopIsStoppedByTheInstructionLimit) {
   const DeckRun load = run_deck_text(dir(), "runaway_load", force_deck("1.", R"(module load: "lua", max instructions, 100000, chunk, "while true do end";)"));
   EXPECT_EQ(load.exit_code, 2);
   EXPECT_NE(load.messages.find("instruction limit exceeded"), std::string::npos) << load.messages;
+}
+
+// A loop of library calls runs few Lua instructions: the wall-time budget stops it (issue #30).
+TEST_F(LuaDrives, LibraryCallsInALoopAreStoppedByTheTimeLimit) {
+  const DeckRun r = run_deck_text(dir(), "runaway_rep", force_deck(R"(lua, function, "grow")",
+                                                                   R"(module load: "lua", max seconds, 0.3,
+	chunk, "function grow(t) while true do local s = string.rep('x', 100000) end end";)"));
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.messages.find("time limit of 0.3 s exceeded"), std::string::npos) << r.messages;
+  EXPECT_NE(r.messages.find("max seconds"), std::string::npos) << r.messages;
+  const DeckRun bad = run_deck_text(dir(), "bad_seconds", force_deck("1.", R"(module load: "lua", max seconds, 0.;)"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.messages.find("error: expected a positive time"), std::string::npos) << bad.messages;
+}
+
+// The state's allocator refuses blocks past the memory budget; Lua's "not enough memory" names it.
+TEST_F(LuaDrives, MemoryBeyondTheBudgetIsRefused) {
+  const DeckRun r = run_deck_text(dir(), "hog", force_deck(R"(lua, function, "hog")",
+                                                           R"(module load: "lua", max memory, 16,
+	chunk, "function hog(t) local keep = {} for i = 1, 1e9 do keep[i] = string.rep('x', 4096) .. i end end";)"));
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.messages.find("not enough memory"), std::string::npos) << r.messages;
+  EXPECT_NE(r.messages.find("the Lua memory budget of 16 MB is used up"), std::string::npos) << r.messages;
+  // One block larger than the budget, while the chunk is loaded.
+  const DeckRun big = run_deck_text(dir(), "hog_load", force_deck("1.", R"D(module load: "lua", max memory, 8, chunk, "local s = string.rep('x', 1e8)";)D"));
+  EXPECT_EQ(big.exit_code, 2);
+  EXPECT_NE(big.messages.find("the Lua memory budget of 8 MB is used up"), std::string::npos) << big.messages;
 }
 
 TEST_F(LuaDrives, OtherModulesAreNotImplementedAtTheirName) {
