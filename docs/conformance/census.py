@@ -77,6 +77,27 @@ def norm(keyword):
     return re.sub(r'[\s_]+', '', keyword.lower())
 
 
+# MBDyn source files (by stem) and folders, and the family of readers they hold.
+STEM_FAMILIES = [
+    (('force', 'strforce', 'resforces', 'extforce', 'strext', 'strmappingext', 'modalforce', 'modalext',
+      'modalmappingext'), 'forces and couples'),
+    (('strnode',), 'nodes'),
+    (('body', 'gravity'), 'bodies, gravity'),
+    (('beam', 'beam2', 'hbeam'), 'beams'),
+    (('shell', 'shelleas', 'shelleasans', 'membrane'), 'shells and membranes'),
+    (('solid', 'solidcsl', 'solidpress'), 'solids and surface loads'),
+    (('modal',), 'modal joint and FEM files'),
+    (('shape',), 'aerodynamics (shapes)'),
+]
+DIR_FAMILIES = [
+    ('struct/', 'joints'),
+    ('aero/', 'aerodynamics (elements, c81, rotors, air properties, gusts)'),
+    ('hydr/', 'hydraulics'),
+    ('elec/', 'electric elements and genels'),
+    ('thermo/', 'thermal elements'),
+]
+
+
 def family_of(path, function):
     """Which family of the input language a reader belongs to (by MBDyn file and function)."""
     rel = path[len('mbdyn/'):] if path.startswith('mbdyn/') else path
@@ -115,33 +136,12 @@ def family_of(path, function):
         return 'file drivers (drivers block)'
     if stem in ('streamoutelem', 'socketstream_out_elem', 'bufferstream_out_elem'):
         return 'output elements'
-    if stem in ('force', 'strforce', 'resforces', 'extforce', 'strext', 'strmappingext', 'modalforce',
-                'modalext', 'modalmappingext'):
-        return 'forces and couples'
-    if stem in ('strnode',):
-        return 'nodes'
-    if stem in ('body', 'gravity'):
-        return 'bodies, gravity'
-    if stem in ('beam', 'beam2', 'hbeam'):
-        return 'beams'
-    if stem in ('shell', 'shelleas', 'shelleasans', 'membrane'):
-        return 'shells and membranes'
-    if stem in ('solid', 'solidcsl', 'solidpress'):
-        return 'solids and surface loads'
-    if stem in ('modal',):
-        return 'modal joint and FEM files'
-    if stem == 'shape':
-        return 'aerodynamics (shapes)'
-    if rel.startswith('struct/'):
-        return 'joints'
-    if rel.startswith('aero/'):
-        return 'aerodynamics (elements, c81, rotors, air properties, gusts)'
-    if rel.startswith('hydr/'):
-        return 'hydraulics'
-    if rel.startswith('elec/'):
-        return 'electric elements and genels'
-    if rel.startswith('thermo/'):
-        return 'thermal elements'
+    for stems, family in STEM_FAMILIES:
+        if stem in stems:
+            return family
+    for prefix, family in DIR_FAMILIES:
+        if rel.startswith(prefix):
+            return family
     return 'other (' + rel + ')'
 
 
@@ -336,15 +336,6 @@ def main():
     for r in sorted(rows, key=lambda r: (r['family'], r['file'], r['line'])):
         by_family.setdefault(r['family'], []).append(r)
 
-    def bucket(s):
-        if s.startswith('read'):
-            return 'read'
-        if s.startswith('kind'):
-            return 'kind'
-        if s.startswith('not implemented'):
-            return 'not implemented'
-        return 'missing'
-
     with open(os.path.join(a.out, 'census.tsv'), 'w') as fh:
         fh.write('family\tkeyword\tstatus\tmbdyn file\tline\tfunction\thow\n')
         for fam, rs in by_family.items():
@@ -369,8 +360,10 @@ def main():
                     c['kind'] += 1
                 elif s.startswith('read'):
                     c['reader'] += 1
+                elif s.startswith('not implemented'):
+                    c['not implemented'] += 1
                 else:
-                    c[bucket(s)] += 1
+                    c['missing'] += 1
             c['rows'] = len(rs)
             totals.update(c)
             anchor = re.sub(r'[^a-z0-9 -]', '', fam.lower()).replace(' ', '-')
