@@ -209,6 +209,9 @@ NewtonResult NewtonSolver::solve_matrix_free(Problem& problem, double t, double 
       return res;
     }
     if (!std::isfinite(error)) return fail(FailureReason::NotANumber, "residual error is not a number");
+    if (error > opt_.max_residual && opt_.max_residual_active && mode != UpdateMode::Derivatives)
+      return fail(FailureReason::MaxResidual,
+                  fmt::format("current residual {} > maximum residual {}", error, opt_.max_residual));
     if (iter >= opt_.max_iterations) {
       if (opt_.at_most && error < first_error) {
         res.converged = true;

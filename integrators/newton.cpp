@@ -18,6 +18,7 @@ std::string_view to_string(FailureReason r) {
     case FailureReason::NotANumber: return "residual or solution is not a number";
     case FailureReason::LineSearchFailed: return "line search failed";
     case FailureReason::InvalidParameter: return "invalid integrator parameter";
+    case FailureReason::MaxResidual: return "maximum residual exceeded";
   }
   return "unknown";
 }
@@ -184,6 +185,9 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
     if (opt_.trace) *opt_.trace << "\tIteration(" << iter << ") " << res.residual_error << '\n';
     if (!std::isfinite(res.residual_error))
       return fail(FailureReason::NotANumber, "residual error is not a number");
+    if (res.residual_error > opt_.max_residual && opt_.max_residual_active && mode != UpdateMode::Derivatives)
+      return fail(FailureReason::MaxResidual, fmt::format("current residual {} > maximum residual {}",
+                                                          res.residual_error, opt_.max_residual));
     const double tolerance = ls.enabled && iter == 0 ? 1e-2 * opt_.residual_tolerance : opt_.residual_tolerance;
     const bool residual_ok = !test_residual || res.residual_error <= tolerance;
     if (residual_ok && solution_ok) {

@@ -34,6 +34,7 @@ enum class FailureReason {
   NotANumber,        ///< NaN/Inf in the residual or the solution
   LineSearchFailed,  ///< line search: lambda below its minimum, or zero gradient
   InvalidParameter,  ///< e.g. a spectral radius the method does not support
+  MaxResidual,       ///< `max residual:` exceeded (MBDyn's MaxResidualExceeded: the step is retried like a non-convergence)
 };
 std::string_view to_string(FailureReason r);
 
@@ -48,6 +49,12 @@ struct NewtonOptions {
   // `max iterations: N [, at most]`
   int max_iterations = 20;
   bool at_most = false;
+  /// `max residual: [all equations,] <r>` (initial value block; solver.cc ReadData and
+  /// CheckTimeStepLimit): an iteration whose residual error exceeds it fails the step, as long as
+  /// the step is larger than twice the minimum one (`max_residual_active`, set before each step);
+  /// never in the derivatives phase.
+  double max_residual = std::numeric_limits<double>::infinity();
+  bool max_residual_active = true;
   // `nonlinear solver: newton raphson [, true | modified, N [, keep jacobian matrix]]`
   int jacobian_every = 1;  ///< 1: full Newton; N > 1: modified Newton, refresh every N iterations
   bool keep_jacobian = false;  ///< keep the factorised Jacobian across time points

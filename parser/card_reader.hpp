@@ -35,6 +35,15 @@ struct RigidFrame {
   Vec3 w_W = Vec3::Zero();
 };
 
+/// The side of a two-node card read first, which the second side's `reference, other node |
+/// other position | other orientation` refer to (input manual §2.4.8; MBDyn's GetPosRel and
+/// GetRotRel with the other frame): that node's frame, and that side's offset and relative
+/// orientation in it.
+struct OtherSide : RigidFrame {
+  Vec3 offset = Vec3::Zero();
+  Mat3 R_hinge = Mat3::Identity();
+};
+
 class ReadContext;
 
 /// The arguments of one card, `description: arg, arg, ...;`, read in order.
@@ -93,17 +102,18 @@ class CardReader {
   // ---- relative specifications (manual §2.4.8 "reference") -----------------------------------
   // Each accepts an optional leading `reference, global|node|other node|<label>,` that says in
   // which frame the numbers are given; without it they are in `frame`. The result is always
-  // expressed in `frame` (positions relative to its origin). `other` is the frame that
-  // `other node` refers to (null where the card has no other node).
-  virtual Vec3 position(const RigidFrame& frame, const RigidFrame* other = nullptr) = 0;
-  virtual Vec3 direction(const RigidFrame& frame, const RigidFrame* other = nullptr) = 0;
+  // expressed in `frame` (positions relative to its origin). `other` is the side that `other
+  // node` refers to (null where the card has no other node); positions also take `other
+  // position` (from the other side's point), orientations `other orientation` (from its hinge).
+  virtual Vec3 position(const RigidFrame& frame, const OtherSide* other = nullptr) = 0;
+  virtual Vec3 direction(const RigidFrame& frame, const OtherSide* other = nullptr) = 0;
   /// A direction read as MBDyn's GetVecAbs: the numbers are global unless a leading
   /// `reference, ...` says otherwise (`reference, node` is `node`); the result is global.
   virtual Vec3 direction_abs(const RigidFrame& node) = 0;
   /// A 3x3 tensor (mat3 forms) as MBDyn's GetMatRel: in `frame` unless a leading `reference, ...`
   /// says otherwise; re-expressed in `frame` (R M R^T).
   virtual Mat3 tensor(const RigidFrame& frame) = 0;
-  virtual Mat3 orientation(const RigidFrame& frame, const RigidFrame* other = nullptr) = 0;
+  virtual Mat3 orientation(const RigidFrame& frame, const OtherSide* other = nullptr) = 0;
   /// Velocity of the point at `x_point_W` (global), returned as absolute velocity in W when
   /// `frame` is the global frame, else relative to `frame` and expressed in it.
   virtual Vec3 velocity(const RigidFrame& frame, const Vec3& x_point_W) = 0;

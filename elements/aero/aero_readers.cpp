@@ -345,7 +345,9 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
           using G = RotorParams::GlauertType;
           static const std::pair<const char*, G> types[] = {
               {"glauert", G::Glauert}, {"coleman", G::Coleman}, {"drees", G::Drees}, {"payne", G::Payne},
-              {"white and blake", G::WhiteAndBlake}, {"pitt and peters", G::PittAndPeters}, {"howlett", G::Howlett}};
+              {"white and blake", G::WhiteAndBlake}, {"pitt and peters", G::PittAndPeters}, {"howlett", G::Howlett},
+              // MBDyn 2024's `drees 2` computes as `drees` (rotor.cc GlauertRotor, its own variant disabled).
+              {"drees 2", G::Drees}};
           bool found = false;
           for (const auto& [word, type] : types)
             if (!found && in.keyword_is(word)) p.glauert = type, found = true;

@@ -10,6 +10,7 @@
 #include "elements/input/bare_word.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "elements/drives/drive_registry.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/errors.hpp"
 #include "parser/size_limits.hpp"
@@ -57,8 +58,10 @@ DriveCallerPtr read_drive_caller(parser::CardReader& in, DriveEnvironment& env) 
     if (!d) throw parser::InputError(label_at, fmt::format("drive caller {} is not defined", label));
     return d;
   }
-  if (in.peek_keyword_is("ginac"))
-    throw parser::InputError(where, "GiNaC drive callers are not supported");
+  if (in.peek_keyword_is("ginac")) {
+    in.not_implemented("drive caller \"ginac\" (GiNaC symbolic drives; input manual §2.6.18)");
+    throw CardSkipped{};
+  }
   for (const auto& [keyword, reader] : registry()) {
     if (!in.keyword_is(keyword)) continue;
     DriveCallerPtr d = reader(in, env);
@@ -102,6 +105,9 @@ DriveCallerDefinition read_drive_caller_card(parser::CardReader& in, DriveEnviro
     throw parser::InputError(label_at,
                              fmt::format("drive caller {} is already defined", def.label));
   if (in.keyword_is("name")) def.name = in.string();
+  // `deferred` lets MBDyn read, before its data manager exists, a drive that needs it
+  // (mbpar.cc DriveCaller_int); ours are read the same way everywhere.
+  in.keyword_is("deferred");
   def.drive = read_drive_caller(in, env);
   while (!in.at_end()) {
     if (in.keyword_is("output trace"))

@@ -5,6 +5,7 @@
 #include "elements/drives/drive_composite.hpp"
 #include "elements/drives/drive_reader.hpp"
 #include "elements/drives/drive_registry.hpp"
+#include "mbdyn-like/core/card_registry.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "parser/errors.hpp"
 
@@ -85,6 +86,11 @@ TplDriveCallerPtr<T> read_tpl_drive_caller(parser::CardReader& in, DriveEnvironm
     for (long i = 0; i < n; ++i) d.push_back(read_tpl_drive_caller<T>(in, env, frame, vec_in));
     if (n == 1) return d.front();
     return std::make_shared<TplArrayDrive<T>>(std::move(d));
+  }
+  // MBDyn 2024's 6D `green lagrange strain` (solidcsl.cc, the strain of a solid's nodes).
+  if (in.peek_keyword_is("green lagrange strain")) {
+    in.not_implemented("template drive caller \"green lagrange strain\" (MBDyn's solidcsl.cc)");
+    throw CardSkipped{};
   }
   in.keyword_is("single");  // may be omitted (§2.6.42)
   T entity = read_entity<T>(in, frame, vec_in);

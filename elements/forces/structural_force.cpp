@@ -100,13 +100,14 @@ void StructuralForce::output_setup(OutputSink& out) {
 
 void StructuralForce::output(OutputSink& out) const {
   if (!output_enabled()) return;
+  // `output relative`: the follower load as given, in node 1's frame.
+  const Vec3 L = output_relative ? value_(t_) : load_W(t_);
   if (out.netcdf() && nc_value_ >= 0) {
-    out.put(nc_value_, load_W(t_));
+    out.put(nc_value_, L);
     if (nc_arm1_ >= 0) out.put(nc_arm1_, a_.x_W());
     if (nc_arm2_ >= 0) out.put(nc_arm2_, b_.x_W());
   }
   if (std::ostream* os = out.text(OutputFile::Frc)) {
-    const Vec3 L = load_W(t_);
     out.write_label(*os, label());
     if (kind_ == Kind::Force) {
       *os << ' ' << a_.node->label();

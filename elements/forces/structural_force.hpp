@@ -25,6 +25,9 @@ class StructuralForce final : public Element {
   std::string log_line() const override;
   /// The load in W at time t.
   Vec3 load_W(double t) const;
+  /// `output relative` (follower loads, MBDyn's strforce.cc ReadStructuralForce): .frc and NetCDF
+  /// give the load in the node frame instead of W.
+  bool output_relative = false;
 
  private:
   Kind kind_;

@@ -49,6 +49,7 @@ void read_structural(parser::CardReader& in, BuildContext& ctx, unsigned label, 
   }
   auto e = std::make_unique<StructuralForce>(label, kind, frame, a, internal ? &b : nullptr, std::move(value));
   e->where = in.card_location();
+  if (frame == F::Follower) e->output_relative = in.keyword_is("output relative");
   ctx.read_output_flag(in, *e, "forces");
   ctx.model().add_element(std::move(e));
 }

@@ -62,7 +62,12 @@ HydraulicFluidPtr read_fluid_data(CardReader& in) {
   switch (f->type) {
     case T::Incompressible: {
       const parser::SourceLocation at = in.location();
-      if (in.keyword_is("density")) f->density0 = in.real();
+      if (in.keyword_is("density")) {
+        f->density0 = in.real();
+        // `thermal expansion, <alpha>` (hfluid.cc ReadHydraulicFluid): only a temperature-dependent
+        // density would use it, and no element of MBDyn 2024 asks for one.
+        if (in.keyword_is("thermal expansion")) in.real();
+      }
       if (f->density0 < kEps) throw parser::InputError(at, fmt::format("expected density, <positive density>, found {}", f->density0));
       read_viscosity(in, *f);
       if (in.keyword_is("pressure")) f->pressure0 = in.real();

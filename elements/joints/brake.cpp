@@ -102,7 +102,7 @@ using parser::CardReader;
 // friction, radius [, preload, p], model, shape, (DriveCaller) normal force.
 void read_brake(CardReader& in, BuildContext& ctx, unsigned label) {
   const Attachment a = read_attachment(in, ctx);
-  const parser::RigidFrame f1 = a.node->frame();
+  const parser::OtherSide f1 = a.other_side();
   const Attachment b = read_attachment(in, ctx, true, &f1);
   std::unique_ptr<JointFriction> friction;
   if (!read_friction(in, ctx, "brake", FrictionRadius::Required, friction)) return;

@@ -14,7 +14,7 @@ using Kind = DeformableJoint::Kind;
 
 void read_rod(CardReader& in, BuildContext& ctx, unsigned label, bool with_offset) {
   const Attachment a = read_attachment(in, ctx, with_offset);
-  const parser::RigidFrame f1 = a.node->frame();
+  const parser::OtherSide f1 = a.other_side();
   const Attachment b = read_attachment(in, ctx, with_offset, &f1);
   const double l_nodes = (b.x_W() - a.x_W()).norm();
   double l0 = l_nodes;
@@ -39,7 +39,7 @@ void read_rod(CardReader& in, BuildContext& ctx, unsigned label, bool with_offse
 void read_deformable(CardReader& in, BuildContext& ctx, unsigned label, Kind kind, bool invariant) {
   const bool offset_required = kind == Kind::Displacement || kind == Kind::Full;
   const Attachment a = read_attachment(in, ctx, offset_required);
-  const parser::RigidFrame f1 = a.node->frame();
+  const parser::OtherSide f1 = a.other_side();
   const Attachment b = read_attachment(in, ctx, offset_required, &f1);
   DeformableJoint::Law law;
   switch (kind) {

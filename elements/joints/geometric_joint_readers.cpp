@@ -20,7 +20,7 @@ namespace {
 using parser::CardReader;
 
 /// `node [, orientation|hinge, R]`: a node and a relative orientation, no offset.
-Attachment read_rotation_side(CardReader& in, BuildContext& ctx, const parser::RigidFrame* other = nullptr) {
+Attachment read_rotation_side(CardReader& in, BuildContext& ctx, const parser::OtherSide* other = nullptr) {
   Attachment a{&ctx.struct_node(in)};
   if (in.keyword_is("orientation") || in.keyword_is("hinge")) a.R_NH = in.orientation(a.node->frame(), other);
   return a;
@@ -94,7 +94,7 @@ void read_cardano(CardReader& in, BuildContext& ctx, unsigned label, Cardano::Va
   using V = Cardano::Variant;
   if (v == V::Hinge) {
     const Attachment a = read_attachment(in, ctx);
-    const parser::RigidFrame f1 = a.node->frame();
+    const parser::OtherSide f1 = a.other_side();
     const Attachment b = read_attachment(in, ctx, true, &f1);
     add_joint(in, ctx, std::make_unique<Cardano>(label, v, a, b));
   } else if (v == V::Pin) {
@@ -103,7 +103,7 @@ void read_cardano(CardReader& in, BuildContext& ctx, unsigned label, Cardano::Va
     add_joint(in, ctx, std::make_unique<Cardano>(label, v, ground, node_side));
   } else {
     const Attachment a = read_rotation_side(in, ctx);
-    const parser::RigidFrame f1 = a.node->frame();
+    const parser::OtherSide f1 = a.other_side();
     const Attachment b = read_rotation_side(in, ctx, &f1);
     const OrientationOutput od = read_optional_orientation_description(in, ctx);
     add_joint(in, ctx, std::make_unique<Cardano>(label, v, a, b, od));
@@ -113,7 +113,7 @@ void read_cardano(CardReader& in, BuildContext& ctx, unsigned label, Cardano::Va
 // §8.12.22: node_1 [, orientation, R_1], node_2 [, orientation, R_2] [, orientation description, od]
 void read_gimbal_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   const Attachment a = read_rotation_side(in, ctx);
-  const parser::RigidFrame f1 = a.node->frame();
+  const parser::OtherSide f1 = a.other_side();
   const Attachment b = read_rotation_side(in, ctx, &f1);
   const OrientationOutput od = read_optional_orientation_description(in, ctx);
   add_joint(in, ctx, std::make_unique<GimbalRotation>(label, a, b, od));

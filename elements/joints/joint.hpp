@@ -88,6 +88,14 @@ struct Attachment {
   Mat3 R_NH = Mat3::Identity();
 
   bool grounded() const { return node == nullptr; }
+  /// This side as the second side's `reference, other node | other position | other orientation`.
+  parser::OtherSide other_side() const {
+    parser::OtherSide s;
+    static_cast<parser::RigidFrame&>(s) = node->frame();
+    s.offset = offset_N;
+    s.R_hinge = R_NH;
+    return s;
+  }
   /// Offset from the node to the point, in W (zero for the ground).
   Vec3 b_W() const { return node ? Vec3(node->R_WN() * offset_N) : Vec3::Zero(); }
   Vec3 x_W() const { return node ? Vec3(node->x_W() + node->R_WN() * offset_N) : offset_N; }

@@ -20,9 +20,9 @@ inline void add_joint(parser::CardReader& in, BuildContext& ctx, std::unique_ptr
 /// `node, [position,] offset [, orientation|hinge, R]` relative to the node. When
 /// `offset_required` is false the offset is read only after the `position` keyword (revolute
 /// rotation, deformable hinge: `node [, position, offset] [, orientation, R]`).
-/// `other`: the frame that `reference, other node` means (node 1 when reading node 2).
+/// `other`: the side that `reference, other node|position|orientation` mean (side 1 when reading node 2).
 inline Attachment read_attachment(parser::CardReader& in, BuildContext& ctx, bool offset_required = true,
-                                  const parser::RigidFrame* other = nullptr) {
+                                  const parser::OtherSide* other = nullptr) {
   Attachment a{&ctx.struct_node(in)};
   const parser::RigidFrame f = a.node->frame();
   if (in.keyword_is("position") || offset_required) a.offset_N = in.position(f, other);

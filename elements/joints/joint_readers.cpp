@@ -36,7 +36,7 @@ void read_revolute(CardReader& in, BuildContext& ctx, unsigned label, RevoluteHi
   // Revolute rotation: the offsets are optional (`position, ...` keyword form only, §8.12.40).
   const bool offset_required = v != RevoluteHinge::Variant::Rotation;
   const Attachment a = read_attachment(in, ctx, offset_required);
-  const parser::RigidFrame f1 = a.node->frame();
+  const parser::OtherSide f1 = a.other_side();
   const Attachment b = v == RevoluteHinge::Variant::Pin ? read_ground(in) : read_attachment(in, ctx, offset_required, &f1);
   // MBDyn's joint.cc reads the orientation description of the hinge and the rotation here.
   const OrientationOutput od = v == RevoluteHinge::Variant::Pin ? OrientationOutput::Euler123
@@ -51,7 +51,7 @@ void read_revolute(CardReader& in, BuildContext& ctx, unsigned label, RevoluteHi
 
 void read_spherical(CardReader& in, BuildContext& ctx, unsigned label, bool pin) {
   const Attachment a = read_attachment(in, ctx);
-  const parser::RigidFrame f1 = a.node->frame();
+  const parser::OtherSide f1 = a.other_side();
   const Attachment b = pin ? read_ground(in) : read_attachment(in, ctx, true, &f1);
   const OrientationOutput od = read_optional_orientation_description(in, ctx);
   add_joint(in, ctx, std::make_unique<SphericalHinge>(label, pin, a, b, od));
@@ -59,7 +59,7 @@ void read_spherical(CardReader& in, BuildContext& ctx, unsigned label, bool pin)
 
 void read_distance(CardReader& in, BuildContext& ctx, unsigned label, bool with_offset) {
   // MBDyn's distance also joins displacement-only nodes (input manual §6.5.4), without offsets.
-  auto side = [&](const parser::RigidFrame* other) {
+  auto side = [&](const parser::OtherSide* other) {
     const parser::SourceLocation at = in.location();
     Attachment a{&ctx.struct_node(in, !with_offset)};
     if (in.keyword_is("position") || with_offset) {
@@ -71,7 +71,7 @@ void read_distance(CardReader& in, BuildContext& ctx, unsigned label, bool with_
     return a;
   };
   const Attachment a = side(nullptr);
-  const parser::RigidFrame f1 = a.node->frame();
+  const parser::OtherSide f1 = a.other_side();
   const Attachment b = side(&f1);
   // The distance from the nodes is available as model::current("L") while the drive is read.
   const double L0 = (b.x_W() - a.x_W()).norm();

@@ -37,6 +37,15 @@ struct TotalSide {
   Mat3 R_hr = Mat3::Identity();  ///< rotation constraint orientation
 
   bool grounded() const { return node == nullptr; }
+  /// This side as the second side's `reference, other ...`, with hinge orientation `R` (MBDyn's
+  /// total joint reader passes R_h for the position orientation, R_hr for the rotation one).
+  parser::OtherSide other_side(const Mat3& R) const {
+    parser::OtherSide s;
+    static_cast<parser::RigidFrame&>(s) = node->frame();
+    s.offset = f;
+    s.R_hinge = R;
+    return s;
+  }
   Vec3 f_W() const { return node ? Vec3(node->R_WN() * f) : Vec3::Zero(); }
   Vec3 point_W() const { return node ? Vec3(node->x_W() + node->R_WN() * f) : f; }
   Mat3 R_h_W() const { return node ? Mat3(node->R_WN() * R_h) : R_h; }

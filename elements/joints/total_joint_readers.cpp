@@ -29,12 +29,13 @@ drives::TplDriveCallerPtr<Vec3> read_vec3_tpl(CardReader& in, BuildContext& ctx)
 
 /// `[position, f] [position orientation, R] [rotation orientation, R]` in `frame`, each at most
 /// once and in this order (the total pin joint repeats the same keywords for the ground).
-TotalSide read_total_side(CardReader& in, StructNode* node, const RigidFrame& frame,
-                          const RigidFrame* other) {
+/// `first`: the side read before, which `reference, other ...` refer to (null on the first side).
+TotalSide read_total_side(CardReader& in, StructNode* node, const RigidFrame& frame, const parser::OtherSide* other_h,
+                          const parser::OtherSide* other_hr) {
   TotalSide s{node};
-  if (in.keyword_is("position")) s.f = in.position(frame, other);
-  if (in.keyword_is("position orientation")) s.R_h = in.orientation(frame, other);
-  if (in.keyword_is("rotation orientation")) s.R_hr = in.orientation(frame, other);
+  if (in.keyword_is("position")) s.f = in.position(frame, other_h);
+  if (in.keyword_is("position orientation")) s.R_h = in.orientation(frame, other_h);
+  if (in.keyword_is("rotation orientation")) s.R_hr = in.orientation(frame, other_hr);
   return s;
 }
 
@@ -67,10 +68,10 @@ void read_total(CardReader& in, BuildContext& ctx, unsigned label, Flavor flavor
   TotalJoint::Params p;
   p.flavor = flavor;
   StructNode& n1 = ctx.struct_node(in);
-  p.a = read_total_side(in, &n1, n1.frame(), nullptr);
+  p.a = read_total_side(in, &n1, n1.frame(), nullptr, nullptr);
   StructNode& n2 = ctx.struct_node(in);
-  const RigidFrame f1 = n1.frame();
-  p.b = read_total_side(in, &n2, n2.frame(), &f1);
+  const parser::OtherSide f1_h = p.a.other_side(p.a.R_h), f1_hr = p.a.other_side(p.a.R_hr);
+  p.b = read_total_side(in, &n2, n2.frame(), &f1_h, &f1_hr);
   if (flavor == Flavor::Reaction) {
     // `[position constraint, <status> x 3] [, orientation constraint, <status> x 3],
     // total equation, <label>`: the statuses only select which multipliers are applied.
@@ -90,10 +91,10 @@ void read_total_pin(CardReader& in, BuildContext& ctx, unsigned label) {
   TotalJoint::Params p;
   p.flavor = Flavor::TotalPin;
   StructNode& n = ctx.struct_node(in);
-  p.b = read_total_side(in, &n, n.frame(), nullptr);
-  // The ground side is absolute; `reference, other node` there means the pinned node.
-  const RigidFrame node_frame = n.frame();
-  p.a = read_total_side(in, nullptr, RigidFrame{}, &node_frame);
+  p.b = read_total_side(in, &n, n.frame(), nullptr, nullptr);
+  // The ground side is absolute; `reference, other ...` there means the pinned node's side.
+  const parser::OtherSide node_h = p.b.other_side(p.b.R_h), node_hr = p.b.other_side(p.b.R_hr);
+  p.a = read_total_side(in, nullptr, RigidFrame{}, &node_h, &node_hr);
   read_constraints(in, ctx, p);
   add_total_joint(in, ctx, label, std::move(p));
 }
@@ -169,7 +170,7 @@ void read_drive_hinge(CardReader& in, BuildContext& ctx, unsigned label) {
 /// Axial rotation: a revolute hinge whose relative angular velocity about axis 3 is imposed.
 void read_axial_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   // Node 2 may be given in node 1's frame (`reference, other node`), as in the revolute hinge.
-  auto side = [&](const parser::RigidFrame* other) {
+  auto side = [&](const parser::OtherSide* other) {
     StructNode& n = ctx.struct_node(in);
     TotalSide s{&n};
     in.keyword_is("position");
@@ -181,7 +182,7 @@ void read_axial_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   TotalJoint::Params p;
   p.flavor = Flavor::AxialRotation;
   p.a = side(nullptr);
-  const parser::RigidFrame f1 = p.a.node->frame();
+  const parser::OtherSide f1 = p.a.other_side(p.a.R_hr);
   p.b = side(&f1);
   p.orientation = read_optional_orientation_description(in, ctx);  // where MBDyn's joint.cc reads it
   p.position = kAll;

@@ -318,6 +318,8 @@ void register_1d_only() {
   r.add("shock absorber", [](CardReader& in, BuildContext& ctx) -> LawPtr<1> {
     drives::TplDriveCallerPtr<double> prestrain;
     if (in.keyword_is("prestrain")) prestrain = drives::read_tpl_drive_caller<double>(in, ctx.model().drive_env());
+    // `help` makes MBDyn print the law's syntax and read on (shockabsorber.h); we read on.
+    in.keyword_is("help");
     ShockAbsorberLaw::Params p;
     p.p0 = in.real();
     p.A0 = in.real();

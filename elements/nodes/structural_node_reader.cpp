@@ -36,8 +36,12 @@ void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
       n.set_output_enabled(in.boolean());
     } else if (in.keyword_is("accelerations")) {
       n.compute_accelerations = in.boolean();
+    } else if (in.keyword_is("prediction node")) {
+      // MBDyn 2024 is built without MBDYN_X_RELATIVE_PREDICTION: it reads the node and
+      // predicts in absolute terms, as we do (strnode.cc ReadStructNode).
+      ctx.struct_node(in);
     } else {
-      in.fail_expected("orientation description, assembly, output, output inertia or accelerations");
+      in.fail_expected("orientation description, assembly, output, output inertia, accelerations or prediction node");
     }
   }
 }

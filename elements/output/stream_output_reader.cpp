@@ -98,7 +98,17 @@ const bool registered =
     CardRegistry::family("element").add(
         "stream output", [](CardReader& in, BuildContext& c, unsigned l) { read_stream_output(in, c, l, false); }) &&
     CardRegistry::family("element").add(
-        "stream motion output", [](CardReader& in, BuildContext& c, unsigned l) { read_stream_output(in, c, l, true); });
+        "stream motion output", [](CardReader& in, BuildContext& c, unsigned l) { read_stream_output(in, c, l, true); }) &&
+    // `output element: <label>, {socket stream | buffer stream}, ...`: MBDyn 2024's name of the
+    // output elements (dataman4.cc ReadOneElem, streamoutelem.cc ReadOutputElem), of which `stream
+    // output` and `stream motion output` are the deprecated forms; `motion` or `values` then says
+    // the content. Buffer streams (memory shared with a program that embeds MBDyn) are not ours.
+    CardRegistry::family("element").add("output element", [](CardReader& in, BuildContext& c, unsigned l) {
+      if (in.peek_keyword_is("buffer stream"))
+        return in.not_implemented("output element \"buffer stream\" (MBDyn's bufferstream_out_elem.cc)");
+      if (!in.keyword_is("socket stream")) in.fail_expected("socket stream or buffer stream");
+      read_stream_output(in, c, l, false);
+    });
 
 }  // namespace
 }  // namespace mbl::elements

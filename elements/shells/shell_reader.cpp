@@ -107,6 +107,10 @@ Law read_plate_law(CardReader& in, bool shell, IsotropicLaw isotropic_law) {
       for (int j = i; j < n; ++j) law.D(i, j) = law.D(j, i) = in.real();
   } else if (in.keyword_is("isotropic")) {
     law.D = isotropic_law(read_isotropic(in, shell));
+  } else if (shell && in.peek_keyword_is("plane stress orthotropic")) {
+    // MBDyn 2024's shell.cc ReadShellConstLaw has it; the input manual (§8.15) only the isotropic law.
+    in.not_implemented("shell law \"plane stress orthotropic\" (MBDyn's shell.cc; input manual §8.15 has only isotropic)");
+    throw CardSkipped{};
   } else {
     in.keyword_is("matr");
     for (int i = 0; i < n; ++i)

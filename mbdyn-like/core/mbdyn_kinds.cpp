@@ -36,11 +36,14 @@ const std::vector<Family>& table() {
       {"definition",
        {{"constitutive law", "2.4.1"}, {"c81 data", "2.4.2"}, {"drive caller", "2.4.3"}, {"hydraulic fluid", "2.4.4"},
         {"module load", "2.4.6"}, {"print symbol table", "2.4.7"}, {"template drive caller", "2.4.12"},
-        {"scalar function", "2.7"}}},
+        {"scalar function", "2.7"},
+        // MBDyn's description cards (mbpar.cc and parser.cc InitDescData; §2.13 for the first two)
+        {"license", "2.13"}, {"warranty", "2.13"}, {"exit", "2.13"}}},
       {"driver", {{"file", "7.1"}}},
       {"file driver",
        {{"fixed step", "7.1.1"}, {"variable step", "7.1.2"}, {"socket", "7.1.3"}, {"rtai input", "7.1.4"},
-        {"stream", "7.1.5"}, {"socket stream", "7.1.5"}}},
+        {"stream", "7.1.5"}, {"socket stream", "7.1.5"},
+        {"buffer stream", "7.1.5"}}},  // MBDyn's drive_.cc InitDriveData (memory buffers of the C API); not in the manual
       {"element",
        {{"aerodynamic body", "8.1.1"},
         {"aerodynamic beam", "8.1.1"},  // older name of aerodynamic beam3
@@ -48,6 +51,9 @@ const std::vector<Family>& table() {
         {"aerodynamic beam3", "8.1.1"},
         {"aeromodal", "8.1.2"},
         {"aircraft instruments", "8.1.3"},
+        // MBDyn's dataman4.cc ReadElems (aeroext.cc, the external aerodynamics of §8.1); not in the manual
+        {"aerodynamic external", "8.1"},
+        {"aerodynamic external modal", "8.1"},
         {"air properties", "8.1.4"},
         {"generic aerodynamic force", "8.1.5"},
         {"induced velocity", "8.1.6"},
@@ -67,6 +73,7 @@ const std::vector<Family>& table() {
         {"hydraulic", "8.11"},
         {"joint", "8.12"},
         {"joint regularization", "8.13"},
+        {"output element", "8.14"},  // MBDyn 2024's name (dataman4.cc); `stream output` is its deprecated form
         {"stream output", "8.14.1"},
         {"rtai output", "8.14.2"},
         {"stream motion output", "8.14.3"},
@@ -151,6 +158,7 @@ const std::vector<Family>& table() {
         {"rigid body displacement joint", "8.12.41"},
         {"rod", "8.12.42"},
         {"rod with offset", "8.12.43"},
+        {"rod bezier", "8.12.42"},  // MBDyn's joint.cc ReadJoint; the manual describes the plain rod only
         {"screw", "8.12.44"},
         {"spherical hinge", "8.12.45"},
         {"spherical pin", "8.12.46"},
@@ -265,6 +273,7 @@ const std::vector<Family>& table() {
         {"symbolic elastic", "2.10.24"},
         {"symbolic viscous", "2.10.25"},
         {"symbolic viscoelastic", "2.10.26"},
+        {"tdclw", "2.10"},  // MBDyn's tdclw.cc (registered by constltp_impl.cc); not in the manual
         {"ann elastic", "2.10.27"},
         {"ann viscoelastic", "2.10.28"},
         {"nlsf elastic", "2.10.29"},
@@ -310,7 +319,8 @@ const std::vector<Family>& table() {
         {"ss4", "4.1.1"},            {"Bathe", "4.1.1"},    {"msstc3", "4.1.1"},  {"msstc4", "4.1.1"},
         {"msstc5", "4.1.1"},         {"mssth3", "4.1.1"},   {"mssth4", "4.1.1"},  {"mssth5", "4.1.1"},
         {"DIRK33", "4.1.1"},         {"DIRK43", "4.1.1"},   {"DIRK54", "4.1.1"},  {"bdf", "4.1.1"},
-        {"implicit euler", "4.1.1"}, {"hybrid", "4.1.1"},   {"third order", "4.1.1"},
+        // (MBDyn 2024's solver.cc reads no `third order`: its INT_THIRDORDER has no keyword.)
+        {"implicit euler", "4.1.1"}, {"hybrid", "4.1.1"},
         // Methods of our seed papers, beyond MBDyn (docs/seeds.md).
         {"generalized alpha", "4.1.1, docs/seeds.md"}, {"central differences", "4.1.1, docs/seeds.md"},
         {"half implicit", "4.1.1, docs/seeds.md"}}},

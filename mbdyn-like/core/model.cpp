@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/model_second_order.hpp"
 #include "parser/errors.hpp"
 
@@ -25,8 +26,22 @@ Node& Model::add_node(std::unique_ptr<Node> n) {
   return *nodes_.back();
 }
 
+namespace {
+/// The key of an element kind: written as in the cards (blanks and case ignored), MBDyn's own type
+/// names (enums.cc psReadElemsElems, read by `element` drives, `bind`, `driven: existing`) mapped
+/// to ours.
+std::string element_key(std::string_view kind) {
+  std::string k = CardRegistry::normalise(kind);
+  if (k == "aerodynamicelement") return "aerodynamic";
+  if (k == "rotor") return "inducedvelocity";
+  if (k == "loadable") return "userdefined";
+  if (k == "socketstreamoutput") return "outputelement";
+  return k;
+}
+}  // namespace
+
 Element& Model::add_element(std::unique_ptr<Element> e) {
-  element_index_[{std::string(e->kind()), e->label()}] = e.get();
+  element_index_[{element_key(e->kind()), e->label()}] = e.get();
   elements_.push_back(std::move(e));
   return *elements_.back();
 }
@@ -35,7 +50,7 @@ std::unique_ptr<Element> Model::release_last_element() {
   if (elements_.empty()) return nullptr;
   std::unique_ptr<Element> e = std::move(elements_.back());
   elements_.pop_back();
-  auto it = element_index_.find({std::string(e->kind()), e->label()});
+  auto it = element_index_.find({element_key(e->kind()), e->label()});
   if (it != element_index_.end() && it->second == e.get()) element_index_.erase(it);
   return e;
 }
@@ -50,7 +65,10 @@ StructNode* Model::find_struct_node(unsigned label) const {
 }
 
 Element* Model::find_element(std::string_view kind, unsigned label) const {
-  auto it = element_index_.find({std::string(kind), label});
+  const std::string key = element_key(kind);
+  auto it = element_index_.find({key, label});
+  // MBDyn's `force` type names couples too (they share their labels).
+  if (it == element_index_.end() && key == "force") it = element_index_.find({"couple", label});
   return it == element_index_.end() ? nullptr : it->second;
 }
 

@@ -255,6 +255,21 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
          if (in.keyword_is("unlimited")) return void(s.max_time_step = nullptr);
          DriveCallerPtr d = drives::read_drive_caller(in, ctx.model().drive_env());
          s.max_time_step = [d](double t) { return d->value(t); };
+         // `, hard limit, <bool>`: MBDyn then fails a step larger than the limit; ours never takes
+         // one (the step controller clamps every step to the limit), hard or soft.
+         if (in.keyword_is("hard limit")) in.boolean();
+       }},
+      // `max residual: [differential equations, <r_diff>,] [all equations,] <r>` (solver.cc ReadData).
+      {"maxresidual",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         auto positive = [&] { return parser::checked_real(in, [](double r) { return r > 0.0; }, "a positive max residual"); };
+         if (in.keyword_is("differential equations")) {
+           const parser::SourceLocation at = in.location();
+           positive();
+           in.not_implemented("max residual: differential equations (the residual of the differential equations alone)", at);
+           return in.skip_rest();
+         }
+         if (in.keyword_is("all equations") || !in.at_end()) s.newton.max_residual = positive();
        }},
       {"strategy", read_strategy},
       {"tolerance", [](CardReader& in, RunSettings& s, BuildContext&) { read_tolerance(in, s.newton); }},
@@ -368,14 +383,79 @@ void read_use_in_assembly(CardReader& in, RunSettings& s, BuildContext&) {
   if (!any) in.fail_expected("an element type before \"in assembly\"");
 }
 
+/// `{stiffness | initial stiffness}: <position> [, <velocity>]` (input manual §5.2.4).
+void read_assembly_stiffness(CardReader& in, RunSettings& s, BuildContext&) {
+  s.assembly_position_stiffness = in.real();
+  s.assembly_velocity_stiffness = in.at_end() ? s.assembly_position_stiffness : in.real();
+}
+
+/// `default scale: {all | <dof owner>}, <scale> [, ...]` (input manual §5.3.14): the scales of the
+/// unknowns in a residual test with `scale`. 1, the default, is the unscaled test we run; other
+/// values are not implemented.
+void read_default_scale(CardReader& in, RunSettings&, BuildContext&) {
+  static const char* const owners[] = {
+      "all", "structural nodes", "electric nodes", "thermal nodes", "abstract nodes", "hydraulic nodes",
+      "joints", "induced velocity elements", "rotors", "aeromodals", "genels", "electric bulk elements",
+      "electric elements", "thermal elements", "hydraulic elements", "loadable elements"};
+  while (!in.at_end()) {
+    const parser::SourceLocation at = in.location();
+    bool known = false;
+    for (const char* o : owners) known = known || in.keyword_is(o);
+    if (!known) in.fail_expected("a degree-of-freedom owner (all, structural nodes, joints, ...)");
+    const double scale = in.at_end() ? 1.0 : in.real();
+    if (scale != 1.0) return in.not_implemented("default scale other than 1 (input manual §5.3.14)", at);
+  }
+}
+
+/// `{finite difference jacobian meter | jacobian check}: <drive> [, iterations, <drive>]
+/// [, {forward mode automatic differentiation | [coefficient, <c>] [, order, <n>]}] [, output,
+/// <flag> ...]` (input manual §5.3.15, dataman3.cc ReadControl): MBDyn then compares its Jacobian
+/// with finite differences and prints the statistics; the solution does not change. We read it
+/// and print nothing (our Jacobians are checked by the unit tests, tests/support/jacobian_check.hpp).
+void read_jacobian_meter(CardReader& in, RunSettings&, BuildContext& ctx) {
+  drives::read_drive_caller(in, ctx.model().drive_env());
+  if (in.keyword_is("iterations")) drives::read_drive_caller(in, ctx.model().drive_env());
+  if (!in.keyword_is("forward mode automatic differentiation")) {
+    if (in.keyword_is("coefficient")) in.real();
+    if (in.keyword_is("order")) {
+      const parser::SourceLocation at = in.location();
+      const std::int64_t order = in.integer();
+      if (order != 1 && order != 2 && order != 4 && order != 6)
+        throw parser::InputError(at, fmt::format("expected a finite difference order (1, 2, 4, 6), found {}", order));
+    }
+  }
+  if (in.keyword_is("output")) {
+    while (!in.at_end()) {
+      if (in.keyword_is("none") || in.keyword_is("all")) continue;
+      if (in.keyword_is("matrices") || in.keyword_is("statistics iteration") || in.keyword_is("statistics")) {
+        in.boolean();
+        continue;
+      }
+      in.fail_expected("a jacobian meter output flag (none, all, matrices, statistics iteration, statistics)");
+    }
+  }
+}
+
 const std::map<std::string, SettingsCard>& control_data_cards() {
   static const std::map<std::string, SettingsCard> cards = {
       {"skipinitialjointassembly",
        [](CardReader&, RunSettings& s, BuildContext&) { s.skip_initial_joint_assembly = true; }},
-      {"initialstiffness",
+      // `stiffness` is MBDyn 2024's name; `initial stiffness` the deprecated one (dataman3.cc, ReadControl).
+      {"initialstiffness", read_assembly_stiffness},
+      {"stiffness", read_assembly_stiffness},
+      // `epsilon: <e>`: the initial assembly moves the configuration by e times each Newton
+      // correction (dataman3.cc ReadControl, dataman2.cc InitialJointAssembly; not in the manual).
+      {"epsilon",
        [](CardReader& in, RunSettings& s, BuildContext&) {
-         s.assembly_position_stiffness = in.real();
-         s.assembly_velocity_stiffness = in.at_end() ? s.assembly_position_stiffness : in.real();
+         s.assembly_epsilon = parser::checked_real(in, [](double e) { return e > 0.0; }, "a positive epsilon");
+       }},
+      {"defaultscale", read_default_scale},
+      {"finitedifferencejacobianmeter", read_jacobian_meter},
+      {"jacobiancheck", read_jacobian_meter},
+      // MBDyn reads its own unknowns, in its own order and binary layout, from <deck>.X.
+      {"readsolutionarray",
+       [](CardReader& in, RunSettings&, BuildContext&) {
+         in.not_implemented("read solution array (MBDyn's binary <deck>.X of its own unknowns; dataman3.cc ReadControl)");
        }},
       {"omegarotates", [](CardReader& in, RunSettings& s, BuildContext&) { s.omega_rotates = in.boolean(); }},
       {"tolerance", [](CardReader& in, RunSettings& s, BuildContext&) { s.assembly_tolerance = in.real(); }},
@@ -400,6 +480,9 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
            else if (in.keyword_is("no sync")) s.netcdf_sync = false;
            else if (in.keyword_is("no text")) s.text = false;
            else if (in.keyword_is("text")) s.text = true;
+           // ADAMS/View and MotionView results need MBDyn built with them (dataman3.cc ReadControl).
+           else if (in.keyword_is("adams")) return in.not_implemented("output results: adams (input manual §5.3.10)");
+           else if (in.keyword_is("motion view")) return in.not_implemented("output results: motion view (input manual §5.3.10)");
            else if (in.keyword_is("classic") || in.keyword_is("classic64") || in.keyword_is("nc4") ||
                     in.keyword_is("nc4classic")) {
            } else in.fail_expected("netcdf, a file format (classic, classic64, nc4, nc4classic), [no] sync or [no] text");
@@ -513,7 +596,7 @@ const std::map<std::string, std::string>& counted_families() {
       {"hydraulicelements", "hydraulic element"}, {"outputelements", "output"}, {"solids", "solid"},
       {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
       {"rotors", "induced velocity"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
-      {"jointregularizations", "jointregularization"}, {"userdefinedelements", "userdefined"}};
+      {"jointregularizations", "jointregularization"}, {"userdefinedelements", "loadable"}};
   return m;
 }
 
@@ -532,7 +615,11 @@ class Builder {
 
   void run(parser::DeckReader& deck) {
     while (CardReader* card = deck.next_card()) {
-      if (handle(*card)) break;
+      try {
+        if (handle(*card)) break;
+      } catch (const CardSkipped&) {
+        // a reader reported the card not implemented deep inside (a drive caller of a setting)
+      }
     }
     // An empty deck (or one of comments only) would otherwise run no step and succeed.
     if (!block_where_.file)
@@ -668,7 +755,10 @@ class Builder {
         result_.settings.inverse_dynamics.enabled = true;
         return in.expect_end();
       }
-      in.fail_expected("a problem (initial value)");
+      // MBDyn's Schur solver (MPI; input manual ch. 3 "begin: parallel", mbdyn.cc RunMBDyn).
+      if (in.keyword_is("parallel initial value"))
+        return in.not_implemented("problem: parallel initial value (MBDyn's Schur parallel solver; input manual §3)");
+      in.fail_expected("a problem (initial value, inverse dynamics, parallel initial value)");
     }
     unknown(in, "data");
   }
@@ -691,6 +781,17 @@ class Builder {
     if (it == table.end() && d.rfind("fictitioussteps", 0) == 0) it = table.find("dummysteps" + d.substr(15));
     if (it == table.end() && d == "initialtolerance") it = table.find("tolerance");
     if (it == table.end() && d == "maxinitialiterations") it = table.find("maxiterations");
+    if (it == table.end() && block_ != "controldata") {
+      // Cards MBDyn 2024's Solver::ReadData reads that need what we do not have (solver.cc).
+      static const std::map<std::string, const char*> refused = {
+          {"realtime", "real time (RTAI or POSIX real-time scheduling; input manual §4.1.5)"},
+          {"pod", "pod (proper orthogonal decomposition output; MBDyn's solver.cc, not in the input manual)"},
+          {"interfacesolver", "interface solver (the parallel Schur solver; MBDyn's solver.cc)"},
+          {"interfacelinearsolver", "interface linear solver (the parallel Schur solver; MBDyn's solver.cc)"},
+          {"preconditioner", "preconditioner (deprecated card of the parallel solver; MBDyn's solver.cc)"},
+          {"fullresidualtest", "full residual test (inverse dynamics; MBDyn's invsolver.cc)"}};
+      if (auto r = refused.find(d); r != refused.end()) return in.not_implemented(r->second);
+    }
     if (it == table.end()) return unknown(in, block);
     it->second(in, result_.settings, *ctx_);
     in.expect_end();
@@ -1070,7 +1171,10 @@ class Builder {
 
   std::string counted_name(const std::string& d) {
     // Couples are counted with the forces (input manual §5.4 "forces").
-    if (d == "beam2" || d == "beam3" || d == "hbeam") return "beam";  // control data `beams:` counts them all
+    if (d == "beam2" || d == "beam3" || d == "hbeam") return "beam";
+    // MBDyn 2024 counts `user defined:` elements (and the older `loadable:`) with control data
+    // `loadable elements:` (dataman4.cc); our `user defined elements:` counter is a synonym.
+    if (d == "userdefined") return "loadable";  // control data `beams:` counts them all
     if (d.rfind("aerodynamic", 0) == 0) return "aerodynamic";  // bodies and beams: `aerodynamic elements:`
     if (d == "genericaerodynamicforce" || d == "aircraftinstruments") return "aerodynamic";
     // `rotor:` is MBDyn's older name of `induced velocity: ..., rotor`; both counters count both.

@@ -126,6 +126,8 @@ struct RunSettings {
   double assembly_position_stiffness = 1.0, assembly_velocity_stiffness = 1.0;
   bool omega_rotates = false;
   double assembly_tolerance = 1e-6;
+  /// `epsilon:` the fraction of each Newton correction the initial assembly applies (MBDyn's dEpsilon).
+  double assembly_epsilon = 1.0;
   int assembly_max_iterations = 1;
   /// `use: <items>, in assembly`: element kinds ("body", "force", ...) that take part in the
   /// initial assembly besides the joints.

@@ -356,6 +356,7 @@ AssemblyReport run_initial_assembly(Model& model, const RunSettings& s, std::ost
     }
     Vector d = r;
     ls.solver->solve(d);
+    if (s.assembly_epsilon != 1.0) d *= s.assembly_epsilon;  // control data `epsilon:` (as MBDyn, only when given)
     y += d;
     problem.after_predict(t, y, yp);
   }

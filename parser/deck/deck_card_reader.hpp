@@ -65,11 +65,11 @@ class DeckCardReader final : public CardReader {
   Mat3 orientation_matrix() override;
 
   // relative specifications
-  Vec3 position(const RigidFrame& frame, const RigidFrame* other = nullptr) override;
-  Vec3 direction(const RigidFrame& frame, const RigidFrame* other = nullptr) override;
+  Vec3 position(const RigidFrame& frame, const OtherSide* other = nullptr) override;
+  Vec3 direction(const RigidFrame& frame, const OtherSide* other = nullptr) override;
   Vec3 direction_abs(const RigidFrame& node) override;
   Mat3 tensor(const RigidFrame& frame) override;
-  Mat3 orientation(const RigidFrame& frame, const RigidFrame* other = nullptr) override;
+  Mat3 orientation(const RigidFrame& frame, const OtherSide* other = nullptr) override;
   Vec3 velocity(const RigidFrame& frame, const Vec3& x_point_W) override;
   Vec3 angular_velocity(const RigidFrame& frame) override;
 
@@ -111,7 +111,9 @@ class DeckCardReader final : public CardReader {
   M scaled(M m);
   int axis_index(std::string_view what);
   Vec3 three_reals();
-  GivenIn given_in(const RigidFrame& frame, const RigidFrame* other);
+  /// What is being read decides which `other ...` forms are meaningful (MBDyn's mbpar.cc).
+  enum class Quantity { Position, Orientation, Other };
+  GivenIn given_in(const RigidFrame& frame, const OtherSide* other, Quantity what = Quantity::Other);
 
   ReadContext& ctx_;
   std::string description_;

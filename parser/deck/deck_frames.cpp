@@ -9,7 +9,7 @@
 
 namespace mbl::parser::deck {
 
-DeckCardReader::GivenIn DeckCardReader::given_in(const RigidFrame& frame, const RigidFrame* other) {
+DeckCardReader::GivenIn DeckCardReader::given_in(const RigidFrame& frame, const OtherSide* other, Quantity what) {
   if (!keyword_is("reference")) return {frame, true};
   if (keyword_is("global")) return {RigidFrame{}, false};
   if (peek_keyword_is("node") || peek_keyword_is("local")) {
@@ -17,14 +17,21 @@ DeckCardReader::GivenIn DeckCardReader::given_in(const RigidFrame& frame, const 
     ++next_;
     return {frame, true};
   }
-  if (peek_keyword_is("other node")) {
+  const bool other_position = peek_keyword_is("other position"), other_orientation = peek_keyword_is("other orientation");
+  if (peek_keyword_is("other node") || other_position || other_orientation) {
     if (!other) fail_expected("'global', 'node' or a reference label (this card has no other node)");
+    // As MBDyn's GetPosRel/GetRotRel: `other position` only for positions, `other orientation`
+    // only for orientations.
+    if (other_position && what != Quantity::Position)
+      fail_expected("'global', 'node', 'other node' or a reference label ('other position' is for positions)");
+    if (other_orientation && what != Quantity::Orientation)
+      fail_expected("'global', 'node', 'other node' or a reference label ('other orientation' is for orientations)");
     ++next_;
-    return {*other, false};
+    RigidFrame f = *other;
+    if (other_position) f.x_W += other->R_W * other->offset;  // from the other side's point, in its node's axes
+    if (other_orientation) f.R_W = other->R_W * other->R_hinge;  // in the other side's hinge axes
+    return {f, false};
   }
-  if (peek_keyword_is("other position") || peek_keyword_is("other orientation"))
-    fail("'reference, other position' and 'reference, other orientation' are not supported; use "
-         "'reference, other node'");
   const SourceLocation where = location();
   const std::string written(peek_text());
   const unsigned label = this->label();
@@ -35,15 +42,15 @@ DeckCardReader::GivenIn DeckCardReader::given_in(const RigidFrame& frame, const 
   return {ref->frame, false};
 }
 
-Vec3 DeckCardReader::position(const RigidFrame& frame, const RigidFrame* other) {
-  const GivenIn g = given_in(frame, other);
+Vec3 DeckCardReader::position(const RigidFrame& frame, const OtherSide* other) {
+  const GivenIn g = given_in(frame, other, Quantity::Position);
   const Vec3 p = vec3();
   if (g.is_target) return p;
   const Vec3 x_W = g.frame.x_W + g.frame.R_W * p;
   return frame.R_W.transpose() * (x_W - frame.x_W);
 }
 
-Vec3 DeckCardReader::direction(const RigidFrame& frame, const RigidFrame* other) {
+Vec3 DeckCardReader::direction(const RigidFrame& frame, const OtherSide* other) {
   const GivenIn g = given_in(frame, other);
   const Vec3 d = vec3();
   if (g.is_target) return d;
@@ -65,8 +72,8 @@ Mat3 DeckCardReader::tensor(const RigidFrame& frame) {
   return R * M * R.transpose();
 }
 
-Mat3 DeckCardReader::orientation(const RigidFrame& frame, const RigidFrame* other) {
-  const GivenIn g = given_in(frame, other);
+Mat3 DeckCardReader::orientation(const RigidFrame& frame, const OtherSide* other) {
+  const GivenIn g = given_in(frame, other, Quantity::Orientation);
   const Mat3 R = orientation_matrix();
   if (g.is_target) return R;
   return frame.R_W.transpose() * g.frame.R_W * R;

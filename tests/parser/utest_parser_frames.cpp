@@ -80,7 +80,8 @@ TEST(ReferenceCards, DenavitHartenberg) {
 
 /// A node frame F and another node O, both away from the origin and moving.
 struct Nodes {
-  RigidFrame F, O;
+  RigidFrame F;
+  mbl::parser::OtherSide O;  // node 1 of a two-node card (no offset, no hinge)
   Nodes() {
     F.x_W = Vec3(1, 0, 0);
     F.R_W = Rz(M_PI / 2);

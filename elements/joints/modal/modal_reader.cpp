@@ -85,6 +85,13 @@ void read_modal(CardReader& in, BuildContext& ctx, unsigned label) {
   std::optional<int> fem_nodes;
   SourceLocation at_fem_nodes = in.location();
   if (!in.keyword_is("from file")) fem_nodes = positive_count(in, "a positive number of FEM nodes or `from file`");
+  // `scale masses, <s>`, `scale modes, <s>` (MBDyn's modal.cc ReadModal, not in the manual): 1
+  // changes nothing; other scales of the FEM data are not implemented.
+  for (const char* scale : {"scale masses", "scale modes"}) {
+    if (!in.keyword_is(scale)) continue;
+    const SourceLocation at = in.location();
+    if (in.real() != 1.0) return in.not_implemented(std::string("modal joint `") + scale + "` other than 1", at);
+  }
 
   if (in.keyword_is("no damping")) {
     opt.damping = ModalDamping::None;
