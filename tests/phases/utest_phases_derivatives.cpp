@@ -37,8 +37,8 @@ std::string run_log(const std::string& coefficient_card, std::string* out = null
   const fs::path deck = dir / "fall.mbd";
   std::ofstream(deck) << falling_body(coefficient_card);
   const int rc = test::run(test::quoted(MBL_BINARY) + " -f " + test::quoted(deck) + " -o " + test::quoted(dir / "run"),
-                           dir / "run.log");
-  const std::string log = test::read_file(dir / "run.log");
+                           dir / "console.txt");
+  const std::string log = test::read_file(dir / "console.txt");
   EXPECT_EQ(rc, 0) << log;
   if (out) *out = test::read_file(dir / "run.out");
   fs::remove_all(dir);
