@@ -80,29 +80,18 @@ class CentralDifferences {
 };
 
 /// `method: central differences, degree, 3|4|5, <alpha>, <beta> [, <gamma> [, <zeta>]];`.
-class CentralDifferencesIntegrator : public SecondOrderIntegrator {
+class CentralDifferencesIntegrator : public SecondOrderIntegratorWithState<CentralDifferencesState> {
  public:
   explicit CentralDifferencesIntegrator(CentralDifferencesParameters p)
-      : SecondOrderIntegrator("central differences", 1), method_(p) {}
+      : SecondOrderIntegratorWithState("central differences", 1), method_(p) {}
 
  protected:
   StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
                                const Vector& v, const Vector& lambda, const NewtonOptions& opt,
                                Point& out) override;
-  void save_family_state() override {
-    saved_state_ = state_;
-    saved_started_ = started_;
-  }
-  void restore_family_state() override {
-    state_ = saved_state_;
-    started_ = saved_started_;
-  }
 
  private:
   CentralDifferences method_;
-  CentralDifferencesState state_;
-  CentralDifferencesState saved_state_;
-  bool saved_started_ = false;
 };
 
 }  // namespace mbl::integrators

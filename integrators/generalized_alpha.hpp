@@ -71,16 +71,12 @@ class SecondOrderIntegrator : public ImplicitStepIntegrator {
   bool started_ = false;  ///< false until the first step after start()
 };
 
-/// `method: generalized alpha, <rho_inf>;` on a Problem that has a second-order form.
-class GeneralizedAlphaIntegrator : public SecondOrderIntegrator {
- public:
-  explicit GeneralizedAlphaIntegrator(RhoFunction rho)
-      : SecondOrderIntegrator("generalized alpha", 1), rho_(std::move(rho)) {}
-
+/// A second-order family whose memory between steps is one `State` (and started_): a rejected or
+/// retried step puts both back as they were before it (docs/adaptive.md).
+template <class State>
+class SecondOrderIntegratorWithState : public SecondOrderIntegrator {
  protected:
-  StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
-                               const Vector& v, const Vector& lambda, const NewtonOptions& opt,
-                               Point& out) override;
+  using SecondOrderIntegrator::SecondOrderIntegrator;
   void save_family_state() override {
     saved_state_ = state_;
     saved_started_ = started_;
@@ -89,13 +85,27 @@ class GeneralizedAlphaIntegrator : public SecondOrderIntegrator {
     state_ = saved_state_;
     started_ = saved_started_;
   }
+  State state_;
+
+ private:
+  State saved_state_;
+  bool saved_started_ = false;
+};
+
+/// `method: generalized alpha, <rho_inf>;` on a Problem that has a second-order form.
+class GeneralizedAlphaIntegrator : public SecondOrderIntegratorWithState<SecondOrderState> {
+ public:
+  explicit GeneralizedAlphaIntegrator(RhoFunction rho)
+      : SecondOrderIntegratorWithState("generalized alpha", 1), rho_(std::move(rho)) {}
+
+ protected:
+  StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
+                               const Vector& v, const Vector& lambda, const NewtonOptions& opt,
+                               Point& out) override;
 
  private:
   RhoFunction rho_;
   GeneralizedAlpha method_;
-  SecondOrderState state_;
-  SecondOrderState saved_state_;
-  bool saved_started_ = false;
 };
 
 }  // namespace mbl::integrators

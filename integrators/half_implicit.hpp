@@ -19,27 +19,16 @@ StepResult half_implicit_step(SecondOrderProblem& p, double t_n, double h, HalfI
                               const NewtonOptions& opt);
 
 /// `method: half implicit;`.
-class HalfImplicitIntegrator : public SecondOrderIntegrator {
+class HalfImplicitIntegrator : public SecondOrderIntegratorWithState<HalfImplicitState> {
  public:
-  HalfImplicitIntegrator() : SecondOrderIntegrator("half implicit", 1) {}
+  HalfImplicitIntegrator() : SecondOrderIntegratorWithState("half implicit", 1) {}
 
  protected:
   StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
                                const Vector& v, const Vector& lambda, const NewtonOptions& opt,
                                Point& out) override;
-  void save_family_state() override {
-    saved_state_ = state_;
-    saved_started_ = started_;
-  }
-  void restore_family_state() override {
-    state_ = saved_state_;
-    started_ = saved_started_;
-  }
 
  private:
-  HalfImplicitState state_;
-  HalfImplicitState saved_state_;
-  bool saved_started_ = false;
 };
 
 }  // namespace mbl::integrators
