@@ -277,23 +277,24 @@ def read_registry():
 
 
 def read_forms():
-    """tests/census/forms.tsv: block, card, expectation, census keyword, covered MBDyn rows."""
+    """tests/census/forms*.tsv: block, card, expectation, census keyword, covered MBDyn rows."""
     forms, ranges = {}, []
-    path = os.path.join(ROOT, 'tests', 'census', 'forms.tsv')
-    if not os.path.exists(path):
-        return forms, ranges
-    with open(path) as fh:
-        for line in fh:
-            if not line.strip() or line.startswith('#'):
-                continue
-            cols = line.rstrip('\n').split('\t')
-            expect, keyword = cols[2].strip(), cols[3].strip()
-            for k in keyword.split('|'):
-                forms.setdefault(norm(k), expect)
-            if len(cols) > 4 and cols[4].strip():
-                f, span = cols[4].strip().rsplit(':', 1)
-                first, last = (int(x) for x in span.split('-'))
-                ranges.append((f, first, last, expect))
+    folder = os.path.join(ROOT, 'tests', 'census')
+    paths = sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                   if n.startswith('forms') and n.endswith('.tsv'))
+    for path in paths:
+        with open(path) as fh:
+            for line in fh:
+                if not line.strip() or line.startswith('#'):
+                    continue
+                cols = line.rstrip('\n').split('\t')
+                expect, keyword = cols[2].strip(), cols[3].strip()
+                for k in keyword.split('|'):
+                    forms.setdefault(norm(k), expect)
+                if len(cols) > 4 and cols[4].strip():
+                    f, span = cols[4].strip().rsplit(':', 1)
+                    first, last = (int(x) for x in span.split('-'))
+                    ranges.append((f, first, last, expect))
     return forms, ranges
 
 

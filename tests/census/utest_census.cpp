@@ -1,5 +1,5 @@
 // The census of MBDyn 2024's input language (docs/conformance/census.md, census.py):
-//  * every form of tests/census/forms.tsv is read in a minimal deck and must be read with no
+//  * every form of tests/census/forms*.tsv is read in a minimal deck and must be read with no
 //    "not implemented", or refused with exactly one "not implemented" located at its card, or
 //    (`input error`) refused as MBDyn refuses it;
 //  * every kind row of docs/conformance/census.tsv says what our registries do (a kind we read is
@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <fstream>
 #include <sstream>
@@ -27,22 +29,60 @@ namespace {
 
 struct Form {
   std::string block, card, expect, keyword;
-  int line = 0;  ///< in forms.tsv
+  std::string file;  ///< forms*.tsv it comes from
+  int line = 0;      ///< in that file
+  /// Column 6 (optional): cards the form needs elsewhere, `<block>: <cards>` entries separated by
+  /// ` ## ` (e.g. `nodes: abstract: 10, differential`); blocks are nodes, drivers, elements.
+  std::vector<std::pair<std::string, std::string>> setup;
 };
 
+/// `$SHARED` in a card stands for ../shared (files the form reads: c81 tables, FEM files, ...).
+std::string with_shared(std::string text) {
+  for (std::size_t at; (at = text.find("$SHARED")) != std::string::npos;) text.replace(at, 7, MBL_SHARED_DIR);
+  return text;
+}
+
+/// Every tests/census/forms*.tsv (one file per family group keeps parallel work apart).
 std::vector<Form> read_forms() {
   std::vector<Form> forms;
-  std::ifstream in(std::string(MBL_SOURCE_DIR) + "/tests/census/forms.tsv");
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::istringstream ls(line);
-    for (std::string c; std::getline(ls, c, '\t');) cols.push_back(c);
-    if (cols.size() < 4) continue;
-    forms.push_back({cols[0], cols[1], cols[2], cols[3], n});
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(MBL_SOURCE_DIR) + "/tests/census")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("forms", 0) == 0 && e.path().extension() == ".tsv") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      if (line.empty() || line[0] == '#') continue;
+      std::vector<std::string> cols;
+      std::istringstream ls(line);
+      for (std::string c; std::getline(ls, c, '\t');) cols.push_back(c);
+      if (cols.size() < 4) continue;
+      Form f{cols[0], with_shared(cols[1]), cols[2], cols[3], file.filename().string(), n, {}};
+      if (cols.size() > 5)
+        for (std::size_t from = 0; from < cols[5].size();) {
+          std::size_t to = cols[5].find(" ## ", from);
+          if (to == std::string::npos) to = cols[5].size();
+          const std::string entry = cols[5].substr(from, to - from);
+          const std::size_t colon = entry.find(':');
+          if (colon != std::string::npos)
+            f.setup.emplace_back(entry.substr(0, colon), with_shared(entry.substr(entry.find_first_not_of(' ', colon + 1))));
+          from = to + 4;
+        }
+      forms.push_back(std::move(f));
+    }
   }
   return forms;
+}
+
+/// The setup cards of `f` for `block`, each alone on its line.
+std::vector<std::string> setup_of(const Form& f, const std::string& block) {
+  std::vector<std::string> cards;
+  for (const auto& [b, text] : f.setup)
+    if (b == block) cards.push_back(text + ";");
+  return cards;
 }
 
 /// A minimal deck with `card` in its `block`; the card is alone on line `card_line`.
@@ -77,14 +117,18 @@ std::string minimal_deck(const Form& f, int& card_line) {
     put("structural: 3, static, 1., 1., 0., eye, null, null;");
     put("structural: 4, static, 0., 1., 0., eye, null, null;");
   }
+  for (const std::string& c : setup_of(f, "nodes")) put(c);
   if (f.block == "nodes") put(f.card + ";", true);
   put("end: nodes;");
-  if (f.block == "drivers") {
+  const std::vector<std::string> setup_drivers = setup_of(f, "drivers");
+  if (f.block == "drivers" || !setup_drivers.empty()) {
     put("begin: drivers;");
-    put(f.card + ";", true);
+    for (const std::string& c : setup_drivers) put(c);
+    if (f.block == "drivers") put(f.card + ";", true);
     put("end: drivers;");
   }
   put("begin: elements;");
+  for (const std::string& c : setup_of(f, "elements")) put(c);
   if (f.block == "elements") put(f.card + ";", true);
   put("end: elements;");
   return d.str();
@@ -94,7 +138,7 @@ TEST(Census, EveryFormOfTheFormsTableReadsAsExpected) {
   const std::vector<Form> forms = read_forms();
   ASSERT_GT(forms.size(), 50u);
   for (const Form& f : forms) {
-    SCOPED_TRACE("forms.tsv:" + std::to_string(f.line) + ": " + f.card);
+    SCOPED_TRACE(f.file + ":" + std::to_string(f.line) + ": " + f.card);
     int card_line = 0;
     const std::string deck = minimal_deck(f, card_line);
     if (f.expect == "input error") {
