@@ -82,18 +82,51 @@ std::array<std::uint32_t, 2> ExternalStructuralForce::negotiation() const {
           std::uint32_t(p_.points.size())};
 }
 
-ExternalStructuralForce::Motion ExternalStructuralForce::reference_motion() const {
-  const StructNode& r = *p_.reference;
+void append_reference_motion(std::vector<char>& buf, const StructNode& reference, std::uint32_t format, bool labels,
+                             bool accelerations) {
+  if (labels) {
+    const std::uint32_t l[2] = {reference.label(), 0};  // two words: the doubles stay aligned
+    append(buf, l, sizeof l);
+  }
+  const ExternalPointMotion r = external_reference_motion(reference);
+  append(buf, r.x);
+  const OrientationValues rv = orientation_values(r.R, Orientation(format), false);
+  append(buf, rv.v.data(), rv.n * sizeof(double));
+  append(buf, r.v);
+  append(buf, r.w);
+  if (accelerations) {
+    append(buf, r.a);
+    append(buf, r.wp);
+  }
+}
+
+std::size_t reference_load_bytes(bool labels) { return (labels ? 2 * sizeof(std::uint32_t) : 0) + 6 * sizeof(double); }
+
+const char* read_reference_loads(const char* at, const StructNode& reference, bool labels, Vec3& F, Vec3& M,
+                                 std::string_view who) {
+  if (labels) {
+    std::uint32_t l[2];
+    std::memcpy(l, at, sizeof l);
+    at += sizeof l;
+    if (l[0] != reference.label())
+      throw EvaluationError(fmt::format("{}: the peer sent the reference node's loads as label {}, the reference node "
+                                        "is {}", who, l[0], reference.label()));
+  }
+  F = vec3_at(at);
+  M = vec3_at(at + 3 * sizeof(double));
+  return at + 6 * sizeof(double);
+}
+
+ExternalPointMotion external_reference_motion(const StructNode& r) {
   return {r.x_W(), r.v_W(), r.w_W(), r.xpp_W(), r.wp_W(), r.R_WN()};
 }
 
-ExternalStructuralForce::Motion ExternalStructuralForce::motion(std::size_t i) const {
-  const StructNode& n = *p_.points[i].node;
-  const Vec3 f = n.R_WN() * p_.points[i].offset_N;
+ExternalPointMotion external_point_motion(const StructNode& n, const Vec3& offset_N, const StructNode* reference) {
+  const Vec3 f = n.R_WN() * offset_N;
   const Vec3 x = n.x_W() + f, v = n.v_W() + n.w_W().cross(f);
   const Vec3 a = n.xpp_W() + n.wp_W().cross(f) + n.w_W().cross(n.w_W().cross(f));
-  if (!p_.reference) return {x, v, n.w_W(), a, n.wp_W(), n.R_WN()};
-  const Motion r = reference_motion();
+  if (!reference) return {x, v, n.w_W(), a, n.wp_W(), n.R_WN()};
+  const ExternalPointMotion r = external_reference_motion(*reference);
   const Mat3 RrT = r.R.transpose();
   const Vec3 dx = x - r.x, dv = v - r.v - r.w.cross(dx);
   return {RrT * dx,
@@ -102,6 +135,14 @@ ExternalStructuralForce::Motion ExternalStructuralForce::motion(std::size_t i) c
           RrT * (a - r.a - r.wp.cross(dx) - r.w.cross(r.w.cross(dx) + 2.0 * dv)),
           RrT * (n.wp_W() - r.wp - r.w.cross(n.w_W())),
           RrT * n.R_WN()};
+}
+
+ExternalStructuralForce::Motion ExternalStructuralForce::reference_motion() const {
+  return external_reference_motion(*p_.reference);
+}
+
+ExternalStructuralForce::Motion ExternalStructuralForce::motion(std::size_t i) const {
+  return external_point_motion(*p_.points[i].node, p_.points[i].offset_N, p_.reference);
 }
 
 const std::vector<ExternalStructuralForce::Motion>& ExternalStructuralForce::motions() const {
@@ -156,25 +197,10 @@ void ExternalStructuralForce::append_motion_bytes(std::vector<char>& buf) const 
     const OrientationValues v = orientation_values(m.R, p_.orientation, false);  // R column-major
     append(buf, v.v.data(), v.n * sizeof(double));
   };
-  if (p_.reference) {
-    // libmbc's rigid record (mbc_rigid_init): x, the rotation in the reference node's format,
-    // v, omega, [a, omega']. MBDyn's strext.cc writes the points' format and skips omega without
-    // rotations; both agree whenever libmbc's peers can read MBDyn's record.
-    const Motion r = reference_motion();
-    if (p_.labels) {
-      const std::uint32_t l[2] = {p_.reference->label(), 0};
-      append(buf, l, sizeof l);
-    }
-    append(buf, r.x);
-    const OrientationValues rv = orientation_values(r.R, reference_orientation_, false);
-    append(buf, rv.v.data(), rv.n * sizeof(double));
-    append(buf, r.v);
-    append(buf, r.w);
-    if (p_.accelerations) {
-      append(buf, r.a);
-      append(buf, r.wp);
-    }
-  }
+  // libmbc's rigid record (mbc_rigid_init); MBDyn's strext.cc writes the points' format and skips
+  // omega without rotations: both agree whenever libmbc's peers can read MBDyn's record.
+  if (p_.reference)
+    append_reference_motion(buf, *p_.reference, std::uint32_t(reference_orientation_), p_.labels, p_.accelerations);
   if (p_.labels) {
     for (const auto& pt : p_.points) {
       const std::uint32_t l = pt.node->label();  // node labels, as MBDyn
@@ -199,27 +225,15 @@ std::size_t ExternalStructuralForce::load_bytes() const {
   const std::size_t n = p_.points.size(), per_point = rotations() ? 6 : 3;
   const std::size_t labels = p_.labels ? (n + n % 2) * sizeof(std::uint32_t) : 0;
   // libmbc's rigid record always has the force and the moment.
-  const std::size_t reference = p_.reference ? (p_.labels ? 2 * sizeof(std::uint32_t) : 0) + 6 * sizeof(double) : 0;
+  const std::size_t reference = p_.reference ? reference_load_bytes(p_.labels) : 0;
   return reference + labels + per_point * n * sizeof(double);
 }
 
 void ExternalStructuralForce::read_loads(std::span<const char> record) {
   const std::size_t n = p_.points.size();
   const char* at = record.data();
-  if (p_.reference) {
-    if (p_.labels) {
-      std::uint32_t l[2];
-      std::memcpy(l, at, sizeof l);
-      at += sizeof l;
-      if (l[0] != p_.reference->label())
-        throw EvaluationError(fmt::format("external structural force {}: the peer sent the reference node's loads as "
-                                          "label {}, the reference node is {}", label(), l[0], p_.reference->label()));
-    }
-    F0_ = vec3_at(at);
-    at += 3 * sizeof(double);
-    M0_ = vec3_at(at);
-    at += 3 * sizeof(double);
-  }
+  if (p_.reference)
+    at = read_reference_loads(at, *p_.reference, p_.labels, F0_, M0_, fmt::format("external structural force {}", label()));
   const char* labels = at;
   if (p_.labels) at += (n + n % 2) * sizeof(std::uint32_t);
   const char* forces = at;
