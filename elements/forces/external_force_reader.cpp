@@ -426,10 +426,60 @@ void read_external_modal(CardReader& in, BuildContext& ctx, unsigned label) {
   ctx.model().add_element(std::move(e));
 }
 
+/// MBDyn's ReadModalMappingExtForce (modalmappingext.cc), option by option.
+void read_external_modal_mapping(CardReader& in, BuildContext& ctx, unsigned label) {
+  ExternalModalParams p;
+  const parser::SourceLocation communicator_at = in.location();
+  const auto communicator = read_communicator(in);
+  if (!communicator) return;
+  if (communicator->kind == ExternalCommunicator::Kind::File)
+    throw parser::InputError(communicator_at, "expected the `socket` or `edge` communicator (MBDyn's external modal "
+                                              "mapping force has no file communicator)");
+  p.communicator = *communicator;
+  ExternalModalParams::Mapping mapping;
+  if (in.keyword_is("reference node")) p.node = &ctx.struct_node(in);
+  mapping.use_reference_forces = p.node != nullptr;
+  if (p.node && in.keyword_is("use rigid body forces")) {
+    mapping.use_reference_forces = in.boolean();
+    if (mapping.use_reference_forces && in.keyword_is("rotate rigid body forces"))
+      mapping.rotate_reference_forces = in.boolean();
+  }
+  in.keyword_is("accelerations");  // MBDyn reads the keyword and sends no accelerations
+  // MBDyn's default is `all`, which needs a reference node; without one, the modal part.
+  p.rigid = p.node != nullptr;
+  p.modal = true;
+  const parser::SourceLocation type_at = in.location();
+  if (in.keyword_is("type")) {
+    if (in.keyword_is("rigid")) p.rigid = true, p.modal = false;
+    else if (in.keyword_is("modal")) p.rigid = false, p.modal = true;
+    else if (in.keyword_is("all")) p.rigid = p.modal = true;
+    else in.fail_expected("`rigid`, `modal` or `all`");
+  }
+  if (p.rigid && !p.node) throw parser::InputError(type_at, "the rigid part needs a `reference node`");
+  if (p.communicator.kind == ExternalCommunicator::Kind::Edge && p.rigid && p.modal)
+    throw parser::InputError(type_at, "the EDGE communicator exchanges either the rigid or the modal part (`type, rigid` or `type, modal`)");
+  if (!in.keyword_is("nodes number")) in.fail_expected("`nodes number`");
+  const auto n = parser::checked_integer(
+      in, [&](std::int64_t v) { return v >= 1 && std::size_t(v) <= in.arguments_left(); }, "a number of nodes >= 1");
+  for (std::int64_t i = 0; i < n; ++i) mapping.nodes.push_back(&ctx.struct_node(in));
+  if (!in.keyword_is("modes number")) in.fail_expected("`modes number`");
+  int modes = -1;
+  if (!in.keyword_is("from file"))
+    modes = int(parser::checked_integer(in, [](std::int64_t v) { return v >= 1 && v <= 100000000; },
+                                        "a number of modes >= 1 or `from file`"));
+  mapping.H = read_mapping_matrix(in, modes, int(6 * n));
+  p.mapping = std::move(mapping);
+  auto e = std::make_unique<ExternalModalForce>(label, std::move(p));
+  e->where = in.card_location();
+  ctx.read_output_flag(in, *e, "forces");
+  ctx.model().add_element(std::move(e));
+}
+
 const bool registered = CardRegistry::family("force type").add("external structural", read_external_structural) &&
                         CardRegistry::family("force type").add("external modal", read_external_modal) &&
                         CardRegistry::family("force type").add("external structural mapping",
-                                                               read_external_structural_mapping);
+                                                               read_external_structural_mapping) &&
+                        CardRegistry::family("force type").add("external modal mapping", read_external_modal_mapping);
 
 }  // namespace
 }  // namespace mbl::elements

@@ -25,6 +25,7 @@
 #include <sstream>
 #include <thread>
 
+#include "support/mbc_modal_peer.hpp"
 #include "support/mbc_nodal_peer.hpp"
 #include "support/peer_spring.hpp"
 
@@ -324,6 +325,92 @@ end: elements;
   expect_numbers(lines[12].substr(2), {0, 0, -1});
   std::filesystem::remove_all(dir);
 }
+
+// `external modal mapping` (input manual §8.8.13, MBDyn's modalmappingext.cc) against our libmbc
+// modal peer. Node 1 (dynamic, free) translates at v0 along x and spins at w0 about z; node 2 and
+// the reference node 3 (at (0,0,1), turned by 90 degrees about z) are clamped. H (2 x 12):
+// mode 1 = x_1 + theta_z,1 (columns 1 and 6), mode 2 = 3 y_2 (column 8). Without a reference
+// node: q1 = v0 t + sin(w0 t) (MatR2LinParam of Rz(w0 t)), q1' = v0 + w0, q2 = q2' = 0. The peer's
+// p = (0, 5) gives H^T p = 15 on column 8: node 2 takes (0, 15, 0), node 1 nothing (its motion
+// stays free). With the reference node (`type, all`), everything is in its frame: q1 = sin(w0 t)
+// (x_1 moves along the reference's -y), q1' = w0; node 2's force is Rz (0,15,0) = (-15,0,0);
+// F2 = (-15,0,0), M2 = (0,2,-1) x F2 = (0,15,30); with the peer's F0 = (0,0,7), M0 = (1,0,0):
+// F1 = Rz F0 - F2 = (15,0,7), M1 = Rz M0 - M2 = (0,-14,-30).
+class ExternalModalMapping : public ::testing::TestWithParam<bool> {};
+
+TEST_P(ExternalModalMapping, HandDerivedModesAndLoads) {
+  const bool reference = GetParam();
+  const std::filesystem::path dir = fresh_temp_dir("extmodalmap");
+  std::ofstream(dir / "H.dat") << "# Hp\n1 1 1.\n1 6 1.\n2 8 3.\n";
+  const std::string sock = (dir / "modal.sock").string();
+  bool negotiated = false;
+  MbcModalMotion first, last;
+  std::thread t([&] {
+    MbcModalPeer p(reference, 2);
+    negotiated = p.connect_and_negotiate(sock);
+    if (!negotiated) return;
+    std::vector<double> q_last;
+    MbcModalMotion m;
+    bool have_first = false;
+    while (p.get_motion(m)) {
+      if (!have_first) first = m, have_first = true;
+      if (m.q == q_last) {
+        last = m;
+        p.converged();
+        q_last.clear();
+        continue;
+      }
+      q_last = m.q;
+      const double F0[3] = {0, 0, 7}, M0[3] = {1, 0, 0};
+      p.put_forces(F0, M0, {0.0, 5.0});
+    }
+  });
+  const double v0 = 0.5, w0 = 2.0, T = 0.1;
+  const TextDeckRun r = run_deck_text("extmodalmap_run", exchange_problem_blocks(T) + R"(
+begin: control data; structural nodes: 3; rigid bodies: 1; joints: 2; forces: 1; end: control data;
+begin: nodes;
+  structural: 1, dynamic, 1., 0., 0., eye, )" + number_text(v0) + ", 0., 0., 0., 0., " + number_text(w0) + R"(;
+  structural: 2, static, 0., 2., 0., eye, null, null;
+  structural: 3, static, 0., 0., 1., euler123, 0., 0., pi/2, null, null;
+end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, eye;
+  joint: 2, clamp, 2, node, node;
+  joint: 3, clamp, 3, node, node;
+  force: 10, external modal mapping, socket, create, yes, path, ")" + sock + R"(", no signal, coupling, tight,
+    )" + (reference ? "reference node, 3, use rigid body forces, yes, type, all, " : "") + R"(
+    nodes number, 2, 1, 2, modes number, from file, sparse mapping file, ")" + (dir / "H.dat").string() + R"(";
+end: elements;
+)");
+  t.join();
+  ASSERT_TRUE(negotiated) << r.log();
+  ASSERT_EQ(r.rc, 0) << r.log();
+  const double s = std::sin(w0 * T);
+  expect_near(last.q, {(reference ? 0.0 : v0 * T) + s, 0.0}, 1e-6, "q");
+  expect_near(last.qp, {(reference ? 0.0 : v0) + w0, 0.0}, 1e-6, "q'");
+  if (reference) expect_near(first.rigid, {0, 0, 1, 0, 1, 0, -1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}, 1e-12, "rigid");
+  const auto frc = last_frc_lines(r.output("frc"));
+  ASSERT_TRUE(frc.count("10#1") && frc.count("10#2") && frc.count("10.1") && frc.count("10.2")) << read_file(r.output("frc"));
+  expect_near(std::vector<double>(frc.at("10#2").begin(), frc.at("10#2").begin() + 6),
+              reference ? std::vector<double>{-15, 0, 0, 0, 0, 0} : std::vector<double>{0, 15, 0, 0, 0, 0}, 1e-9, "node 2");
+  expect_near(std::vector<double>(frc.at("10#1").begin(), frc.at("10#1").begin() + 6), {0, 0, 0, 0, 0, 0}, 1e-9,
+              "node 1");
+  EXPECT_EQ(frc.at("10#1").size(), 18u);  // F, M, x (6), x' (6)
+  expect_near({frc.at("10.2")[0]}, {5.0}, 1e-12, "p2");
+  if (reference) {
+    ASSERT_TRUE(frc.count("10@3"));
+    expect_near(frc.at("10@3"), {0, 0, 7, 1, 0, 0, 15, 0, 7, 0, -14, -30, -15, 0, 0, 0, 15, 30}, 1e-9, "rigid");
+  } else {
+    EXPECT_FALSE(frc.count("10@3"));
+  }
+  // The free node keeps its motion: x = v0 T.
+  const auto mov = records(r.output("mov"), 1);
+  EXPECT_NEAR(mov.back()[0], 1.0 + v0 * T, 1e-9);
+  std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Libmbc, ExternalModalMapping, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "ReferenceNode" : "Absolute"; });
 
 }  // namespace
 }  // namespace mbl::test
