@@ -130,6 +130,21 @@ void ExternalStructuralMappingForce::read_loads(std::span<const char> record) {
     require_finite_load(F0_.allFinite() ? M0_.norm() : F0_.norm(), who, "load for the reference node");
   if (p_.mapping) p_.mapping->multiply_transposed(f_peer_, f_);
   else f_ = f_peer_;
+  // The nodes' loads in the configuration of the exchange, as MBDyn's RecvFromFileDes.
+  const Mat3 R_ref = p_.reference ? p_.reference->R_WN() : Mat3::Identity();
+  std::size_t k = 0;
+  for (std::size_t n = 0; n < p_.nodes.size(); ++n) {
+    const auto& np = p_.nodes[n];
+    F_node_[n].setZero();
+    M_node_[n].setZero();
+    for (const auto& pt : np.points) {
+      const Vec3 f(f_[3 * k], f_[3 * k + 1], f_[3 * k + 2]);
+      f_point_[k] = p_.reference ? Vec3(R_ref * f) : f;
+      F_node_[n] += f_point_[k];
+      if (!np.node->is_displacement()) M_node_[n] += (np.node->R_WN() * pt.offset_N).cross(f_point_[k]);
+      ++k;
+    }
+  }
 }
 
 void ExternalStructuralMappingForce::after_predict(const StepContext&) { link_.after_predict(*this); }
@@ -140,30 +155,18 @@ void ExternalStructuralMappingForce::residual(ResidualSink& r, const StepContext
   if (c.initial_assembly) return;  // MBDyn's initial assembly has no external loads
   link_.before_residual(*this);
   if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
-  const Mat3 R_ref = p_.reference ? p_.reference->R_WN() : Mat3::Identity();
   F2_.setZero();
   M2_.setZero();
-  std::size_t k = 0;
   for (std::size_t n = 0; n < p_.nodes.size(); ++n) {
-    const auto& np = p_.nodes[n];
-    const StructNode& node = *np.node;
-    Vec3 F = Vec3::Zero(), M = Vec3::Zero();
-    for (const auto& pt : np.points) {
-      const Vec3 f(f_[3 * k], f_[3 * k + 1], f_[3 * k + 2]);
-      f_point_[k] = p_.reference ? Vec3(R_ref * f) : f;
-      F += f_point_[k];
-      if (!node.is_displacement()) M += (node.R_WN() * pt.offset_N).cross(f_point_[k]);
-      ++k;
-    }
-    F_node_[n] = F;
-    M_node_[n] = M;
-    r.add(node.eq_index(), F);
-    if (!node.is_displacement()) r.add(node.eq_index() + 3, M);
+    const StructNode& node = *p_.nodes[n].node;
+    r.add(node.eq_index(), F_node_[n]);
+    if (!node.is_displacement()) r.add(node.eq_index() + 3, M_node_[n]);
     if (p_.reference) {
-      F2_ += F;
-      M2_ += M + (node.x_W() - p_.reference->x_W()).cross(F);
+      F2_ += F_node_[n];
+      M2_ += M_node_[n] + (node.x_W() - p_.reference->x_W()).cross(F_node_[n]);
     }
   }
+  const Mat3 R_ref = p_.reference ? p_.reference->R_WN() : Mat3::Identity();
   if (p_.reference && p_.use_reference_forces) {
     F1_ = p_.rotate_reference_forces ? Vec3(R_ref * F0_) : F0_;
     M1_ = p_.rotate_reference_forces ? Vec3(R_ref * M0_) : M0_;
