@@ -264,6 +264,24 @@ std::vector<std::uint32_t> read_mapped_labels(CardReader& in, std::size_t count)
   return labels;
 }
 
+/// `[type, {rigid | modal | all}]` of the external modal forces (modalext.cc, modalmappingext.cc)
+/// over the default parts already in `p`; each part must have what it exchanges (`rigid_needs`,
+/// `modal_needs` say what) and the EDGE communicator takes one of the two.
+void read_modal_type(CardReader& in, ExternalModalParams& p, bool has_modal_source, std::string_view modal_needs,
+                     std::string_view rigid_needs) {
+  const parser::SourceLocation type_at = in.location();
+  if (in.keyword_is("type")) {
+    if (in.keyword_is("rigid")) p.rigid = true, p.modal = false;
+    else if (in.keyword_is("modal")) p.rigid = false, p.modal = true;
+    else if (in.keyword_is("all")) p.rigid = p.modal = true;
+    else in.fail_expected("`rigid`, `modal` or `all`");
+  }
+  if (p.rigid && !p.node) throw parser::InputError(type_at, fmt::format("the rigid part needs {}", rigid_needs));
+  if (p.modal && !has_modal_source) throw parser::InputError(type_at, fmt::format("the modal part needs {}", modal_needs));
+  if (p.communicator.kind == ExternalCommunicator::Kind::Edge && p.rigid && p.modal)
+    throw parser::InputError(type_at, "the EDGE communicator exchanges either the rigid or the modal part (`type, rigid` or `type, modal`)");
+}
+
 /// MBDyn's ReadStructMappingExtForce (strmappingext.cc), option by option.
 void read_external_structural_mapping(CardReader& in, BuildContext& ctx, unsigned label) {
   ExternalMappingParams p;
@@ -408,18 +426,8 @@ void read_external_modal(CardReader& in, BuildContext& ctx, unsigned label) {
   // The default: both parts, as far as there is a node and a modal joint.
   p.rigid = p.node != nullptr;
   p.modal = p.joint != nullptr;
-  const parser::SourceLocation type_at = in.location();
-  if (in.keyword_is("type")) {
-    if (in.keyword_is("rigid")) p.rigid = true, p.modal = false;
-    else if (in.keyword_is("modal")) p.rigid = false, p.modal = true;
-    else if (in.keyword_is("all")) p.rigid = p.modal = true;
-    else in.fail_expected("`rigid`, `modal` or `all`");
-  }
-  if (p.rigid && !p.node)
-    throw parser::InputError(type_at, "the rigid part needs a modal node (the modal joint is clamped)");
-  if (p.modal && !p.joint) throw parser::InputError(type_at, "the modal part needs a modal joint (not a `reference node`)");
-  if (p.communicator.kind == ExternalCommunicator::Kind::Edge && p.rigid && p.modal)
-    throw parser::InputError(type_at, "the EDGE communicator exchanges either the rigid or the modal part (`type, rigid` or `type, modal`)");
+  read_modal_type(in, p, p.joint != nullptr, "a modal joint (not a `reference node`)",
+                  "a modal node (the modal joint is clamped)");
   auto e = std::make_unique<ExternalModalForce>(label, std::move(p));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "forces");
@@ -448,16 +456,7 @@ void read_external_modal_mapping(CardReader& in, BuildContext& ctx, unsigned lab
   // MBDyn's default is `all`, which needs a reference node; without one, the modal part.
   p.rigid = p.node != nullptr;
   p.modal = true;
-  const parser::SourceLocation type_at = in.location();
-  if (in.keyword_is("type")) {
-    if (in.keyword_is("rigid")) p.rigid = true, p.modal = false;
-    else if (in.keyword_is("modal")) p.rigid = false, p.modal = true;
-    else if (in.keyword_is("all")) p.rigid = p.modal = true;
-    else in.fail_expected("`rigid`, `modal` or `all`");
-  }
-  if (p.rigid && !p.node) throw parser::InputError(type_at, "the rigid part needs a `reference node`");
-  if (p.communicator.kind == ExternalCommunicator::Kind::Edge && p.rigid && p.modal)
-    throw parser::InputError(type_at, "the EDGE communicator exchanges either the rigid or the modal part (`type, rigid` or `type, modal`)");
+  read_modal_type(in, p, true, "", "a `reference node`");
   if (!in.keyword_is("nodes number")) in.fail_expected("`nodes number`");
   const auto n = parser::checked_integer(
       in, [&](std::int64_t v) { return v >= 1 && std::size_t(v) <= in.arguments_left(); }, "a number of nodes >= 1");

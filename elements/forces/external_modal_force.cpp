@@ -100,32 +100,25 @@ void ExternalModalForce::map_loads() {
   if (!p_.mapping) return;
   const StructNode* r = p_.node;
   if (p_.modal) p_.mapping->H.multiply_transposed(f_modal_, f_nodes_);
-  if (r && p_.mapping->use_reference_forces) {
-    F1_ = p_.mapping->rotate_reference_forces ? Vec3(r->R_WN() * F_) : F_;
-    M1_ = p_.mapping->rotate_reference_forces ? Vec3(r->R_WN() * M_) : M_;
-  }
-  F2_.setZero();
-  M2_.setZero();
+  ReferenceNodeLoads& rl = reference_loads_;
+  rl.F0 = F_;
+  rl.M0 = M_;
+  rl.clear_resultant();
   for (std::size_t i = 0; i < F_node_.size(); ++i) {
     const Vec3 f = Eigen::Map<const Vec3>(&f_nodes_[6 * i]), m = Eigen::Map<const Vec3>(&f_nodes_[6 * i + 3]);
     F_node_[i] = r ? Vec3(r->R_WN() * f) : f;
     M_node_[i] = r ? Vec3(r->R_WN() * m) : m;
     const StructNode* n = p_.mapping->nodes[i];
-    if (r && n != r) {
-      F2_ += F_node_[i];
-      M2_ += M_node_[i] + (n->x_W() - r->x_W()).cross(F_node_[i]);
-    }
+    if (r && n != r) rl.add(F_node_[i], M_node_[i], n->x_W() - r->x_W());
   }
-  if (r && p_.mapping->use_reference_forces) {
-    F1_ -= F2_;
-    M1_ -= M2_;
-  }
+  // Without `use rigid body forces` the reference node takes nothing (MBDyn leaves F1, M1 zero).
+  if (r && p_.mapping->use_reference_forces) rl.share(r->R_WN(), p_.mapping->rotate_reference_forces);
 }
 
 void ExternalModalForce::mapped_residual(ResidualSink& r) {
   if (p_.rigid) {
-    r.add(p_.node->eq_index(), F1_);
-    r.add(p_.node->eq_index() + 3, M1_);
+    r.add(p_.node->eq_index(), reference_loads_.F1);
+    r.add(p_.node->eq_index() + 3, reference_loads_.M1);
   }
   if (p_.modal)
     for (std::size_t i = 0; i < F_node_.size(); ++i) {
@@ -137,7 +130,7 @@ void ExternalModalForce::mapped_residual(ResidualSink& r) {
 void ExternalModalForce::mapped_output(OutputSink& out, std::ostream& os) const {
   if (p_.rigid) {
     os << label() << '@' << p_.node->label();
-    for (const Vec3* v : {&F_, &M_, &F1_, &M1_, &F2_, &M2_}) out.write(os, *v);
+    for (const Vec3* v : reference_loads_.columns()) out.write(os, *v);
     os << '\n';
   }
   if (!p_.modal) return;

@@ -108,8 +108,7 @@ class ExternalModalForce final : public Element, private ExternalPeer {
   mutable std::vector<double> x_, xp_, q_, qp_;  ///< 6 per node; per mode
   std::vector<double> f_nodes_;                  ///< H^T p, 6 per node
   std::vector<Vec3> F_node_, M_node_;            ///< global
-  Vec3 F1_ = Vec3::Zero(), M1_ = Vec3::Zero();  ///< applied to the reference node
-  Vec3 F2_ = Vec3::Zero(), M2_ = Vec3::Zero();  ///< resultant of the nodal loads about it
+  ReferenceNodeLoads reference_loads_;  ///< F1, M1, F2, M2 (F0, M0: F_, M_)
 };
 
 }  // namespace mbl::elements

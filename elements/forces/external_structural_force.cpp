@@ -233,7 +233,7 @@ void ExternalStructuralForce::read_loads(std::span<const char> record) {
   const std::size_t n = p_.points.size();
   const char* at = record.data();
   if (p_.reference)
-    at = read_reference_loads(at, *p_.reference, p_.labels, F0_, M0_, fmt::format("external structural force {}", label()));
+    at = read_reference_loads(at, *p_.reference, p_.labels, reference_loads_.F0, reference_loads_.M0, fmt::format("external structural force {}", label()));
   const char* labels = at;
   if (p_.labels) at += (n + n % 2) * sizeof(std::uint32_t);
   const char* forces = at;
@@ -255,8 +255,9 @@ void ExternalStructuralForce::read_loads(std::span<const char> record) {
                           fmt::format("external structural force {}", label()),
                           fmt::format("load for point {}", p_.points[i].label));
   }
-  if (!F0_.allFinite() || !M0_.allFinite())
-    require_finite_load(F0_.allFinite() ? M0_.norm() : F0_.norm(), fmt::format("external structural force {}", label()),
+  const Vec3 &F0 = reference_loads_.F0, &M0 = reference_loads_.M0;
+  if (!F0.allFinite() || !M0.allFinite())
+    require_finite_load(F0.allFinite() ? M0.norm() : F0.norm(), fmt::format("external structural force {}", label()),
                         "load for the reference node");
 }
 
@@ -274,8 +275,8 @@ void ExternalStructuralForce::read_text_loads(std::istream& is) {
   if (p_.reference) {
     unsigned l = 0;
     if (p_.labels) is >> l;
-    read_vec3(F0_);
-    if (rotations()) read_vec3(M0_);
+    read_vec3(reference_loads_.F0);
+    if (rotations()) read_vec3(reference_loads_.M0);
   }
   if (!p_.sorted) {
     std::vector<bool> done(n, false);
@@ -358,8 +359,7 @@ void ExternalStructuralForce::residual(ResidualSink& r, const StepContext& c) {
   link_.before_residual(*this);
   if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
   const Mat3 R_ref = p_.reference ? p_.reference->R_WN() : Mat3::Identity();
-  F2_.setZero();
-  M2_.setZero();
+  reference_loads_.clear_resultant();
   for (std::size_t i = 0; i < p_.points.size(); ++i) {
     const StructNode& node = *p_.points[i].node;
     const Vec3 f = R_ref * force_[i];
@@ -369,18 +369,12 @@ void ExternalStructuralForce::residual(ResidualSink& r, const StepContext& c) {
       m = R_ref * moment_[i] + (node.R_WN() * p_.points[i].offset_N).cross(f);
       r.add(node.eq_index() + 3, m);
     }
-    if (p_.reference) {
-      F2_ += f;
-      M2_ += m + (node.x_W() - p_.reference->x_W()).cross(f);
-    }
+    if (p_.reference) reference_loads_.add(f, m, node.x_W() - p_.reference->x_W());
   }
   if (p_.reference && p_.use_reference_forces) {
-    F1_ = p_.rotate_reference_forces ? Vec3(R_ref * F0_) : F0_;
-    M1_ = p_.rotate_reference_forces ? Vec3(R_ref * M0_) : M0_;
-    F1_ -= F2_;
-    M1_ -= M2_;
-    r.add(p_.reference->eq_index(), F1_);
-    if (rotations()) r.add(p_.reference->eq_index() + 3, M1_);
+    reference_loads_.share(R_ref, p_.rotate_reference_forces);
+    r.add(p_.reference->eq_index(), reference_loads_.F1);
+    if (rotations()) r.add(p_.reference->eq_index() + 3, reference_loads_.M1);
   }
 }
 
@@ -389,7 +383,7 @@ void ExternalStructuralForce::output(OutputSink& out) const {
   if (std::ostream* os = out.text(OutputFile::Frc)) {
     if (p_.reference) {
       *os << label() << '#' << p_.reference->label();
-      for (const Vec3* v : {&F0_, &M0_, &F1_, &M1_, &F2_, &M2_}) out.write(*os, *v);
+      for (const Vec3* v : reference_loads_.columns()) out.write(*os, *v);
       *os << '\n';
     }
     for (std::size_t i = 0; i < p_.points.size(); ++i) {

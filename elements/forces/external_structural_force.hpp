@@ -112,9 +112,7 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
   ExternalLink link_;
   mutable std::vector<Motion> motions_;  ///< motions() (no allocation per exchange)
   std::vector<Vec3> force_, moment_;  ///< as received (the reference node's frame with one)
-  Vec3 F0_ = Vec3::Zero(), M0_ = Vec3::Zero();  ///< received for the reference node
-  Vec3 F1_ = Vec3::Zero(), M1_ = Vec3::Zero();  ///< applied to the reference node
-  Vec3 F2_ = Vec3::Zero(), M2_ = Vec3::Zero();  ///< resultant of the points' loads about it
+  ReferenceNodeLoads reference_loads_;
 };
 
 }  // namespace mbl::elements

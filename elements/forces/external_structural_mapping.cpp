@@ -111,7 +111,8 @@ std::size_t ExternalStructuralMappingForce::load_bytes() const {
 void ExternalStructuralMappingForce::read_loads(std::span<const char> record) {
   const std::string who = fmt::format("external structural mapping force {}", label());
   const char* at = record.data();
-  if (p_.reference) at = read_reference_loads(at, *p_.reference, p_.labels, F0_, M0_, who);
+  Vec3 &F0 = reference_loads_.F0, &M0 = reference_loads_.M0;
+  if (p_.reference) at = read_reference_loads(at, *p_.reference, p_.labels, F0, M0, who);
   const std::size_t m = exchanged_points();
   if (p_.labels) {
     for (std::size_t k = 0; k < m; ++k) {
@@ -126,8 +127,8 @@ void ExternalStructuralMappingForce::read_loads(std::span<const char> record) {
   std::memcpy(f_peer_.data(), at, f_peer_.size() * sizeof(double));
   for (std::size_t k = 0; k < f_peer_.size(); ++k)
     if (!std::isfinite(f_peer_[k])) require_finite_load(f_peer_[k], who, fmt::format("force of point {}", k / 3 + 1));
-  if (!F0_.allFinite() || !M0_.allFinite())
-    require_finite_load(F0_.allFinite() ? M0_.norm() : F0_.norm(), who, "load for the reference node");
+  if (!F0.allFinite() || !M0.allFinite())
+    require_finite_load(F0.allFinite() ? M0.norm() : F0.norm(), who, "load for the reference node");
   if (p_.mapping) p_.mapping->multiply_transposed(f_peer_, f_);
   else f_ = f_peer_;
   // The nodes' loads in the configuration of the exchange, as MBDyn's RecvFromFileDes.
@@ -155,25 +156,17 @@ void ExternalStructuralMappingForce::residual(ResidualSink& r, const StepContext
   if (c.initial_assembly) return;  // MBDyn's initial assembly has no external loads
   link_.before_residual(*this);
   if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
-  F2_.setZero();
-  M2_.setZero();
+  reference_loads_.clear_resultant();
   for (std::size_t n = 0; n < p_.nodes.size(); ++n) {
     const StructNode& node = *p_.nodes[n].node;
     r.add(node.eq_index(), F_node_[n]);
     if (!node.is_displacement()) r.add(node.eq_index() + 3, M_node_[n]);
-    if (p_.reference) {
-      F2_ += F_node_[n];
-      M2_ += M_node_[n] + (node.x_W() - p_.reference->x_W()).cross(F_node_[n]);
-    }
+    if (p_.reference) reference_loads_.add(F_node_[n], M_node_[n], node.x_W() - p_.reference->x_W());
   }
-  const Mat3 R_ref = p_.reference ? p_.reference->R_WN() : Mat3::Identity();
   if (p_.reference && p_.use_reference_forces) {
-    F1_ = p_.rotate_reference_forces ? Vec3(R_ref * F0_) : F0_;
-    M1_ = p_.rotate_reference_forces ? Vec3(R_ref * M0_) : M0_;
-    F1_ -= F2_;
-    M1_ -= M2_;
-    r.add(p_.reference->eq_index(), F1_);
-    r.add(p_.reference->eq_index() + 3, M1_);
+    reference_loads_.share(p_.reference->R_WN(), p_.rotate_reference_forces);
+    r.add(p_.reference->eq_index(), reference_loads_.F1);
+    r.add(p_.reference->eq_index() + 3, reference_loads_.M1);
   }
 }
 
@@ -183,7 +176,7 @@ void ExternalStructuralMappingForce::output(OutputSink& out) const {
   if (!os) return;
   if (p_.reference) {
     *os << label() << '#' << p_.reference->label();
-    for (const Vec3* v : {&F0_, &M0_, &F1_, &M1_, &F2_, &M2_}) out.write(*os, *v);
+    for (const Vec3* v : reference_loads_.columns()) out.write(*os, *v);
     *os << '\n';
   }
   for (std::size_t n = 0; n < p_.nodes.size(); ++n) {

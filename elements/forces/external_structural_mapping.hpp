@@ -96,9 +96,7 @@ class ExternalStructuralMappingForce final : public Element, private ExternalPee
   std::vector<double> f_peer_, f_;                          ///< received; mapped back (H^T)
   std::vector<Vec3> f_point_;                               ///< per point, global
   std::vector<Vec3> F_node_, M_node_;                       ///< per node, global
-  Vec3 F0_ = Vec3::Zero(), M0_ = Vec3::Zero();  ///< received for the reference node
-  Vec3 F1_ = Vec3::Zero(), M1_ = Vec3::Zero();  ///< applied to the reference node
-  Vec3 F2_ = Vec3::Zero(), M2_ = Vec3::Zero();  ///< resultant of the nodes' loads about it
+  ReferenceNodeLoads reference_loads_;
 };
 
 }  // namespace mbl::elements
