@@ -394,13 +394,6 @@ void read_external_structural_mapping(CardReader& in, BuildContext& ctx, unsigne
       throw parser::InputError(at, fmt::format("expected 3 rows per mapped point, found {} rows", p.mapping->rows()));
     if (p.labels) p.mapped_labels = read_mapped_labels(in, std::size_t(p.mapping->rows() / 3));
   }
-  if (p.labels && !p.mapping) {
-    std::set<std::uint32_t> labels;
-    for (const auto& np : p.nodes)
-      for (const auto& pt : np.points)
-        if (!labels.insert(pt.label).second)
-          throw parser::InputError(in.card_location(), fmt::format("point label {} given twice", pt.label));
-  }
   auto e = std::make_unique<ExternalStructuralMappingForce>(label, std::move(p));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "forces");
