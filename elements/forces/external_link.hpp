@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "elements/input/socket_channel.hpp"
+#include "mbdyn-like/core/types.hpp"
 
 namespace mbl::elements {
 
@@ -87,6 +88,30 @@ class ExternalPeer {
   /// Size of the socket loads record, and its decoding.
   virtual std::size_t load_bytes() const = 0;
   virtual void read_loads(std::span<const char> record) = 0;
+};
+
+/// The loads of an external force's reference node (MBDyn's strext.cc, strmappingext.cc,
+/// modalmappingext.cc): F0, M0 as the peer sent them; F2, M2 the resultant of the other loads
+/// about the reference node (global); F1, M1 applied to it: F0, M0 (rotated by its R unless the
+/// card says not to) minus F2, M2.
+struct ReferenceNodeLoads {
+  Vec3 F0 = Vec3::Zero(), M0 = Vec3::Zero(), F1 = Vec3::Zero(), M1 = Vec3::Zero(), F2 = Vec3::Zero(),
+       M2 = Vec3::Zero();
+  void clear_resultant() {
+    F2.setZero();
+    M2.setZero();
+  }
+  /// Adds a load F, M applied at `arm` from the reference node.
+  void add(const Vec3& F, const Vec3& M, const Vec3& arm) {
+    F2 += F;
+    M2 += M + arm.cross(F);
+  }
+  void share(const Mat3& R_reference, bool rotate) {
+    F1 = (rotate ? Vec3(R_reference * F0) : F0) - F2;
+    M1 = (rotate ? Vec3(R_reference * M0) : M0) - M2;
+  }
+  /// F0, M0, F1, M1, F2, M2: the order of MBDyn's .frc line.
+  std::array<const Vec3*, 6> columns() const { return {&F0, &M0, &F1, &M1, &F2, &M2}; }
 };
 
 /// Throws EvaluationError when a load the peer sent is NaN or infinite: it would reach the

@@ -15,7 +15,24 @@
 //   q'; the peer answers `modal_force_flow,R,<n>,1,0` / one value per mode.
 // Loads enter as given: f, m on the node's force and moment equations, the modal forces on the
 // modal equations of the joint. They are data from the peer: no Jacobian contribution.
+//
+// `external modal mapping` (§8.8.13; MBDyn's modalmappingext.cc) is the same exchange (socket or
+// EDGE), with the modal coordinates of a set of structural nodes instead of a modal joint's:
+// q = H x, q' = H x', x = per node [x - x0, ax(R R0^T)], x' = per node [v, w] (ax: the axial
+// vector of the skew part, MBDyn's MatR2LinParam); with a `reference node` r, relative to it and
+// in its frame: [R_r^T (x - x_r) - x0, ax(R_r^T R R0^T)], [R_r^T (v - v_r - w_r x (x - x_r)),
+// R_r^T (w - w_r)], x0 and R0 taken likewise from the input configuration. (As MBDyn, the
+// reference node's motion is that of the `rigid` part: with `type, modal`, r stays at the origin
+// in the kinematics sent, while x0 and R0 are relative to it.) The peer's modal forces p come back
+// as nodal forces and moments H^T p (rotated by R_r with a reference node); the reference node
+// takes the peer's rigid-body force and moment (rotated unless `rotate rigid body forces, no`)
+// minus the resultant of the nodal loads about it (`use rigid body forces`, default with a
+// reference node). .frc: `label@ref F0 M0 F1 M1 F2 M2` (rigid part), `label.<i> p q q'` per mode,
+// `label#node F M x(6) x'(6)` per node (modal part).
+#include <optional>
+
 #include "elements/forces/external_link.hpp"
+#include "elements/forces/mapping_matrix.hpp"
 #include "mbdyn-like/core/element.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 
@@ -31,13 +48,23 @@ struct ExternalModalParams {
   const ModalJoint* joint = nullptr;  ///< null with a `reference node`
   const StructNode* node = nullptr;   ///< the joint's modal node or the reference node (may be null)
   bool rigid = false, modal = false;  ///< the parts exchanged (`type`)
+  /// `external modal mapping`: the nodes whose motion H maps to the modes (`node`: the
+  /// reference node, or null).
+  struct Mapping {
+    MappingMatrix H;  ///< modes x (6 x nodes)
+    std::vector<const StructNode*> nodes;
+    bool use_reference_forces = false, rotate_reference_forces = true;
+  };
+  std::optional<Mapping> mapping;
 };
 
 class ExternalModalForce final : public Element, private ExternalPeer {
  public:
   ExternalModalForce(unsigned label, ExternalModalParams p);
   std::string_view kind() const override { return "force"; }
-  std::string_view type_name() const override { return "external modal"; }
+  std::string_view type_name() const override {
+    return p_.mapping ? "external modal mapping" : "external modal";
+  }
   void setup(Model& m) override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink&, const StepContext&) override {}
@@ -62,13 +89,26 @@ class ExternalModalForce final : public Element, private ExternalPeer {
   double q(int j) const;
   double qp(int j) const;
   void read_edge_loads(std::istream& is);
+  /// Mapping: q_, qp_ from the nodes' motion (before each motion sent).
+  void map_motion() const;
+  /// Mapping: the nodal loads from the modal forces (after each loads received).
+  void map_loads();
+  void mapped_residual(ResidualSink& r);
+  void mapped_output(OutputSink& out, std::ostream& os) const;
 
   ExternalModalParams p_;
   ExternalLink link_;
   const aero::AirProperties* air_ = nullptr;
   const StepContext* context_ = nullptr;  ///< the state the motion is read from, during an exchange
-  Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
+  Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();  ///< received for the node (F0, M0 of a mapping)
   std::vector<double> f_modal_;
+  // mapping
+  std::vector<Vec3> x0_;  ///< the nodes' initial positions (relative to the reference node)
+  std::vector<Mat3> R0_;  ///< and orientations
+  mutable std::vector<double> x_, xp_, q_, qp_;  ///< 6 per node; per mode
+  std::vector<double> f_nodes_;                  ///< H^T p, 6 per node
+  std::vector<Vec3> F_node_, M_node_;            ///< global
+  ReferenceNodeLoads reference_loads_;  ///< F1, M1, F2, M2 (F0, M0: F_, M_)
 };
 
 }  // namespace mbl::elements

@@ -82,18 +82,51 @@ std::array<std::uint32_t, 2> ExternalStructuralForce::negotiation() const {
           std::uint32_t(p_.points.size())};
 }
 
-ExternalStructuralForce::Motion ExternalStructuralForce::reference_motion() const {
-  const StructNode& r = *p_.reference;
+void append_reference_motion(std::vector<char>& buf, const StructNode& reference, std::uint32_t format, bool labels,
+                             bool accelerations) {
+  if (labels) {
+    const std::uint32_t l[2] = {reference.label(), 0};  // two words: the doubles stay aligned
+    append(buf, l, sizeof l);
+  }
+  const ExternalPointMotion r = external_reference_motion(reference);
+  append(buf, r.x);
+  const OrientationValues rv = orientation_values(r.R, Orientation(format), false);
+  append(buf, rv.v.data(), rv.n * sizeof(double));
+  append(buf, r.v);
+  append(buf, r.w);
+  if (accelerations) {
+    append(buf, r.a);
+    append(buf, r.wp);
+  }
+}
+
+std::size_t reference_load_bytes(bool labels) { return (labels ? 2 * sizeof(std::uint32_t) : 0) + 6 * sizeof(double); }
+
+const char* read_reference_loads(const char* at, const StructNode& reference, bool labels, Vec3& F, Vec3& M,
+                                 std::string_view who) {
+  if (labels) {
+    std::uint32_t l[2];
+    std::memcpy(l, at, sizeof l);
+    at += sizeof l;
+    if (l[0] != reference.label())
+      throw EvaluationError(fmt::format("{}: the peer sent the reference node's loads as label {}, the reference node "
+                                        "is {}", who, l[0], reference.label()));
+  }
+  F = vec3_at(at);
+  M = vec3_at(at + 3 * sizeof(double));
+  return at + 6 * sizeof(double);
+}
+
+ExternalPointMotion external_reference_motion(const StructNode& r) {
   return {r.x_W(), r.v_W(), r.w_W(), r.xpp_W(), r.wp_W(), r.R_WN()};
 }
 
-ExternalStructuralForce::Motion ExternalStructuralForce::motion(std::size_t i) const {
-  const StructNode& n = *p_.points[i].node;
-  const Vec3 f = n.R_WN() * p_.points[i].offset_N;
+ExternalPointMotion external_point_motion(const StructNode& n, const Vec3& offset_N, const StructNode* reference) {
+  const Vec3 f = n.R_WN() * offset_N;
   const Vec3 x = n.x_W() + f, v = n.v_W() + n.w_W().cross(f);
   const Vec3 a = n.xpp_W() + n.wp_W().cross(f) + n.w_W().cross(n.w_W().cross(f));
-  if (!p_.reference) return {x, v, n.w_W(), a, n.wp_W(), n.R_WN()};
-  const Motion r = reference_motion();
+  if (!reference) return {x, v, n.w_W(), a, n.wp_W(), n.R_WN()};
+  const ExternalPointMotion r = external_reference_motion(*reference);
   const Mat3 RrT = r.R.transpose();
   const Vec3 dx = x - r.x, dv = v - r.v - r.w.cross(dx);
   return {RrT * dx,
@@ -102,6 +135,14 @@ ExternalStructuralForce::Motion ExternalStructuralForce::motion(std::size_t i) c
           RrT * (a - r.a - r.wp.cross(dx) - r.w.cross(r.w.cross(dx) + 2.0 * dv)),
           RrT * (n.wp_W() - r.wp - r.w.cross(n.w_W())),
           RrT * n.R_WN()};
+}
+
+ExternalStructuralForce::Motion ExternalStructuralForce::reference_motion() const {
+  return external_reference_motion(*p_.reference);
+}
+
+ExternalStructuralForce::Motion ExternalStructuralForce::motion(std::size_t i) const {
+  return external_point_motion(*p_.points[i].node, p_.points[i].offset_N, p_.reference);
 }
 
 const std::vector<ExternalStructuralForce::Motion>& ExternalStructuralForce::motions() const {
@@ -156,25 +197,10 @@ void ExternalStructuralForce::append_motion_bytes(std::vector<char>& buf) const 
     const OrientationValues v = orientation_values(m.R, p_.orientation, false);  // R column-major
     append(buf, v.v.data(), v.n * sizeof(double));
   };
-  if (p_.reference) {
-    // libmbc's rigid record (mbc_rigid_init): x, the rotation in the reference node's format,
-    // v, omega, [a, omega']. MBDyn's strext.cc writes the points' format and skips omega without
-    // rotations; both agree whenever libmbc's peers can read MBDyn's record.
-    const Motion r = reference_motion();
-    if (p_.labels) {
-      const std::uint32_t l[2] = {p_.reference->label(), 0};
-      append(buf, l, sizeof l);
-    }
-    append(buf, r.x);
-    const OrientationValues rv = orientation_values(r.R, reference_orientation_, false);
-    append(buf, rv.v.data(), rv.n * sizeof(double));
-    append(buf, r.v);
-    append(buf, r.w);
-    if (p_.accelerations) {
-      append(buf, r.a);
-      append(buf, r.wp);
-    }
-  }
+  // libmbc's rigid record (mbc_rigid_init); MBDyn's strext.cc writes the points' format and skips
+  // omega without rotations: both agree whenever libmbc's peers can read MBDyn's record.
+  if (p_.reference)
+    append_reference_motion(buf, *p_.reference, std::uint32_t(reference_orientation_), p_.labels, p_.accelerations);
   if (p_.labels) {
     for (const auto& pt : p_.points) {
       const std::uint32_t l = pt.node->label();  // node labels, as MBDyn
@@ -199,27 +225,15 @@ std::size_t ExternalStructuralForce::load_bytes() const {
   const std::size_t n = p_.points.size(), per_point = rotations() ? 6 : 3;
   const std::size_t labels = p_.labels ? (n + n % 2) * sizeof(std::uint32_t) : 0;
   // libmbc's rigid record always has the force and the moment.
-  const std::size_t reference = p_.reference ? (p_.labels ? 2 * sizeof(std::uint32_t) : 0) + 6 * sizeof(double) : 0;
+  const std::size_t reference = p_.reference ? reference_load_bytes(p_.labels) : 0;
   return reference + labels + per_point * n * sizeof(double);
 }
 
 void ExternalStructuralForce::read_loads(std::span<const char> record) {
   const std::size_t n = p_.points.size();
   const char* at = record.data();
-  if (p_.reference) {
-    if (p_.labels) {
-      std::uint32_t l[2];
-      std::memcpy(l, at, sizeof l);
-      at += sizeof l;
-      if (l[0] != p_.reference->label())
-        throw EvaluationError(fmt::format("external structural force {}: the peer sent the reference node's loads as "
-                                          "label {}, the reference node is {}", label(), l[0], p_.reference->label()));
-    }
-    F0_ = vec3_at(at);
-    at += 3 * sizeof(double);
-    M0_ = vec3_at(at);
-    at += 3 * sizeof(double);
-  }
+  if (p_.reference)
+    at = read_reference_loads(at, *p_.reference, p_.labels, reference_loads_.F0, reference_loads_.M0, fmt::format("external structural force {}", label()));
   const char* labels = at;
   if (p_.labels) at += (n + n % 2) * sizeof(std::uint32_t);
   const char* forces = at;
@@ -241,8 +255,9 @@ void ExternalStructuralForce::read_loads(std::span<const char> record) {
                           fmt::format("external structural force {}", label()),
                           fmt::format("load for point {}", p_.points[i].label));
   }
-  if (!F0_.allFinite() || !M0_.allFinite())
-    require_finite_load(F0_.allFinite() ? M0_.norm() : F0_.norm(), fmt::format("external structural force {}", label()),
+  const Vec3 &F0 = reference_loads_.F0, &M0 = reference_loads_.M0;
+  if (!F0.allFinite() || !M0.allFinite())
+    require_finite_load(F0.allFinite() ? M0.norm() : F0.norm(), fmt::format("external structural force {}", label()),
                         "load for the reference node");
 }
 
@@ -260,8 +275,8 @@ void ExternalStructuralForce::read_text_loads(std::istream& is) {
   if (p_.reference) {
     unsigned l = 0;
     if (p_.labels) is >> l;
-    read_vec3(F0_);
-    if (rotations()) read_vec3(M0_);
+    read_vec3(reference_loads_.F0);
+    if (rotations()) read_vec3(reference_loads_.M0);
   }
   if (!p_.sorted) {
     std::vector<bool> done(n, false);
@@ -344,8 +359,7 @@ void ExternalStructuralForce::residual(ResidualSink& r, const StepContext& c) {
   link_.before_residual(*this);
   if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
   const Mat3 R_ref = p_.reference ? p_.reference->R_WN() : Mat3::Identity();
-  F2_.setZero();
-  M2_.setZero();
+  reference_loads_.clear_resultant();
   for (std::size_t i = 0; i < p_.points.size(); ++i) {
     const StructNode& node = *p_.points[i].node;
     const Vec3 f = R_ref * force_[i];
@@ -355,18 +369,12 @@ void ExternalStructuralForce::residual(ResidualSink& r, const StepContext& c) {
       m = R_ref * moment_[i] + (node.R_WN() * p_.points[i].offset_N).cross(f);
       r.add(node.eq_index() + 3, m);
     }
-    if (p_.reference) {
-      F2_ += f;
-      M2_ += m + (node.x_W() - p_.reference->x_W()).cross(f);
-    }
+    if (p_.reference) reference_loads_.add(f, m, node.x_W() - p_.reference->x_W());
   }
   if (p_.reference && p_.use_reference_forces) {
-    F1_ = p_.rotate_reference_forces ? Vec3(R_ref * F0_) : F0_;
-    M1_ = p_.rotate_reference_forces ? Vec3(R_ref * M0_) : M0_;
-    F1_ -= F2_;
-    M1_ -= M2_;
-    r.add(p_.reference->eq_index(), F1_);
-    if (rotations()) r.add(p_.reference->eq_index() + 3, M1_);
+    reference_loads_.share(R_ref, p_.rotate_reference_forces);
+    r.add(p_.reference->eq_index(), reference_loads_.F1);
+    if (rotations()) r.add(p_.reference->eq_index() + 3, reference_loads_.M1);
   }
 }
 
@@ -375,7 +383,7 @@ void ExternalStructuralForce::output(OutputSink& out) const {
   if (std::ostream* os = out.text(OutputFile::Frc)) {
     if (p_.reference) {
       *os << label() << '#' << p_.reference->label();
-      for (const Vec3* v : {&F0_, &M0_, &F1_, &M1_, &F2_, &M2_}) out.write(*os, *v);
+      for (const Vec3* v : reference_loads_.columns()) out.write(*os, *v);
       *os << '\n';
     }
     for (std::size_t i = 0; i < p_.points.size(); ++i) {

@@ -31,6 +31,26 @@
 
 namespace mbl::elements {
 
+/// The motion of a point rigidly offset by `offset_N` (node frame) from `node`, as MBDyn's
+/// external structural forces send it (strext.cc, strmappingext.cc): global, or, with a
+/// `reference` node r, relative to it and in its frame (see above).
+struct ExternalPointMotion {
+  Vec3 x, v, w, a, wp;
+  Mat3 R;
+};
+ExternalPointMotion external_point_motion(const StructNode& node, const Vec3& offset_N, const StructNode* reference);
+/// The reference node's own motion (global).
+ExternalPointMotion external_reference_motion(const StructNode& reference);
+/// libmbc's rigid record of the reference node's motion (mbc_rigid_init): [u32 label, u32 0], x,
+/// the rotation in `format` (a MBC_ROT_*; R column-major), v, omega, [a, omega'].
+void append_reference_motion(std::vector<char>& buf, const StructNode& reference, std::uint32_t format, bool labels,
+                             bool accelerations);
+/// libmbc's rigid loads record, [u32 label, u32 0], F, M: its size, and its reading at `at`
+/// (the label checked; `who` names the card in the error); returns the end of the record.
+std::size_t reference_load_bytes(bool labels);
+const char* read_reference_loads(const char* at, const StructNode& reference, bool labels, Vec3& F, Vec3& M,
+                                 std::string_view who);
+
 struct ExternalStructuralParams {
   enum class Orientation : std::uint32_t { None = 0x0000, Vector = 0x0100, Matrix = 0x0200, Euler123 = 0x0400 };
   struct Point {
@@ -74,11 +94,8 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
  private:
   /// The index of the point of `label` (the number of points when none).
   std::size_t point_of_label(unsigned label) const;
-  /// The motion of a point (or, with `point` < 0, of the reference node) as exchanged.
-  struct Motion {
-    Vec3 x, v, w, a, wp;
-    Mat3 R;
-  };
+  /// The motion of a point as exchanged.
+  using Motion = ExternalPointMotion;
   Motion motion(std::size_t point) const;
   Motion reference_motion() const;
   /// Every point's motion, in a buffer kept across exchanges.
@@ -95,9 +112,7 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
   ExternalLink link_;
   mutable std::vector<Motion> motions_;  ///< motions() (no allocation per exchange)
   std::vector<Vec3> force_, moment_;  ///< as received (the reference node's frame with one)
-  Vec3 F0_ = Vec3::Zero(), M0_ = Vec3::Zero();  ///< received for the reference node
-  Vec3 F1_ = Vec3::Zero(), M1_ = Vec3::Zero();  ///< applied to the reference node
-  Vec3 F2_ = Vec3::Zero(), M2_ = Vec3::Zero();  ///< resultant of the points' loads about it
+  ReferenceNodeLoads reference_loads_;
 };
 
 }  // namespace mbl::elements

@@ -24,6 +24,7 @@
 #include "mbdyn-like/phases/progress_observer.hpp"
 #include "mbdyn-like/phases/simulation.hpp"
 #include "parser/errors.hpp"
+#include "parser/math/math_parser.hpp"
 
 namespace mbl::cli {
 
@@ -73,6 +74,10 @@ int run_command(const RunOptions& opt) {
   } catch (const parser::InputError& e) {
     std::cerr << e.format();
     return 2;
+  } catch (const math::StopRequest& stop) {
+    // stop() or a card's `stop` while reading (MBDyn's NoErr): the run ends before it starts.
+    std::cerr << "mbdyn-like: " << stop.what() << '\n';
+    return stop.exit_code;
   }
   print_diagnostics(*built.read_context, opt.quiet);
   if (opt.check_only) {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "parser/deck/deck_card_reader.hpp"
+#include "parser/euler_angles.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::parser::deck {
@@ -14,10 +15,6 @@ namespace {
 /// ANBA numbering (§2.3.5): section axes x, y and beam axis z become MBDyn axes 2, 3 and 1, so
 /// MBDyn row/column i comes from ANBA row/column kAnba[i] (forces then moments).
 constexpr std::array<int, 6> kAnba = {2, 0, 1, 5, 3, 4};
-
-Mat3 rotation(int axis, double angle) {
-  return Eigen::AngleAxisd(angle, Vec3::Unit(axis)).toRotationMatrix();
-}
 
 }  // namespace
 
@@ -137,19 +134,18 @@ Mat3 DeckCardReader::orientation_matrix() {
                                          "tolerance {:g})", error, tolerance)});
     return R;
   }
-  // Euler angles (technical manual §4.1): R = R_a(a1) R_b(a2) R_c(a3), radians unless `degrees`.
-  std::array<int, 3> sequence{-1, -1, -1};
+  // Euler angles (technical manual §4.1): R = R_a(a1) R_b(a2) R_c(a3), radians unless `degrees`,
+  // in MBDyn's closed forms (mbpar.cc: the angles scaled by pi/180, then EulerAngles*_2MatR).
+  Mat3 (*euler)(const Vec3&) = nullptr;
   if (keyword_is("euler") || keyword_is("euler123"))
-    sequence = {0, 1, 2};
+    euler = euler123_to_R;
   else if (keyword_is("euler313"))
-    sequence = {2, 0, 2};
+    euler = euler313_to_R;
   else if (keyword_is("euler321"))
-    sequence = {2, 1, 0};
-  if (sequence[0] >= 0) {
-    const double unit = keyword_is("degrees") ? M_PI / 180.0 : 1.0;
-    const Vec3 angles = three_reals() * unit;
-    return rotation(sequence[0], angles[0]) * rotation(sequence[1], angles[1]) *
-           rotation(sequence[2], angles[2]);
+    euler = euler321_to_R;
+  if (euler) {
+    const double unit = keyword_is("degrees") ? M_PI / 180 : 1.0;
+    return euler(three_reals() * unit);
   }
   if (keyword_is("vector") || keyword_is("orientation vector")) {  // R = exp(phi x), eq. (2.5)
     const Vec3 phi = three_reals();

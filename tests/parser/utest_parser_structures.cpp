@@ -214,5 +214,53 @@ TEST(OrientationForms, EulerAnglesAndOrientationVector) {
   EXPECT_MAT_NEAR(orientation_of("vector, 0.3, -0.2, 0.6"), rodrigues, kTol);
 }
 
+// MBDyn builds Euler-angle orientations with closed forms (libmbmath/matvec3.cc,
+// EulerAngles123/313/321_2MatR): each entry a sum of products of the sines and cosines in its
+// order. Ours must equal them bit for bit (a product of elementary rotations rounds otherwise:
+// checked below on a grid where the two differ), degrees scaled as mbpar.cc does (angle * pi/180).
+TEST(OrientationForms, EulerAnglesAreMBDynsClosedFormsToTheLastBit) {
+  const auto Rx = [](double t) { return Mat3(Eigen::AngleAxisd(t, Vec3::UnitX())); };
+  const auto Ry = [](double t) { return Mat3(Eigen::AngleAxisd(t, Vec3::UnitY())); };
+  const auto Rz = [](double t) { return Mat3(Eigen::AngleAxisd(t, Vec3::UnitZ())); };
+  auto exact = [](const std::string& kind, double a, double b, double g) {
+    const double ca = std::cos(a), sa = std::sin(a), cb = std::cos(b), sb = std::sin(b), cg = std::cos(g),
+                 sg = std::sin(g);
+    Mat3 R;  // MBDyn's Mat3x3(m11, m21, m31, m12, ...) arguments, column by column
+    if (kind == "euler123")
+      R << cb * cg, -cb * sg, sb,  //
+          ca * sg + sa * sb * cg, ca * cg - sa * sb * sg, -sa * cb,  //
+          sa * sg - ca * sb * cg, sa * cg + ca * sb * sg, ca * cb;
+    else if (kind == "euler313")
+      R << ca * cg - sa * cb * sg, -ca * sg - sa * cb * cg, sa * sb,  //
+          sa * cg + ca * cb * sg, -sa * sg + ca * cb * cg, -ca * sb,  //
+          sb * sg, sb * cg, cb;
+    else
+      R << ca * cb, -sa * cg + ca * sb * sg, sa * sg + ca * sb * cg,  //
+          sa * cb, ca * cg + sa * sb * sg, -ca * sg + sa * sb * cg,  //
+          -sb, cb * sg, cb * cg;
+    return R;
+  };
+  int products_differ = 0;
+  for (const std::string kind : {"euler123", "euler313", "euler321"})
+    for (double a : {-2.9, -1.1, 0.3, 0.7, 1.9})
+      for (double b : {-0.8, 0.1, 0.45, 1.2})
+        for (double g : {-2.2, -0.35, 0.6, 2.7}) {
+          const std::string text = kind + ", " + fmt::format("{:.17g}, {:.17g}, {:.17g}", a, b, g);
+          const Mat3 R = orientation_of(text);
+          const Mat3 expected = exact(kind, a, b, g);
+          for (int i = 0; i < 9; ++i)
+            ASSERT_EQ(R.data()[i], expected.data()[i]) << text << " entry " << i;
+          const Mat3 product = kind == "euler123"   ? Rx(a) * Ry(b) * Rz(g)
+                               : kind == "euler313" ? Rz(a) * Rx(b) * Rz(g)
+                                                    : Rz(a) * Ry(b) * Rx(g);
+          EXPECT_MAT_NEAR(R, product, 1e-15);
+          products_differ += (R != product);
+          const Mat3 Rd = orientation_of(kind + ", degrees, " + fmt::format("{:.17g}, {:.17g}, {:.17g}", a, b, g));
+          const Mat3 expected_d = exact(kind, a * (M_PI / 180), b * (M_PI / 180), g * (M_PI / 180));
+          for (int i = 0; i < 9; ++i) ASSERT_EQ(Rd.data()[i], expected_d.data()[i]) << text << " degrees, entry " << i;
+        }
+  EXPECT_GT(products_differ, 0);  // the grid does tell the closed forms from the products
+}
+
 }  // namespace
 }  // namespace mbl::parser::test
