@@ -62,7 +62,16 @@ class TableWriter : public ::testing::Environment {
          "checked, value not compared yet; **ours** — a datum MBDyn's kind does not have (an "
          "extension kept for decks written for mbdyn-like).\n\n"
          "Kinds with no MBDyn private data and none of ours are not listed: forces and couples "
-         "(MBDyn's strforces.cc defines none), gravity, beam slider (beamslider.cc: 0 data).\n";
+         "(MBDyn's strforces.cc defines none), gravity, beam slider (beamslider.cc: 0 data).\n\n"
+         "Kinds whose listing is in the code under MBDyn's names but that have no test deck here yet "
+         "(so no section below): drive hinge (drvhinge.cc: rx..rz, Mx..Mz), gimbal rotation "
+         "(gimbal.cc), screw (screwjoint.cc), offset and rigid body displacement joints "
+         "(offdispjad.cc, rbdispjad.cc), linear/angular velocity and acceleration joints (drvj.cc, "
+         "accj.cc), deformable axial joint (vehj4.cc), hbeam (hbeam.cc), modal joint (modal.cc), "
+         "rotor / induced velocity (indvel.cc: Tx..Tz, Mx..Mz), generic aerodynamic force (genfm.cc), "
+         "motor (motor.cc), discrete control (discctrl.cc), solids (solid.cc: E), variable mass "
+         "body (body_vm.cc), driven elements (their inner element's). Aircraft instruments and "
+         "loadable elements look names up their own way (no listing yet).\n";
     for (const Section& s : sections()) {
       t << "\n## " << s.kind << "\n\n" << s.source << "\n\n| index | name | meaning | status |\n|---:|---|---|---|\n";
       for (const Row& r : s.rows)
@@ -573,6 +582,56 @@ end: elements;
              element(b, "joint", 3), e, 1e-12);
   put3(e, "M{1}", Vec3::Zero());  // nothing solved yet
   check_kind("joint: revolute rotation", "mbdyn/struct/planej.cc `PlaneRotationJoint`", element(b, "joint", 2), e, 1e-12);
+}
+
+// ---- inertia ---------------------------------------------------------------------------------------
+
+// Two point masses (no inertia of their own) read from the cards: the inertia element's mass,
+// center of mass, its velocity, momentum and inertia tensor about the center of mass are the
+// sums computed here (MBDyn's numbering: JP 13-15, J[r,c] 16-24, m 25, beta 26-28, gamma 29-31,
+// Jcg[r,c] 32-40, matrices column by column).
+TEST(PrivateData, InertiaSumsItsBodies) {
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 2; rigid bodies: 2; end: control data;
+begin: nodes;
+  structural: 1, dynamic, 1., 0., 0., eye, 0., 1., 0., null;
+  structural: 2, dynamic, -1., 2., 0.5, eye, 0.5, 0., -1., null;
+end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, null;
+  body: 2, 2, 3., null, null;
+  inertia: 9, body, all, output, always;
+end: elements;
+)";
+  BuildResult b = read_deck_text("private_data_inertia", deck);
+  ASSERT_EQ(b.not_implemented, 0u);
+  const StructNode& n1 = node(b, 1);
+  const StructNode& n2 = node(b, 2);
+  const double m = 4.;
+  const Vec3 X = (1. * n1.x_W() + 3. * n2.x_W()) / m;
+  const Vec3 beta = 1. * n1.v_W() + 3. * n2.v_W();
+  Mat3 Jcg = Mat3::Zero();
+  Vec3 gamma = Vec3::Zero();
+  for (const auto& [n, mi] : {std::pair{&n1, 1.}, std::pair{&n2, 3.}}) {
+    const Vec3 r = n->x_W() - X;
+    Jcg += mi * (r.squaredNorm() * Mat3::Identity() - r * r.transpose());
+    gamma += r.cross(mi * (n->v_W() - beta / m));
+  }
+  std::map<std::string, double> e{{"m", m}};
+  put3(e, "X[{}]", X);
+  put3(e, "V[{}]", beta / m);
+  put3(e, "beta[{}]", beta);
+  put3(e, "gamma[{}]", gamma);
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) e[fmt::format("Jcg[{},{}]", r + 1, c + 1)] = Jcg(r, c);
+  const Element& in = element(b, "inertia", 9);
+  check_kind("inertia", "mbdyn/struct/inertia.cc `Inertia` (with `output, always`; ours also reads J[r][c], "
+             "Jcg[r][c])", in, e, 1e-12);
+  EXPECT_EQ(in.private_data_index("Jcg[2][3]"), in.private_data_index("Jcg[2,3]"));
+  EXPECT_EQ(in.private_data_index("Jcg[2,3]"), 31u + 2u + 3u * 2u);
+  EXPECT_EQ(in.private_data_index("m"), 25u);
 }
 
 }  // namespace
