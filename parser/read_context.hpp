@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,7 +33,24 @@ class PrivateDataOwner {
   virtual unsigned private_data_index(std::string_view name) const = 0;
   virtual unsigned private_data_count() const = 0;
   virtual double private_data(unsigned index) const = 0;
+  /// The listing of the kind: MBDyn's name of datum `index` (1..count, MBDyn's iGetPrivDataIdx
+  /// numbering) and what it is; empty for kinds not listed yet. docs/conformance/private-data.md
+  /// is generated from it; private_data_index_in_listing() looks names up in it.
+  struct DatumInfo {
+    std::string name;
+    std::string meaning;
+    bool extension = false;  ///< ours only: MBDyn's kind has no such datum
+  };
+  virtual DatumInfo private_data_info(unsigned /*index*/) const { return {}; }
 };
+
+/// 1-based index of `name` in the owner's listing (private_data_info), 0 when absent.
+inline unsigned private_data_index_in_listing(const PrivateDataOwner& o, std::string_view name) {
+  const unsigned n = o.private_data_count();
+  for (unsigned i = 1; i <= n; ++i)
+    if (o.private_data_info(i).name == name) return i;
+  return 0;
+}
 
 /// Lookup of entities read so far, implemented by the model builder.
 class EntityDirectory {

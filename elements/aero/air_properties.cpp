@@ -1,4 +1,5 @@
 #include "elements/aero/air_properties.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include "elements/bodies/rigid_body_kinematics.hpp"
 #include "mbdyn-like/core/model.hpp"
@@ -73,11 +74,16 @@ void AirProperties::output(OutputSink& out) const {
   *os << '\n';
 }
 
-unsigned AirProperties::private_data_index(std::string_view name) const {
-  static const char* names[] = {"vxinf", "vyinf", "vzinf", "vinf"};
-  for (unsigned i = 0; i < 4; ++i)
-    if (name == names[i]) return i + 1;
-  return 0;
+// aerodyn.cc AirProperties: the free-stream velocity and its norm.
+parser::PrivateDataOwner::DatumInfo AirProperties::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_datum(l, "vxinf", "free-stream velocity x, global frame");
+    add_datum(l, "vyinf", "free-stream velocity y, global frame");
+    add_datum(l, "vzinf", "free-stream velocity z, global frame");
+    return add_datum(l, "vinf", "free-stream speed");
+  }();
+  return listed(listing, i);
 }
 
 double AirProperties::private_data(unsigned i) const {

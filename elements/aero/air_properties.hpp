@@ -61,7 +61,7 @@ class AirProperties final : public Element {
   void setup(Model& m) override;
 
   /// "vxinf", "vyinf", "vzinf", "vinf": the air speed drive without gusts.
-  unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 4; }
   double private_data(unsigned i) const override;
 

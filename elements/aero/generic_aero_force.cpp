@@ -1,4 +1,5 @@
 #include "elements/aero/generic_aero_force.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -170,6 +171,20 @@ unsigned GenericAeroForce::private_data_index(std::string_view name) const {
   if (name.size() != 2 || groups.find(name[0]) == std::string_view::npos || axes.find(name[1]) == std::string_view::npos)
     return 0;
   return static_cast<unsigned>(3 * groups.find(name[0]) + axes.find(name[1]) + 1);
+}
+
+// genfm.cc GenericAerodynamicForce: Fx..Mz global, fx..mz in the aerodynamic frame, alpha, beta.
+parser::PrivateDataOwner::DatumInfo GenericAeroForce::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_xyz(l, "F", "force, global frame");
+    add_xyz(l, "M", "moment, global frame");
+    add_xyz(l, "f", "force, aerodynamic frame");
+    add_xyz(l, "m", "moment, aerodynamic frame");
+    add_datum(l, "alpha", "angle of attack");
+    return add_datum(l, "beta", "sideslip angle");
+  }();
+  return listed(listing, i);
 }
 
 double GenericAeroForce::private_data(unsigned i) const {

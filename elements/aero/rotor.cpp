@@ -1,4 +1,5 @@
 #include "elements/aero/rotor.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -243,6 +244,15 @@ Vec3 Rotor::velocity(const Vec3& x_W) const {
     case G::Howlett: k1 = std::pow(std::sin(chi_), 2); break;
   }
   return axis_W * ((1. + r * (k1 * std::cos(psi) + k2 * std::sin(psi))) * u_mean_prev_);
+}
+
+parser::PrivateDataOwner::DatumInfo Rotor::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_xyz(l, "T", "force summed on the rotor, global frame");
+    return add_xyz(l, "M", "moment about the hub summed on the rotor, global frame");
+  }();
+  return listed(listing, i);
 }
 
 }  // namespace mbl::elements::aero

@@ -84,6 +84,13 @@ class Rotor final : public InducedVelocity {
   /// Air density at the hub.
   double air_density_at_hub(double t) const;
 
+  // indvel.cc InducedVelocity: Tx..Tz, Mx..Mz, the loads summed on the rotor.
+  unsigned private_data_count() const override { return 6; }
+  double private_data(unsigned i) const override {
+    return i >= 1 && i <= 3 ? F_W_[i - 1] : i >= 4 && i <= 6 ? M_W_[i - 4] : 0.0;
+  }
+  DatumInfo private_data_info(unsigned i) const override;
+
 
  private:
   void update(double t, bool mean_velocity);

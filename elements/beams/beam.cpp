@@ -449,6 +449,19 @@ unsigned Beam::private_data_index(std::string_view name) const {
   return 0;
 }
 
+// beam.cc Beam (per evaluation point "pI." / "pII.") and beam2.cc Beam2 (no prefix).
+parser::PrivateDataOwner::DatumInfo Beam::private_data_info(unsigned i) const {
+  static constexpr const char* kMeaning[9] = {"strain, section frame",    "curvature, section frame",
+                                              "force, section frame",     "moment, section frame",
+                                              "position, global frame",   "rotation vector",
+                                              "angular velocity, global frame", "strain rate, section frame",
+                                              "curvature rate, section frame"};
+  if (i < 1 || i > private_data_count()) return {};
+  const unsigned k = (i - 1) % 27;
+  const char* prefix = ns_ == 1 ? "" : i <= 27 ? "pI." : "pII.";
+  return {fmt::format("{}{}", prefix, kPrivateNames[k]), kMeaning[k / 3]};
+}
+
 double Beam::private_data(unsigned index) const {
   if (index < 1 || index > private_data_count()) return 0.0;
   const SectionState& S = sec_[(index - 1) / 27];

@@ -93,6 +93,7 @@ class Beam : public Element {
   // Private data (input manual §8.3.2): "pI.ex" ... numbered 1..27 for point I, 28..54 for II;
   // beam2 also accepts the names without prefix.
   unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 27u * static_cast<unsigned>(ns_); }
   double private_data(unsigned index) const override;
 

@@ -1,4 +1,5 @@
 #include "elements/beams/hbeam.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <cstring>
 #include <stdexcept>
@@ -177,12 +178,21 @@ void HBeam::output(OutputSink& out) const {
   }
 }
 
-unsigned HBeam::private_data_index(std::string_view name) const {
-  static constexpr std::pair<std::string_view, unsigned> kNames[] = {
-      {"ex", 1}, {"kx", 4}, {"ky", 5}, {"kz", 6}, {"Fx", 7}, {"Mx", 10}, {"My", 11}, {"Mz", 12}};
-  for (const auto& [n, i] : kNames)
-    if (n == name) return i;
-  return 0;
+// hbeam.cc HBeam: 12 data, of which MBDyn names ex, kx..kz, Fx, Mx..Mz (the shear strains and
+// forces, 2-3 and 8-9, by index only).
+parser::PrivateDataOwner::DatumInfo HBeam::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_datum(l, "ex", "axial strain");
+    add_datum(l, "", "shear strain y (index only)");
+    add_datum(l, "", "shear strain z (index only)");
+    add_xyz(l, "k", "curvature");
+    add_datum(l, "Fx", "axial force");
+    add_datum(l, "", "shear force y (index only)");
+    add_datum(l, "", "shear force z (index only)");
+    return add_xyz(l, "M", "moment");
+  }();
+  return listed(listing, i);
 }
 
 double HBeam::private_data(unsigned index) const {

@@ -54,7 +54,7 @@ class HBeam final : public Element {
   void output(OutputSink& out) const override;
 
   // Private data as MBDyn's hbeam: ex, kx, ky, kz (1, 4, 5, 6) and Fx, Mx, My, Mz (7, 10, 11, 12).
-  unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 12; }
   double private_data(unsigned index) const override;
 

@@ -1,4 +1,5 @@
 #include "elements/bodies/body.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include "mbdyn-like/core/log_text.hpp"
 
@@ -115,14 +116,15 @@ std::string Body::log_line() const {
                      log_text(J));
 }
 
-unsigned body_private_data_index(std::string_view name) {
-  if (name == "E") return 1;
-  if (name == "V") return 2;
-  if (name == "m") return 3;
-  return 0;
+parser::PrivateDataOwner::DatumInfo body_private_data_info(unsigned i) {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_datum(l, "E", "kinetic energy");
+    add_datum(l, "V", "potential energy in the gravity field (-m g . x_cm)");
+    return add_datum(l, "m", "mass");
+  }();
+  return listed(listing, i);
 }
-
-unsigned Body::private_data_index(std::string_view name) const { return body_private_data_index(name); }
 
 double Body::private_data(unsigned i) const {
   switch (i) {

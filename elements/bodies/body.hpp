@@ -18,8 +18,9 @@ struct BodyParams {
 /// Condenses several masses into one (the `condense` form of the card).
 BodyParams condense(const std::vector<BodyParams>& parts);
 
-/// Private data of bodies (input manual §8.4): "E" kinetic energy, "V" potential energy, "m" mass.
-unsigned body_private_data_index(std::string_view name);
+/// Private data of bodies (body.cc Body, Mass; input manual §8.4): "E" kinetic energy, "V"
+/// potential energy, "m" mass.
+parser::PrivateDataOwner::DatumInfo body_private_data_info(unsigned i);
 
 /// Jacobian of the momentum rows of a rigid mass on a dynamic node (technical manual 8.4):
 /// beta = m v + w x s, gamma = s x v + J w, with s = m b and J about the node, all in W, and
@@ -43,8 +44,8 @@ class Body final : public Element {
   std::string log_line() const override;
 
   // Private data: "E" kinetic energy, "V" potential energy (uniform gravity), "m" mass.
-  unsigned private_data_index(std::string_view name) const override;
   unsigned private_data_count() const override { return 3; }
+  DatumInfo private_data_info(unsigned i) const override { return body_private_data_info(i); }
   double private_data(unsigned i) const override;
 
   const StructNode& node() const { return node_; }

@@ -79,8 +79,8 @@ void VariableMassBody::jacobian(JacobianSink& J, const StepContext& c) {
   }
 }
 
-unsigned VariableMassBody::private_data_index(std::string_view name) const {
-  return body_private_data_index(name);
+parser::PrivateDataOwner::DatumInfo VariableMassBody::private_data_info(unsigned i) const {
+  return body_private_data_info(i);
 }
 
 double VariableMassBody::private_data(unsigned i) const {

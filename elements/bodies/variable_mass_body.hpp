@@ -34,8 +34,8 @@ class VariableMassBody final : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
 
-  unsigned private_data_index(std::string_view name) const override;
   unsigned private_data_count() const override { return 3; }
+  DatumInfo private_data_info(unsigned i) const override;
   double private_data(unsigned i) const override;
 
   const StructNode& node() const { return node_; }

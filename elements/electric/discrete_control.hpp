@@ -42,6 +42,10 @@ class DiscreteControl final : public Element {
   void after_convergence(const StepContext& c) override;
 
   unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override {
+    if (i < 1 || i > private_data_count()) return {};
+    return {"u[" + std::to_string(i) + "]", "control input applied"};
+  }
   unsigned private_data_count() const override { return unsigned(p_.inputs.size()); }
   double private_data(unsigned i) const override { return i >= 1 && i <= u_applied_.size() ? u_applied_[i - 1] : 0.0; }
 

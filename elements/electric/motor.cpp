@@ -1,4 +1,5 @@
 #include "elements/electric/motor.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -67,12 +68,24 @@ void Motor::assemble(LocalAssembly& a, const StepContext&, bool record) {
   if (record) i_ = i.value(), ip_ = ip.value(), torque_ = torque.value();
 }
 
-unsigned Motor::private_data_index(std::string_view name) const {
-  static constexpr std::string_view names[] = {"omega", "M", "Pmech", "U", "i", "iP",
-                                               "Pel", "Phimech", "Phiel", "M0", "M1", "R"};
-  for (unsigned k = 0; k < std::size(names); ++k)
-    if (names[k] == name) return k + 1;
-  return 0;
+// motor.cc Motor.
+parser::PrivateDataOwner::DatumInfo Motor::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_datum(l, "omega", "relative angular velocity about the axis");
+    add_datum(l, "M", "torque");
+    add_datum(l, "Pmech", "mechanical power");
+    add_datum(l, "U", "voltage");
+    add_datum(l, "i", "current");
+    add_datum(l, "iP", "rate of the current");
+    add_datum(l, "Pel", "electric power");
+    add_datum(l, "Phimech", "mechanical angle");
+    add_datum(l, "Phiel", "electric angle");
+    add_datum(l, "M0", "torque coefficient M0");
+    add_datum(l, "M1", "torque coefficient M1");
+    return add_datum(l, "R", "resistance");
+  }();
+  return listed(listing, i);
 }
 
 double Motor::private_data(unsigned k) const {

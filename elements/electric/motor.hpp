@@ -36,7 +36,7 @@ class Motor final : public ElectricElement {
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
   void initial_state(Vector& y, Vector& yp) const override;
 
-  unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 12; }
   double private_data(unsigned i) const override;
 

@@ -61,6 +61,7 @@ void SpringSupport::evaluate(const StepContext& c) {
   eps[0] = (*c.y)[i];
   eps_dot[0] = col_.has_derivative() ? (*c.yp)[i] : 0.0;
   law_->update(eps, eps_dot, c.t);
+  strain_ = eps[0];
 }
 
 void SpringSupport::residual(ResidualSink& r, const StepContext& c) {

@@ -70,14 +70,18 @@ class SpringSupport final : public Element {
   void save_step_state() override { law_->save_step_state(); }
   void restore_step_state() override { law_->restore_step_state(); }
 
-  // Private data (MBDyn's GenelSpringSupport): "F", the law's force.
-  unsigned private_data_index(std::string_view name) const override { return name == "F" ? 1 : 0; }
-  unsigned private_data_count() const override { return 1; }
-  double private_data(unsigned) const override { return law_->force()[0]; }
+  // Private data (genel_.cc GenelSpringSupport): "F", the law's force, and "X", its strain.
+  unsigned private_data_count() const override { return 2; }
+  double private_data(unsigned i) const override { return i == 1 ? law_->force()[0] : i == 2 ? strain_ : 0.0; }
+  DatumInfo private_data_info(unsigned i) const override {
+    if (i == 1) return {"F", "force of the law"};
+    return i == 2 ? DatumInfo{"X", "value of the degree of freedom (the law's strain)"} : DatumInfo{};
+  }
 
  private:
   void evaluate(const StepContext& c);
   bool cross() const { return row_.node != col_.node || row_.k != col_.k; }
+  double strain_ = 0.0;  ///< the value the law saw last (private datum "X")
   NodeDof row_, col_;
   std::unique_ptr<ConstitutiveLaw<1>> law_;
 };

@@ -21,8 +21,9 @@ class PressureNode final : public Node {
 
   void output(OutputSink& out) const override;
 
-  unsigned private_data_index(std::string_view name) const override { return name == "x" ? 1 : 0; }
+  // scalarnode.cc ScalarAlgebraicNode (MBDyn's PressureNode): "x".
   unsigned private_data_count() const override { return 1; }
+  DatumInfo private_data_info(unsigned i) const override { return i == 1 ? DatumInfo{"x", "pressure"} : DatumInfo{}; }
   double private_data(unsigned i) const override { return i == 1 ? p_ : 0.0; }
 
  private:

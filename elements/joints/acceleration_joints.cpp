@@ -54,9 +54,4 @@ void AccelerationJoint::output_setup_extra(OutputSink& out, const std::string& b
 
 void AccelerationJoint::output_netcdf_extra(OutputSink& out) const { out.put(nc_value_, imposed_); }
 
-unsigned AccelerationJoint::private_data_index(std::string_view name) const {
-  if (name == (linear() ? "F" : "M")) return 1;
-  if (name == (linear() ? "a" : "wp")) return 2;
-  return 0;
-}
 }  // namespace mbl::elements

@@ -28,8 +28,13 @@ class AccelerationJoint final : public DirectionJoint {
 
   // Private data: "F" and "a" (linear) or "M" and "wp" (angular): the reaction and the imposed
   // acceleration.
-  unsigned private_data_index(std::string_view name) const override;
+  // accj.cc LinearAccelerationJoint "F", "a" / AngularAccelerationJoint "M", "wp".
   unsigned private_data_count() const override { return 2; }
+  DatumInfo private_data_info(unsigned i) const override {
+    if (i == 1) return linear() ? DatumInfo{"F", "reaction force"} : DatumInfo{"M", "reaction moment"};
+    if (i != 2) return {};
+    return linear() ? DatumInfo{"a", "imposed acceleration"} : DatumInfo{"wp", "imposed angular acceleration"};
+  }
   double private_data(unsigned i) const override { return i == 1 ? reaction_ : i == 2 ? imposed_ : 0.0; }
 
  protected:

@@ -1,4 +1,5 @@
 #include "elements/joints/brake.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <fmt/format.h>
 
@@ -82,10 +83,13 @@ void Brake::output_netcdf_extra(OutputSink& out) const {
 }
 
 // MBDyn's brake.cc: rz 1, wz 2 only.
-unsigned Brake::private_data_index(std::string_view name) const {
-  if (name == "rz") return 1;
-  if (name == "wz") return 2;
-  return 0;
+parser::PrivateDataOwner::DatumInfo Brake::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_datum(l, "rz", "relative rotation about the brake axis");
+    return add_datum(l, "wz", "relative angular velocity about the brake axis");
+  }();
+  return listed(listing, i);
 }
 
 double Brake::private_data(unsigned i) const {

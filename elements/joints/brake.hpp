@@ -35,7 +35,7 @@ class Brake final : public Joint {
 
   // Private data: "rz" relative rotation about the brake axis (counting turns), "wz" relative
   // angular velocity about it.
-  unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 2; }  // rz, wz (MBDyn's brake.cc)
   double private_data(unsigned i) const override;
 

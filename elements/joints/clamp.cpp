@@ -1,4 +1,5 @@
 #include "elements/joints/clamp.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <fmt/format.h>
 
@@ -41,6 +42,20 @@ std::string Clamp::log_line() const {
   // MBDyn writes both sides as attached to the node with no offset (every real .log shows
   // zeros and identities, whatever the clamped position and orientation).
   return fmt::format("clamp: {0} {1} 0 0 0 1 0 0 0 1 0 0 0 1 {1} 0 0 0 1 0 0 0 1 0 0 0 1", label(), node_.label());
+}
+
+double Clamp::private_data(unsigned i) const {
+  if (i < 1 || i > 6) return 0.0;
+  return (i <= 3 ? F_W_ : M_W_)[(i - 1) % 3];
+}
+
+parser::PrivateDataOwner::DatumInfo Clamp::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_xyz(l, "F", "reaction force, global frame");
+    return add_xyz(l, "M", "reaction moment, global frame");
+  }();
+  return listed(listing, i);
 }
 
 }  // namespace mbl::elements

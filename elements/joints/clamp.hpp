@@ -15,6 +15,9 @@ class Clamp final : public Joint {
   bool concurrent_jacobian() const override { return true; }
   void after_convergence(const StepContext& c) override;
   std::string log_line() const override;
+  // genj.cc ClampJoint: Fx..Fz, Mx..Mz, the reaction in the global frame.
+  double private_data(unsigned i) const override;
+  DatumInfo private_data_info(unsigned i) const override;
 
  private:
   StructNode& node_;

@@ -379,6 +379,7 @@ struct Datum {
   const char* name;
   int index;
 };
+// vehj.cc, vehj2.cc, vehj3.cc, vehj4.cc (MBDyn's numbering; its constitutiveLaw.* data not yet).
 constexpr Datum kHinge[] = {{"rx", 3}, {"ry", 4}, {"rz", 5}, {"wx", 9}, {"wy", 10}, {"wz", 11},
                             {"Mx", 15}, {"My", 16}, {"Mz", 17}};
 constexpr Datum kDisplacement[] = {{"dx", 0}, {"dy", 1}, {"dz", 2}, {"vx", 6}, {"vy", 7}, {"vz", 8},
@@ -387,6 +388,13 @@ constexpr Datum kFull[] = {{"dx", 0}, {"dy", 1}, {"dz", 2}, {"rx", 3}, {"ry", 4}
                            {"vx", 6}, {"vy", 7}, {"vz", 8}, {"wx", 9}, {"wy", 10}, {"wz", 11},
                            {"Fx", 12}, {"Fy", 13}, {"Fz", 14}, {"Mx", 15}, {"My", 16}, {"Mz", 17}};
 constexpr Datum kAxial[] = {{"rz", 5}, {"wz", 11}, {"Mz", 17}};
+/// What slot `index` of (e, e', F6) is.
+constexpr const char* kMeaning[6] = {"relative displacement, frame of node 1's hinge",
+                                     "relative rotation vector, frame of node 1's hinge",
+                                     "relative velocity, frame of node 1",
+                                     "relative angular velocity, frame of node 1's hinge",
+                                     "force of the law, hinge frame",
+                                     "moment of the law, hinge frame"};
 
 std::pair<const Datum*, unsigned> data_of(DeformableJoint::Kind k) {
   using K = DeformableJoint::Kind;
@@ -400,11 +408,10 @@ std::pair<const Datum*, unsigned> data_of(DeformableJoint::Kind k) {
 }
 }  // namespace
 
-unsigned DeformableJoint::private_data_index(std::string_view name) const {
+parser::PrivateDataOwner::DatumInfo DeformableJoint::private_data_info(unsigned i) const {
   const auto [d, n] = data_of(kind_);
-  for (unsigned i = 0; i < n; ++i)
-    if (name == d[i].name) return i + 1;
-  return 0;
+  if (i < 1 || i > n) return {};
+  return {d[i - 1].name, kMeaning[d[i - 1].index / 3]};
 }
 
 unsigned DeformableJoint::private_data_count() const { return data_of(kind_).second; }

@@ -44,7 +44,7 @@ class DeformableJoint final : public Joint {
   /// Orientation format of the relative rotation in the .jnt (orientation description).
   StructNode::OrientationOutput orientation_output = StructNode::OrientationOutput::Euler123;
 
-  unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override;
   double private_data(unsigned i) const override;
 

@@ -1,4 +1,5 @@
 #include "elements/joints/displacement_joints.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -10,12 +11,16 @@
 
 namespace mbl::elements {
 
-unsigned NodeReactionJoint::private_data_index(std::string_view name) const {
-  if (const unsigned i = Joint::private_data_index(name)) return i;
-  static constexpr std::string_view kGlobal[] = {"fx", "fy", "fz", "mx", "my", "mz"};
-  for (unsigned i = 0; i < 6; ++i)
-    if (kGlobal[i] == name) return i + 7;
-  return 0;
+// offdispjad.cc, rbdispjad.cc: Fx..Mz (local), fx..mz (global).
+parser::PrivateDataOwner::DatumInfo NodeReactionJoint::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_xyz(l, "F", "reaction force, joint frame");
+    add_xyz(l, "M", "reaction moment, joint frame");
+    add_xyz(l, "f", "reaction force, global frame");
+    return add_xyz(l, "m", "reaction moment, global frame");
+  }();
+  return listed(listing, i);
 }
 
 double NodeReactionJoint::private_data(unsigned i) const {

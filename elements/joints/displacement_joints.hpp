@@ -21,7 +21,7 @@ namespace mbl::elements {
 class NodeReactionJoint : public Joint {
  public:
   using Joint::Joint;
-  unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 12; }
   double private_data(unsigned i) const override;
 };

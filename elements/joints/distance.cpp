@@ -150,4 +150,9 @@ std::string Distance::log_line() const {
                      b_.node->label(), log_text(b_.offset_N));
 }
 
+parser::PrivateDataOwner::DatumInfo Distance::private_data_info(unsigned i) const {
+  if (i == 1) return {"d", "imposed distance (the drive's value)"};
+  return i <= 7 ? Joint::private_data_info(i - 1) : DatumInfo{};
+}
+
 }  // namespace mbl::elements

@@ -28,6 +28,10 @@ class Distance final : public Joint {
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
   std::string log_line() const override;
+  // genj.cc DistanceJoint: "d" (1), the imposed length; then Fx..Mz as other joints (ours).
+  unsigned private_data_count() const override { return 7; }
+  double private_data(unsigned i) const override { return i == 1 ? l_ : Joint::private_data(i - 1); }
+  DatumInfo private_data_info(unsigned i) const override;
 
  protected:
   /// MBDyn writes the multiplier itself as the local force: (alpha, 0, 0).

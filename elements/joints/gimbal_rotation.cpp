@@ -1,4 +1,5 @@
 #include "elements/joints/gimbal_rotation.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <fmt/format.h>
 
@@ -102,13 +103,15 @@ void GimbalRotation::output_extra(OutputSink& out, std::ostream& os) const {
   write_orientation(out, os, R_nodes(), orientation_);
 }
 
-unsigned GimbalRotation::private_data_index(std::string_view name) const {
-  if (name == "lambda[1]") return 1;
-  if (name == "lambda[2]") return 2;
-  if (name == "lambda[3]") return 3;
-  if (name == "theta") return 4;
-  if (name == "phi") return 5;
-  return 0;
+// gimbal.cc GimbalRotationJoint: lambda[1..3], theta, phi.
+parser::PrivateDataOwner::DatumInfo GimbalRotation::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_indexed(l, "lambda", "reaction multiplier");
+    add_datum(l, "theta", "gimbal angle theta");
+    return add_datum(l, "phi", "gimbal angle phi");
+  }();
+  return listed(listing, i);
 }
 
 double GimbalRotation::private_data(unsigned i) const {

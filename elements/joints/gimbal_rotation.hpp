@@ -29,7 +29,7 @@ class GimbalRotation final : public Joint {
   void after_convergence(const StepContext& c) override;
 
   // Private data: "lambda[1..3]", "theta", "phi" (input manual §8.12.22).
-  unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 5; }
   double private_data(unsigned i) const override;
 

@@ -1,4 +1,5 @@
 #include "elements/joints/joint.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <fmt/format.h>
 
@@ -36,11 +37,13 @@ void Joint::output(OutputSink& out) const {
   }
 }
 
-unsigned Joint::private_data_index(std::string_view name) const {
-  static const char* names[] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
-  for (unsigned i = 0; i < 6; ++i)
-    if (name == names[i]) return i + 1;
-  return 0;
+parser::PrivateDataOwner::DatumInfo Joint::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_xyz(l, "F", "reaction force, joint frame", true);
+    return add_xyz(l, "M", "reaction moment, joint frame", true);
+  }();
+  return listed(listing, i);
 }
 
 double Joint::private_data(unsigned i) const {

@@ -18,10 +18,11 @@ class Joint : public Element {
   void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
 
-  // Private data common to all joints: reaction "Fx" ... "Mz" in the joint frame.
-  unsigned private_data_index(std::string_view name) const override;
+  // Private data of joints whose MBDyn kind defines none (spherical hinge, prismatic, in line,
+  // ...): the reaction "Fx" ... "Mz" in the joint frame, ours only (listed as extensions).
   unsigned private_data_count() const override { return 6; }
   double private_data(unsigned i) const override;
+  DatumInfo private_data_info(unsigned i) const override;
 
  protected:
   /// Joint-specific columns after the 12 standard ones (none by default).

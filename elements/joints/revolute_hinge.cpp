@@ -1,4 +1,5 @@
 #include "elements/joints/revolute_hinge.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <fmt/format.h>
 
@@ -135,13 +136,21 @@ void RevoluteHinge::output_netcdf_extra(OutputSink& out) const {
 
 // MBDyn's numbering (planej.cc iGetPrivDataIdx), which the `index, n` form of drives uses:
 // rz 1, wz 2, then Fx..Fz 3-5 and Mx..Mz 6-8 (hinge, pin), Mx..Mz 3-5 (rotation: no force).
-unsigned RevoluteHinge::private_data_index(std::string_view name) const {
-  if (name == "rz") return 1;
-  if (name == "wz") return 2;
-  const unsigned j = Joint::private_data_index(name);  // Fx..Mz: 1..6
-  if (j == 0) return 0;
-  if (variant_ != Variant::Rotation) return j + 2;
-  return j > 3 ? j - 1 : 0;
+parser::PrivateDataOwner::DatumInfo RevoluteHinge::private_data_info(unsigned i) const {
+  static const PrivateDataListing hinge = [] {
+    PrivateDataListing l;
+    add_datum(l, "rz", "relative rotation about the hinge axis");
+    add_datum(l, "wz", "relative angular velocity about the hinge axis");
+    add_xyz(l, "F", "reaction force, joint frame");
+    return add_xyz(l, "M", "reaction moment, joint frame");
+  }();
+  static const PrivateDataListing rotation = [] {
+    PrivateDataListing l;
+    add_datum(l, "rz", "relative rotation about the hinge axis");
+    add_datum(l, "wz", "relative angular velocity about the hinge axis");
+    return add_xyz(l, "M", "reaction moment, joint frame");
+  }();
+  return listed(variant_ == Variant::Rotation ? rotation : hinge, i);
 }
 
 unsigned RevoluteHinge::private_data_count() const { return variant_ == Variant::Rotation ? 5 : 8; }

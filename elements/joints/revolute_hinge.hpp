@@ -38,8 +38,8 @@ class RevoluteHinge final : public Joint {
 
   // Private data: "rz" relative rotation about axis 3, "wz" relative angular velocity, then the
   // reactions (MBDyn's numbering, revolute_hinge.cpp).
-  unsigned private_data_index(std::string_view name) const override;
   unsigned private_data_count() const override;
+  DatumInfo private_data_info(unsigned i) const override;
   double private_data(unsigned i) const override;
 
  protected:

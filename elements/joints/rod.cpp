@@ -130,13 +130,25 @@ constexpr std::string_view kLawPrefix = "constitutiveLaw.";
 
 unsigned Rod::private_data_index(std::string_view name) const {
   if (name == "F") return 1;
-  if (name == "l" || name == "L") return 2;  // "L": spelling used by real decks
-  if (name == "lP") return 3;
+  if (name == "l" || name == "L") return 2;  // "L": MBDyn's obsolete spelling, used by real decks
+  if (name == "lP" || name == "LPrime") return 3;
   if (name.starts_with(kLawPrefix)) {
     for (int i = 0; i < law_->output_count(); ++i)
       if (law_->output_item(i).name == name.substr(kLawPrefix.size())) return 4 + static_cast<unsigned>(i);
   }
   return 0;
+}
+
+// rodj.cc Rod: F, l, lP, then the law's data after "constitutiveLaw." (ours: the law's output
+// items, which are not MBDyn's law private data names).
+parser::PrivateDataOwner::DatumInfo Rod::private_data_info(unsigned i) const {
+  switch (i) {
+    case 1: return {"F", "axial force"};
+    case 2: return {"l", "length"};
+    case 3: return {"lP", "rate of the length"};
+  }
+  if (i < 4 || i > private_data_count()) return {};
+  return {fmt::format("{}{}", kLawPrefix, law_->output_item(static_cast<int>(i) - 4).name), "constitutive law output", true};
 }
 
 double Rod::private_data(unsigned i) const {

@@ -29,6 +29,7 @@ class Rod final : public Joint {
 
   // Private data (§8.12.42): "F", "l", "lP", then the law's "constitutiveLaw.<item>".
   unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 3 + law_->output_count(); }
   double private_data(unsigned i) const override;
 

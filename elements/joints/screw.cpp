@@ -1,4 +1,5 @@
 #include "elements/joints/screw.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <fmt/format.h>
 
@@ -156,10 +157,16 @@ void ScrewJoint::output_extra(OutputSink& out, std::ostream& os) const {
   }
 }
 
-unsigned ScrewJoint::private_data_index(std::string_view name) const {
-  if (name == "d") return 7;
-  if (name == "r") return 8;
-  return Joint::private_data_index(name);
+// screwjoint.cc ScrewJoint: Fx..Mz, then d (7) and r (8).
+parser::PrivateDataOwner::DatumInfo ScrewJoint::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_xyz(l, "F", "reaction force, joint frame");
+    add_xyz(l, "M", "reaction moment, joint frame");
+    add_datum(l, "d", "relative displacement along the screw axis");
+    return add_datum(l, "r", "relative rotation about the screw axis");
+  }();
+  return listed(listing, i);
 }
 
 double ScrewJoint::private_data(unsigned i) const {

@@ -41,7 +41,7 @@ class ScrewJoint final : public Joint {
     if (friction_) friction_->restore_step_state();
   }
 
-  unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 8; }
   double private_data(unsigned i) const override;
 

@@ -1,5 +1,7 @@
 #include "elements/joints/total_joint.hpp"
 
+#include "mbdyn-like/core/private_data_listing.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -409,50 +411,106 @@ std::string TotalJoint::log_line() const {
 }
 
 // ---- private data ---------------------------------------------------------------------------------
-// Total joints (input manual §8.12.48): 1-3 px..pz, 4-6 rx..rz, 7-9 Fx..Fz, 10-12 Mx..Mz,
-// 13-15 dx..dz, 16-18 tx..tz, 19-21 vx..vz, 22-24 wx..wz; imposed displacement adds 25 "d",
-// 26 "f". The other flavours map their manual names onto the same indices.
+// Every flavour lists MBDyn's names in MBDyn's numbering, each name read from one of the 26
+// quantities ("slots") of total_datum(): 1-3 p, 4-6 r, 7-9 F, 10-12 M (joint frames), 13-15 d,
+// 16-18 t (imposed), 19-21 v, 22-24 w, 25 d and 26 f along the imposed direction.
+namespace {
+struct TotalDatum {
+  PrivateDatum info;
+  unsigned slot;
+};
+using TotalListing = std::vector<TotalDatum>;
+
+void add_slots(TotalListing& l, std::string_view base, const char* meaning, unsigned first_slot) {
+  for (unsigned c = 0; c < 3; ++c)
+    l.push_back({{fmt::format("{}{}", base, char('x' + c)), meaning}, first_slot + c});
+}
+
+/// totalj.cc TotalJoint/TotalPinJoint::iGetPrivDataIdx (TotalEquation uses the same names).
+TotalListing total_listing(bool imposed) {
+  TotalListing l;
+  add_slots(l, "p", "relative position, joint frame of node 1", 1);
+  add_slots(l, "r", "relative rotation vector, joint frame", 4);
+  add_slots(l, "F", "reaction force, joint frame", 7);
+  add_slots(l, "M", "reaction moment, joint frame", 10);
+  add_slots(l, "d", "imposed relative position (0 when not driven)", 13);
+  add_slots(l, "t", "imposed relative rotation (0 when not driven)", 16);
+  add_slots(l, "v", "relative velocity, joint frame", 19);
+  add_slots(l, "w", "relative angular velocity, joint frame", 22);
+  if (imposed) {  // ours: MBDyn 2024 has no imposed displacement card
+    l.push_back({{"d", "imposed displacement along the direction", true}, 25});
+    l.push_back({{"f", "reaction force along the direction", true}, 26});
+  }
+  return l;
+}
+
+const TotalListing& listing_of(TotalJoint::Flavor f) {
+  using F = TotalJoint::Flavor;
+  static const TotalListing total = total_listing(false), imposed = total_listing(true);
+  // drvdisp.cc DriveDisplacementJoint: dx..dz the imposed displacement, fx..fz the reaction.
+  static const TotalListing drive_displacement = [] {
+    TotalListing l;
+    add_slots(l, "d", "imposed relative position", 13);
+    add_slots(l, "f", "reaction force, joint frame", 7);
+    return l;
+  }();
+  // drvhinge.cc DriveHingeJoint: rx..rz the imposed rotation, Mx..Mz the reaction moment.
+  static const TotalListing drive_hinge = [] {
+    TotalListing l;
+    add_slots(l, "r", "imposed relative rotation vector", 16);
+    add_slots(l, "M", "reaction moment, joint frame", 10);
+    return l;
+  }();
+  // planej.cc AxialRotationJoint: rz, wz, then Fx..Mz.
+  static const TotalListing axial_rotation = [] {
+    TotalListing l;
+    l.push_back({{"rz", "relative rotation about the hinge axis"}, 6});
+    l.push_back({{"wz", "relative angular velocity about the hinge axis"}, 24});
+    add_slots(l, "F", "reaction force, joint frame", 7);
+    add_slots(l, "M", "reaction moment, joint frame", 10);
+    return l;
+  }();
+  switch (f) {
+    case F::DriveDisplacement:
+    case F::DriveDisplacementPin: return drive_displacement;
+    case F::DriveHinge: return drive_hinge;
+    case F::AxialRotation: return axial_rotation;
+    case F::ImposedDisplacement:
+    case F::ImposedDisplacementPin: return imposed;
+    default: return total;
+  }
+}
+}  // namespace
+
+unsigned TotalJoint::private_data_count() const { return static_cast<unsigned>(listing_of(p_.flavor).size()); }
+
+parser::PrivateDataOwner::DatumInfo TotalJoint::private_data_info(unsigned i) const {
+  const TotalListing& l = listing_of(p_.flavor);
+  return i >= 1 && i <= l.size() ? l[i - 1].info : DatumInfo{};
+}
+
 unsigned TotalJoint::private_data_index(std::string_view name) const {
-  static const char* total[] = {"px", "py", "pz", "rx", "ry", "rz", "Fx", "Fy", "Fz", "Mx", "My", "Mz",
-                                "dx", "dy", "dz", "tx", "ty", "tz", "vx", "vy", "vz", "wx", "wy", "wz"};
-  auto find = [&](std::string_view n) -> unsigned {
-    for (unsigned i = 0; i < 24; ++i)
-      if (n == total[i]) return i + 1;
-    return 0;
-  };
-  switch (p_.flavor) {
-    case Flavor::DriveDisplacement:
-    case Flavor::DriveDisplacementPin:
-      if (name == "dx" || name == "dy" || name == "dz") return find(name);
-      if (name == "fx" || name == "fy" || name == "fz") return 7 + unsigned(name[1] - 'x');
-      return 0;
-    case Flavor::DriveHinge:
-      if (name == "rx" || name == "ry" || name == "rz") return 16 + unsigned(name[1] - 'x');
-      if (name == "Mx" || name == "My" || name == "Mz") return find(name);
-      return 0;
-    case Flavor::AxialRotation:
-      if (name == "rz" || name == "wz" || name[0] == 'F' || name[0] == 'M') return find(name);
-      return 0;
-    default: break;
-  }
-  if (p_.flavor == Flavor::ImposedDisplacement || p_.flavor == Flavor::ImposedDisplacementPin) {
-    if (name == "d") return 25;
-    if (name == "f") return 26;
-  }
-  if (const unsigned i = find(name)) return i;
-  // Indexed aliases: X[i], Phi[i], f[i], m[i], V[i], Omega[i].
-  static const std::pair<const char*, unsigned> alias[] = {{"X", 0}, {"Phi", 3}, {"f", 6},
-                                                           {"m", 9}, {"V", 18}, {"Omega", 21}};
-  for (const auto& [prefix, first] : alias) {
-    const std::string p = std::string(prefix) + "[";
-    if (name.size() == p.size() + 2 && name.substr(0, p.size()) == p && name.back() == ']' &&
-        name[p.size()] >= '1' && name[p.size()] <= '3')
-      return first + unsigned(name[p.size()] - '0');
+  if (const unsigned i = parser::private_data_index_in_listing(*this, name)) return i;
+  if (p_.flavor == Flavor::Total || p_.flavor == Flavor::TotalPin) {
+    // Indexed aliases of ours: X[i], Phi[i], f[i], m[i], V[i], Omega[i].
+    static const std::pair<const char*, unsigned> alias[] = {{"X", 0}, {"Phi", 3}, {"f", 6},
+                                                             {"m", 9}, {"V", 18}, {"Omega", 21}};
+    for (const auto& [prefix, first] : alias) {
+      const std::string p = std::string(prefix) + "[";
+      if (name.size() == p.size() + 2 && name.substr(0, p.size()) == p && name.back() == ']' &&
+          name[p.size()] >= '1' && name[p.size()] <= '3')
+        return first + unsigned(name[p.size()] - '0');
+    }
   }
   return 0;
 }
 
 double TotalJoint::private_data(unsigned i) const {
+  const TotalListing& l = listing_of(p_.flavor);
+  return i >= 1 && i <= l.size() ? total_datum(l[i - 1].slot) : 0.0;
+}
+
+double TotalJoint::total_datum(unsigned i) const {
   if (i < 1 || i > 26) return 0.0;
   const unsigned c = (i - 1) % 3;
   switch ((i - 1) / 3) {

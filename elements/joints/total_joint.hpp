@@ -125,9 +125,13 @@ class TotalJoint final : public Joint {
   void after_convergence(const StepContext& c) override;
   std::string log_line() const override;
 
+  // Private data under MBDyn's names and numbers for each flavour (total_joint.cpp).
   unsigned private_data_index(std::string_view name) const override;
-  unsigned private_data_count() const override { return 26; }
+  unsigned private_data_count() const override;
   double private_data(unsigned i) const override;
+  DatumInfo private_data_info(unsigned i) const override;
+  /// Quantity `slot` (1..26) that the flavours' private data read (total_joint.cpp).
+  double total_datum(unsigned slot) const;
 
   /// Current relative kinematics in the constraint frames (for output and tests).
   struct Kinematics {

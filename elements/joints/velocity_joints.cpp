@@ -49,7 +49,4 @@ void VelocityJoint::output_netcdf_extra(OutputSink& out) const {
   out.put(nc_value_, imposed_);
 }
 
-unsigned VelocityJoint::private_data_index(std::string_view name) const {
-  return name == (linear() ? "v" : "w") ? 1 : 0;
-}
 }  // namespace mbl::elements

@@ -24,8 +24,12 @@ class VelocityJoint final : public DirectionJoint {
   void after_convergence(const StepContext& c) override;
 
   // Private data: "v" (linear) or "w" (angular), the imposed value.
-  unsigned private_data_index(std::string_view name) const override;
+  // drvj.cc LinearVelocityJoint "v" / AngularVelocityJoint "w".
   unsigned private_data_count() const override { return 1; }
+  DatumInfo private_data_info(unsigned i) const override {
+    if (i != 1) return {};
+    return linear() ? DatumInfo{"v", "imposed velocity"} : DatumInfo{"w", "imposed angular velocity"};
+  }
   double private_data(unsigned i) const override { return i == 1 ? imposed_ : 0.0; }
 
  protected:

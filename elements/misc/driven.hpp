@@ -46,6 +46,7 @@ class Driven final : public Element {
 
   unsigned private_data_index(std::string_view name) const override { return inner_->private_data_index(name); }
   unsigned private_data_count() const override { return inner_->private_data_count(); }
+  DatumInfo private_data_info(unsigned i) const override { return inner_->private_data_info(i); }
   /// An inactive element reports zero, as MBDyn's DrivenElem.
   double private_data(unsigned i) const override { return active_ ? inner_->private_data(i) : 0.0; }
 

@@ -1,4 +1,5 @@
 #include "elements/misc/inertia.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include "elements/joints/modal/modal_joint.hpp"
 
@@ -115,28 +116,45 @@ std::string Inertia::log_line() const {
   return os.str();
 }
 
+// ---- private data: inertia.cc Inertia (numbering of iGetPrivDataIdx/dGetPrivData) ----------------
 namespace {
-// Private data names in the order of §8.20.3.
-std::vector<std::string> private_names() {
-  std::vector<std::string> n;
-  for (const char* base : {"X", "Phi", "V", "Omega"})
-    for (int i = 1; i <= 3; ++i) n.push_back(fmt::format("{}[{}]", base, i));
-  for (const char* base : {"J", "Jcg"})
-    for (int i = 1; i <= 3; ++i)
-      for (int j = 1; j <= 3; ++j) n.push_back(fmt::format("{}[{}][{}]", base, i, j));
-  for (int i = 1; i <= 3; ++i) n.push_back(fmt::format("JP[{}]", i));
-  n.push_back("m");
-  for (const char* base : {"beta", "gamma"})
-    for (int i = 1; i <= 3; ++i) n.push_back(fmt::format("{}[{}]", base, i));
-  return n;
+/// Matrix entries J[r,c] in MBDyn's order: r fastest (index first + r + 3 (c - 1)).
+void add_matrix(PrivateDataListing& l, const char* base, const char* meaning) {
+  for (int c = 1; c <= 3; ++c)
+    for (int r = 1; r <= 3; ++r) add_datum(l, fmt::format("{}[{},{}]", base, r, c), meaning);
+}
+const PrivateDataListing& inertia_listing() {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_indexed(l, "X", "center of mass, global frame");
+    add_indexed(l, "Phi", "rotation vector of the principal axes");
+    add_indexed(l, "V", "velocity of the center of mass");
+    add_indexed(l, "Omega", "angular velocity");
+    add_indexed(l, "JP", "principal moments of inertia");
+    add_matrix(l, "J", "inertia tensor about the reference point, reference frame");
+    add_datum(l, "m", "mass");
+    add_indexed(l, "beta", "momentum");
+    add_indexed(l, "gamma", "moment of momentum about the center of mass");
+    add_matrix(l, "Jcg", "inertia tensor about the center of mass, global frame");
+    return l;
+  }();
+  return listing;
 }
 }  // namespace
 
+parser::PrivateDataOwner::DatumInfo Inertia::private_data_info(unsigned i) const {
+  return always_ ? listed(inertia_listing(), i) : DatumInfo{};
+}
+
 unsigned Inertia::private_data_index(std::string_view name) const {
   if (!always_) return 0;
-  static const std::vector<std::string> names = private_names();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<unsigned>(i + 1);
+  if (const unsigned i = parser::private_data_index_in_listing(*this, name)) return i;
+  // Ours before MBDyn's names: J[r][c], Jcg[r][c].
+  for (const char* base : {"J", "Jcg"})
+    for (int r = 1; r <= 3; ++r)
+      for (int c = 1; c <= 3; ++c)
+        if (name == fmt::format("{}[{}][{}]", base, r, c))
+          return parser::private_data_index_in_listing(*this, fmt::format("{}[{},{}]", base, r, c));
   return 0;
 }
 
@@ -148,15 +166,15 @@ double Inertia::private_data(unsigned i) const {
   if (k < 6) return rot::R_to_rotvec(s.R_p)[k - 3];
   if (k < 9) return s.v_cg[k - 6];
   if (k < 12) return s.w_cg[k - 9];
-  if (k < 21) {
+  if (k < 15) return s.J_p[k - 12];
+  if (k < 24) {
     const Mat3 J = R_ref_.transpose() * s.J_X * R_ref_;
-    return J((k - 12) / 3, (k - 12) % 3);
+    return J((k - 15) % 3, (k - 15) / 3);
   }
-  if (k < 30) return s.J_cg((k - 21) / 3, (k - 21) % 3);
-  if (k < 33) return s.J_p[k - 30];
-  if (k == 33) return s.m;
-  if (k < 37) return s.beta[k - 34];
-  return s.gamma[k - 37];
+  if (k == 24) return s.m;
+  if (k < 28) return s.beta[k - 25];
+  if (k < 31) return s.gamma[k - 28];
+  return s.J_cg((k - 31) % 3, (k - 31) / 3);
 }
 
 }  // namespace mbl::elements

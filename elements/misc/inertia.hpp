@@ -48,6 +48,7 @@ class Inertia final : public Element {
   InertiaSummary summary() const;
 
   unsigned private_data_index(std::string_view name) const override;
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return always_ ? 40 : 0; }
   double private_data(unsigned i) const override;
 

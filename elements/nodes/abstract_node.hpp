@@ -25,8 +25,12 @@ class AbstractNode final : public Node {
 
   void output(OutputSink& out) const override;
 
-  unsigned private_data_index(std::string_view name) const override;
+  // scalarnode.cc ScalarDifferentialNode ("x", "xP") / ScalarAlgebraicNode ("x").
   unsigned private_data_count() const override { return differential_ ? 2 : 1; }
+  DatumInfo private_data_info(unsigned i) const override {
+    if (i == 1) return {"x", "value"};
+    return i == 2 && differential_ ? DatumInfo{"xP", "derivative of the value"} : DatumInfo{};
+  }
   double private_data(unsigned i) const override { return i == 1 ? x_ : i == 2 ? xp_ : 0.0; }
 
  private:

@@ -26,8 +26,11 @@ class ParameterNode final : public Node {
 
   void output(OutputSink& out) const override;
 
-  unsigned private_data_index(std::string_view name) const override { return name == "x" ? 1 : 0; }
+  // scalarnode.cc ScalarAlgebraicNode: "x".
   unsigned private_data_count() const override { return 1; }
+  DatumInfo private_data_info(unsigned i) const override {
+    return i == 1 ? DatumInfo{"x", "value (of the bound datum when bound)"} : DatumInfo{};
+  }
   double private_data(unsigned i) const override { return i == 1 ? value() : 0.0; }
 
  private:

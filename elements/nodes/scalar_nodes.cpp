@@ -16,12 +16,6 @@ void AbstractNode::update(const Vector& y, const Vector& yp) {
   xp_ = differential_ ? yp[first_index()] : 0.0;
 }
 
-unsigned AbstractNode::private_data_index(std::string_view name) const {
-  if (name == "x") return 1;
-  if (name == "xP" && differential_) return 2;
-  return 0;
-}
-
 void AbstractNode::output(OutputSink& out) const {
   if (!output_enabled()) return;
   // .abs (.thn): label, value [, derivative when differential].

@@ -51,8 +51,9 @@ class Solid : public Element {
   std::string log_line() const override;
 
   /// "E": kinetic energy (zero for static elements).
-  unsigned private_data_index(std::string_view name) const override { return name == "E" ? 1 : 0; }
+  // solid.cc SolidElem: "E", the kinetic energy.
   unsigned private_data_count() const override { return 1; }
+  DatumInfo private_data_info(unsigned i) const override { return i == 1 ? DatumInfo{"E", "kinetic energy"} : DatumInfo{}; }
   double private_data(unsigned i) const override;
 
   /// The second Piola-Kirchhoff stress (Voigt) at stiffness point k after the last residual.

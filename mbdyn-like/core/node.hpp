@@ -49,7 +49,10 @@ class Node : public parser::PrivateDataOwner {
   void set_output_enabled(bool on) { output_ = on; }
 
   // PrivateDataOwner: none by default.
-  unsigned private_data_index(std::string_view) const override { return 0; }
+  // By default a name is looked up in the kind's listing (private_data_info).
+  unsigned private_data_index(std::string_view name) const override {
+    return parser::private_data_index_in_listing(*this, name);
+  }
   unsigned private_data_count() const override { return 0; }
   double private_data(unsigned) const override { return 0.0; }
 

@@ -1,5 +1,5 @@
 #include "mbdyn-like/core/struct_node.hpp"
-#include "mbdyn-like/core/struct_node_private_data.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
 
 #include <algorithm>
 #include <array>
@@ -373,23 +373,24 @@ namespace {
 struct PrivateVector {
   const char* name;
   unsigned first;
+  const char* meaning;
 };
-constexpr std::array<PrivateVector, 16> kPrivateVectors = {{{"X", 0},
-                                                            {"x", 3},
-                                                            {"Phi", 6},
-                                                            {"XP", 9},
-                                                            {"xP", 12},
-                                                            {"Omega", 15},
-                                                            {"omega", 18},
-                                                            {"E", 21},
-                                                            {"E313", 24},
-                                                            {"E321", 27},
-                                                            {"PE", 30},
-                                                            {"XPP", 34},
-                                                            {"xPP", 37},
-                                                            {"OmegaP", 40},
-                                                            {"omegaP", 43},
-                                                            {"phi", 46}}};
+constexpr std::array<PrivateVector, 16> kPrivateVectors = {{{"X", 0, "position, global frame"},
+                                                            {"x", 3, "position, node frame (R^T X)"},
+                                                            {"Phi", 6, "rotation vector"},
+                                                            {"XP", 9, "velocity, global frame"},
+                                                            {"xP", 12, "velocity, node frame"},
+                                                            {"Omega", 15, "angular velocity, global frame"},
+                                                            {"omega", 18, "angular velocity, node frame"},
+                                                            {"E", 21, "Euler angles 1-2-3 (also E123)"},
+                                                            {"E313", 24, "Euler angles 3-1-3"},
+                                                            {"E321", 27, "Euler angles 3-2-1"},
+                                                            {"PE", 30, "Euler parameters e0, e1, e2, e3"},
+                                                            {"XPP", 34, "acceleration, global frame"},
+                                                            {"xPP", 37, "acceleration, node frame"},
+                                                            {"OmegaP", 40, "angular acceleration, global frame"},
+                                                            {"omegaP", 43, "angular acceleration, node frame"},
+                                                            {"phi", 46, "rotation vector, node frame"}}};
 constexpr unsigned kPrivateCount = 49;
 
 /// Euler parameters (e0, e) of R by the largest of 1 + tr R and 1 - tr R + 2 R_ii, as MBDyn's
@@ -412,13 +413,16 @@ std::array<double, 4> euler_parameters(const Mat3& R) {
 
 unsigned StructNode::private_data_count() const { return kPrivateCount; }
 
-std::vector<std::string> struct_node_private_data_names() {
-  std::vector<std::string> names(kPrivateCount);
-  for (const PrivateVector& v : kPrivateVectors) {
-    const bool pe = std::string_view(v.name) == "PE";
-    for (int i = pe ? 0 : 1; i <= 3; ++i) names[v.first + i - (pe ? 0 : 1)] = fmt::format("{}[{}]", v.name, i);
-  }
-  return names;
+parser::PrivateDataOwner::DatumInfo StructNode::private_data_info(unsigned index) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    for (const PrivateVector& v : kPrivateVectors) {
+      const bool pe = std::string_view(v.name) == "PE";
+      add_indexed(l, v.name, v.meaning, pe ? 4 : 3, pe ? 0 : 1);
+    }
+    return l;
+  }();
+  return listed(listing, index);
 }
 
 unsigned StructNode::private_data_index(std::string_view name) const {

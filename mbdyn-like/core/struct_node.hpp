@@ -140,6 +140,7 @@ class StructNode : public Node {
   unsigned private_data_index(std::string_view name) const override;
   unsigned private_data_count() const override;
   double private_data(unsigned index) const override;
+  DatumInfo private_data_info(unsigned index) const override;
 
   /// Dummy nodes: base node and offset/relative-frame data (technical manual §8.1.3).
   StructNode* dummy_base = nullptr;

@@ -1,44 +1,146 @@
-// Private data of the structural node under MBDyn's names and numbers (strnode.cc
-// StructNode::iGetPrivDataIdx / dGetPrivData): every entry read through the node, through the
-// `index, n` numbering the drives use, and through the model:: function, against the quantity
-// computed here from the node's own state. With MBL_PRIVATE_DATA_TABLE=<file> the test writes
-// the table of docs/conformance/private-data.md from the node's own name list.
+// Private data of every listed node and element kind under MBDyn's names and numbers (each
+// kind's iGetPrivDataIdx / dGetPrivData in MBDyn's source): for each kind, every entry of the
+// kind's listing (PrivateDataOwner::private_data_info) is found back by its name at its index, and
+// its value is compared with the quantity computed here from the element's own state (node
+// positions, velocities, closed-form reactions of a body at rest). One test reads a datum
+// through the four paths (element drive, node drive, `bind`, model:: and the math plugins).
+// With MBL_PRIVATE_DATA_TABLE=<file> the tests write docs/conformance/private-data.md from the
+// listings, with the status of each row.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "mbdyn-like/core/drive_caller.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
-#include "mbdyn-like/core/struct_node_private_data.hpp"
 #include "mbdyn-like/model/model_builder.hpp"
+#include "mbdyn-like/phases/model_output.hpp"
+#include "mbdyn-like/phases/simulation.hpp"
 
 namespace mbl {
 namespace {
 
-// A dynamic node with a general orientation, velocity and angular velocity (nothing solved: the
-// node's state is the card's).
-constexpr const char* kDeck = R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
-begin: control data; structural nodes: 1; rigid bodies: 1; end: control data;
-begin: nodes;
-  structural: 1, dynamic, 1., -2., 3., euler123, 0.3, -1.2, 2.5, -0.5, 0.25, 2., 0.7, -0.4, 1.1;
-end: nodes;
-begin: elements;
-  body: 1, 1, 2., null, eye;
-end: elements;
-)";
+// ---- the generated table -----------------------------------------------------------------------
 
-struct Expected {
-  std::string name;
-  double value;
-  std::string quantity;  ///< what the datum is, for the table
+struct Row {
+  unsigned index;
+  std::string name, meaning, status;
 };
+struct Section {
+  std::string kind, source;
+  std::vector<Row> rows;
+};
+std::vector<Section>& sections() {
+  static std::vector<Section> s;
+  return s;
+}
+
+class TableWriter : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    const char* path = std::getenv("MBL_PRIVATE_DATA_TABLE");
+    if (!path) return;
+    std::ofstream t(path);
+    t << "# Private data (generated)\n\n"
+         "Written by `MBL_PRIVATE_DATA_TABLE=docs/conformance/private-data.md build/utest_core "
+         "--gtest_filter='PrivateData*'` (tests/core/utest_core_private_data.cpp) from the kinds' own "
+         "listings (`PrivateDataOwner::private_data_info`, the one list that `node` and `element` "
+         "drives, `bind`, the `model::` functions and the `[node|element, ...]` plugins look names up "
+         "in). Names and numbers are MBDyn 2024's (the MBDyn source file of each kind is given); "
+         "`index, n` in a drive is the number of the first column.\n\n"
+         "Status: **checked** — the test compares the value with the quantity computed from the "
+         "element's own state (node states, closed-form reactions); **listed** — name and number "
+         "checked, value not compared yet; **ours** — a datum MBDyn's kind does not have (an "
+         "extension kept for decks written for mbdyn-like).\n\n"
+         "Kinds with no MBDyn private data and none of ours are not listed: forces and couples "
+         "(MBDyn's strforces.cc defines none), gravity, beam slider (beamslider.cc: 0 data).\n\n"
+         "Kinds whose listing is in the code under MBDyn's names but that have no test deck here yet "
+         "(so no section below): drive hinge (drvhinge.cc: rx..rz, Mx..Mz), gimbal rotation "
+         "(gimbal.cc), screw (screwjoint.cc), offset and rigid body displacement joints "
+         "(offdispjad.cc, rbdispjad.cc), linear/angular velocity and acceleration joints (drvj.cc, "
+         "accj.cc), deformable axial joint (vehj4.cc), hbeam (hbeam.cc), modal joint (modal.cc), "
+         "rotor / induced velocity (indvel.cc: Tx..Tz, Mx..Mz), generic aerodynamic force (genfm.cc), "
+         "motor (motor.cc), discrete control (discctrl.cc), solids (solid.cc: E), variable mass "
+         "body (body_vm.cc), driven elements (their inner element's). Aircraft instruments and "
+         "loadable elements look names up their own way (no listing yet).\n";
+    for (const Section& s : sections()) {
+      t << "\n## " << s.kind << "\n\n" << s.source << "\n\n| index | name | meaning | status |\n|---:|---|---|---|\n";
+      for (const Row& r : s.rows)
+        t << "| " << r.index << " | " << (r.name.empty() ? std::string("(index only)") : "`" + r.name + "`")
+          << " | " << r.meaning << " | " << r.status << " |\n";
+    }
+  }
+};
+[[maybe_unused]] ::testing::Environment* const table_writer = ::testing::AddGlobalTestEnvironment(new TableWriter);
+
+/// Checks the listing of `o` and compares each datum named in `expected` ("#i" for a datum MBDyn
+/// leaves without a name) with its value; records the kind's section of the table.
+void check_kind(const std::string& kind, const std::string& source, const parser::PrivateDataOwner& o,
+                const std::map<std::string, double>& expected, double tol = 1e-9) {
+  SCOPED_TRACE(kind);
+  const unsigned n = o.private_data_count();
+  EXPECT_GT(n, 0u);
+  Section sec{kind, source, {}};
+  std::set<std::string> seen;
+  for (unsigned i = 1; i <= n; ++i) {
+    const parser::PrivateDataOwner::DatumInfo info = o.private_data_info(i);
+    EXPECT_FALSE(info.meaning.empty()) << "datum " << i << " is not listed";
+    if (!info.name.empty()) EXPECT_EQ(o.private_data_index(info.name), i) << info.name;
+    const std::string key = info.name.empty() ? fmt::format("#{}", i) : info.name;
+    std::string status = "listed";
+    if (auto it = expected.find(key); it != expected.end()) {
+      EXPECT_NEAR(o.private_data(i), it->second, tol * std::max(1.0, std::abs(it->second))) << key;
+      seen.insert(key);
+      status = "checked";
+    }
+    if (info.extension) status += ", ours";
+    sec.rows.push_back({i, info.name, info.meaning, status});
+  }
+  for (const auto& [name, value] : expected)
+    if (!seen.count(name)) ADD_FAILURE() << kind << ": no datum " << name;
+  EXPECT_EQ(o.private_data_info(n + 1).name, "");
+  sections().push_back(std::move(sec));
+}
+
+void put3(std::map<std::string, double>& m, const std::string& fmt_name, const Vec3& v) {
+  for (int i = 0; i < 3; ++i) m[fmt::format(fmt::runtime(fmt_name), i + 1, char('x' + i))] = v[i];
+}
+
+/// Reads and runs `deck` in this process; the model keeps the last converged state.
+BuildResult run(const std::string& name, const std::string& deck) {
+  BuildResult b = read_deck_text(name, deck);
+  EXPECT_EQ(b.not_implemented, 0u);
+  output::OutputConfig oc;
+  oc.prefix = (std::filesystem::temp_directory_path() / fmt::format("mbl_private_data_{}_{}", name, ::getpid())).string();
+  oc.text = true;
+  std::ostringstream log;
+  ModelOutput out(oc);
+  const RunReport r = run_simulation(*b.model, b.settings, out, log);
+  EXPECT_EQ(r.status, RunStatus::Completed) << r.message << log.str();
+  return b;
+}
+
+StructNode& node(BuildResult& b, unsigned label) {
+  auto* n = dynamic_cast<StructNode*>(b.model->find_node("structural", label));
+  if (!n) throw std::runtime_error(fmt::format("no structural node {}", label));
+  return *n;
+}
+const Element& element(BuildResult& b, const char* kind, unsigned label) {
+  const Element* e = b.model->find_element(kind, label);
+  if (!e) throw std::runtime_error(fmt::format("no {} {}", kind, label));
+  return *e;
+}
+
+// ---- structural node ---------------------------------------------------------------------------
 
 /// Euler parameters of R, sign chosen as MBDyn's MatR2EulerParams (the largest of the four
 /// squared components is taken positive), computed here from the quaternion of R.
@@ -51,131 +153,485 @@ Eigen::Vector4d euler_parameters(const Mat3& R) {
   return e[k] < 0.0 ? Eigen::Vector4d(-e) : e;
 }
 
-std::vector<Expected> expected_data(const StructNode& n, const Vec3& xpp, const Vec3& wp) {
-  const Mat3& R = n.R_WN();
-  const Vec3 phi = rot::R_to_rotvec(R);
-  std::vector<Expected> out;
-  auto vec = [&](const char* name, const Vec3& v, const char* what) {
-    for (int i = 0; i < 3; ++i) out.push_back({fmt::format("{}[{}]", name, i + 1), v[i], what});
-  };
-  vec("X", n.x_W(), "position, global frame");
-  vec("x", R.transpose() * n.x_W(), "position, node frame (R^T X)");
-  vec("Phi", phi, "rotation vector");
-  vec("XP", n.v_W(), "velocity, global frame");
-  vec("xP", R.transpose() * n.v_W(), "velocity, node frame");
-  vec("Omega", n.w_W(), "angular velocity, global frame");
-  vec("omega", R.transpose() * n.w_W(), "angular velocity, node frame");
-  vec("E", rot::R_to_euler123(R), "Euler angles 1-2-3 (also E123)");
-  vec("E313", rot::R_to_euler313(R), "Euler angles 3-1-3");
-  vec("E321", rot::R_to_euler321(R), "Euler angles 3-2-1");
-  const Eigen::Vector4d e = euler_parameters(R);
-  for (int i = 0; i < 4; ++i) out.push_back({fmt::format("PE[{}]", i), e[i], "Euler parameters e0, e1, e2, e3"});
-  vec("XPP", xpp, "acceleration, global frame");
-  vec("xPP", R.transpose() * xpp, "acceleration, node frame");
-  vec("OmegaP", wp, "angular acceleration, global frame");
-  vec("omegaP", R.transpose() * wp, "angular acceleration, node frame");
-  vec("phi", R.transpose() * phi, "rotation vector, node frame");
-  return out;
-}
-
-TEST(StructNodePrivateData, EveryMbdynNameIsTheNodesOwnState) {
-  BuildResult b = read_deck_text("private_data_struct_node", kDeck);
-  ASSERT_EQ(b.not_implemented, 0u);
-  auto* n = dynamic_cast<StructNode*>(b.model->find_node("structural", 1));
-  ASSERT_NE(n, nullptr);
-  const Vec3 xpp(0.1, -0.2, 0.3), wp(-1.5, 0.5, 2.5);
-  n->set_accelerations(xpp, wp);
-  const std::vector<Expected> expected = expected_data(*n, xpp, wp);
-  const std::vector<std::string> names = struct_node_private_data_names();
-  ASSERT_EQ(names.size(), expected.size());
-  EXPECT_EQ(n->private_data_count(), 49u);  // MBDyn's StructNode::iGetNumPrivData
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    const Expected& x = expected[i];
-    EXPECT_EQ(names[i], x.name);                        // our list is MBDyn's numbering
-    EXPECT_EQ(n->private_data_index(x.name), i + 1) << x.name;  // `index, n` = `string, "name"`
-    EXPECT_NEAR(n->private_data(static_cast<unsigned>(i + 1)), x.value, 1e-12) << x.name;
-  }
-  EXPECT_EQ(n->private_data_index("E123[2]"), n->private_data_index("E[2]"));
-  EXPECT_EQ(n->private_data_index("PE[4]"), 0u);
-  EXPECT_EQ(n->private_data_index("X[0]"), 0u);
-  EXPECT_EQ(n->private_data_index("X"), 0u);
-  // The Euler parameters rebuild the orientation.
-  const double e0 = n->private_data(31);
-  const Vec3 e(n->private_data(32), n->private_data(33), n->private_data(34));
-  const Mat3 R = (2.0 * e0 * e0 - 1.0) * Mat3::Identity() + 2.0 * e * e.transpose() + 2.0 * e0 * skew(e);
-  EXPECT_LT((R - n->R_WN()).norm(), 1e-12);
-
-  if (const char* path = std::getenv("MBL_PRIVATE_DATA_TABLE")) {
-    std::ofstream t(path);
-    t << "# Private data (generated)\n\n"
-         "Written by `MBL_PRIVATE_DATA_TABLE=docs/conformance/private-data.md build/utest_core "
-         "--gtest_filter='StructNodePrivateData.*:JointPrivateData.*'` from the entities' own lists "
-         "(`struct_node_private_data_names`); every row is checked against the node's state by that test.\n"
-         "Names and numbers are MBDyn 2024's (mbdyn/struct/strnode.cc `StructNode::iGetPrivDataIdx`); "
-         "`index, n` in a `node` drive is the number of the first column.\n\n"
-         "## structural node\n\n| index | name | quantity |\n|---:|---|---|\n";
-    for (std::size_t i = 0; i < expected.size(); ++i)
-      t << "| " << i + 1 << " | `" << expected[i].name << "` | " << expected[i].quantity << " |\n";
-  }
-}
-
-// Revolute hinge/rotation and brake under MBDyn's numbers (planej.cc, brake.cc): the `index, n`
-// form of element drives reads these.
-TEST(JointPrivateData, RevoluteAndBrakeUseMbdynsNumbers) {
-  const char* deck = R"(
+TEST(PrivateData, StructuralNode) {
+  constexpr const char* deck = R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
-begin: control data; structural nodes: 2; rigid bodies: 1; joints: 3; end: control data;
+begin: control data; structural nodes: 1; rigid bodies: 1; end: control data;
+begin: nodes;
+  structural: 1, dynamic, 1., -2., 3., euler123, 0.3, -1.2, 2.5, -0.5, 0.25, 2., 0.7, -0.4, 1.1;
+end: nodes;
+begin: elements;
+  body: 1, 1, 2., null, eye;
+end: elements;
+)";
+  BuildResult b = read_deck_text("private_data_struct_node", deck);
+  ASSERT_EQ(b.not_implemented, 0u);
+  StructNode& n = node(b, 1);
+  const Vec3 xpp(0.1, -0.2, 0.3), wp(-1.5, 0.5, 2.5);
+  n.set_accelerations(xpp, wp);
+  const Mat3& R = n.R_WN();
+  const Vec3 phi = rot::R_to_rotvec(R);
+  std::map<std::string, double> x;
+  put3(x, "X[{}]", n.x_W());
+  put3(x, "x[{}]", R.transpose() * n.x_W());
+  put3(x, "Phi[{}]", phi);
+  put3(x, "XP[{}]", n.v_W());
+  put3(x, "xP[{}]", R.transpose() * n.v_W());
+  put3(x, "Omega[{}]", n.w_W());
+  put3(x, "omega[{}]", R.transpose() * n.w_W());
+  put3(x, "E[{}]", rot::R_to_euler123(R));
+  put3(x, "E313[{}]", rot::R_to_euler313(R));
+  put3(x, "E321[{}]", rot::R_to_euler321(R));
+  const Eigen::Vector4d e = euler_parameters(R);
+  for (int i = 0; i < 4; ++i) x[fmt::format("PE[{}]", i)] = e[i];
+  put3(x, "XPP[{}]", xpp);
+  put3(x, "xPP[{}]", R.transpose() * xpp);
+  put3(x, "OmegaP[{}]", wp);
+  put3(x, "omegaP[{}]", R.transpose() * wp);
+  put3(x, "phi[{}]", R.transpose() * phi);
+  EXPECT_EQ(n.private_data_count(), 49u);  // MBDyn's StructNode::iGetNumPrivData
+  check_kind("structural node", "mbdyn/struct/strnode.cc `StructNode::iGetPrivDataIdx` (displacement-only nodes: "
+             "`StructDispNode`, the same numbering)", n, x, 1e-12);
+  EXPECT_EQ(n.private_data_index("E123[2]"), n.private_data_index("E[2]"));
+  EXPECT_EQ(n.private_data_index("PE[4]"), 0u);
+  EXPECT_EQ(n.private_data_index("X[0]"), 0u);
+  EXPECT_EQ(n.private_data_index("X"), 0u);
+}
+
+// ---- scalar nodes, genels, air properties ------------------------------------------------------
+
+TEST(PrivateData, ScalarNodesGenelsAndAirProperties) {
+  // Abstract node 1 on a spring support (k = 4) loaded by 2: x = 0.5 at rest; node 2 algebraic,
+  // clamped to 3 by a genel; parameter node 5 bound to the spring's force; hydraulic node 7
+  // clamped by a genel to 2e5.
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2e-3; time step: 1e-3; tolerance: 1e-12; end: initial value;
+begin: control data; abstract nodes: 2; parameter nodes: 1; hydraulic nodes: 1; genels: 3; forces: 1;
+  air properties; end: control data;
+begin: nodes;
+  abstract: 1, algebraic;
+  abstract: 2, algebraic;
+  parameter: 5, element;
+  hydraulic: 7, 1.e5;
+end: nodes;
+begin: elements;
+  genel: 1, spring support, 1, abstract, algebraic, linear elastic, 4.;
+  force: 1, abstract, 1, abstract, const, 2.;
+  genel: 2, clamp, 2, abstract, algebraic, const, 3.;
+  genel: 3, clamp, 7, hydraulic, algebraic, const, 2.e5;
+  bind: 1, genel, 5, string, "F";
+  air properties: 1.2, 340., 3., 4., 12., const, 0.5;
+end: elements;
+)";
+  BuildResult b = run("scalar", deck);
+  const Node* a1 = b.model->find_node("abstract", 1);
+  const Node* a2 = b.model->find_node("abstract", 2);
+  const Node* p5 = b.model->find_node("parameter", 5);
+  const Node* h7 = b.model->find_node("hydraulic", 7);
+  ASSERT_TRUE(a1 && a2 && p5 && h7);
+  check_kind("abstract node (also electric, thermal)", "mbdyn/base/scalarnode.cc `ScalarDifferentialNode` (x, xP), "
+             "`ScalarAlgebraicNode` (x)", *a1, {{"x", 0.5}});
+  EXPECT_EQ(a2->private_data_count(), 1u);
+  EXPECT_NEAR(a2->private_data(1), 3.0, 1e-12);
+  check_kind("parameter node", "mbdyn/base/scalarnode.cc `ScalarAlgebraicNode` (x)", *p5, {{"x", 2.0}});
+  check_kind("hydraulic node", "mbdyn/base/scalarnode.cc `ScalarAlgebraicNode` (MBDyn's PressureNode: x)", *h7,
+             {{"x", 2.e5}});
+  // The spring carries the load 2: F = k x = 2 at x = 0.5.
+  check_kind("genel: spring support", "mbdyn/elec/genel_.cc `GenelSpringSupport`",
+             element(b, "genel", 1), {{"F", 2.0}, {"X", 0.5}});
+  // air properties: density, sound celerity, then the velocity (3, 4, 12) times the drive's 0.5.
+  const Vec3 v = Vec3(3., 4., 12.) * 0.5;
+  check_kind("air properties", "mbdyn/aero/aerodyn.cc `AirProperties`", element(b, "air properties", 1),
+             {{"vxinf", v[0]}, {"vyinf", v[1]}, {"vzinf", v[2]}, {"vinf", 6.5}});
+}
+
+// ---- joints holding bodies at rest under gravity ------------------------------------------------
+
+// Each joint holds a body of its own (mass on the node, no offset) at rest under gravity g = 9.81
+// along -z: its reaction is the body's weight m g, seen in the joint's frame R_WJ as R_WJ^T F_W;
+// no moment. The sign is the one of each kind's .jnt columns, which the deck agreement tests
+// compare with MBDyn's: the planar hinges give F_W = (0, 0, m g), the total, drive displacement
+// and clamp joints (0, 0, -m g). The kinematic data are those of the nodes.
+constexpr double kG = 9.81;
+
+TEST(PrivateData, JointsHoldingBodiesAtRest) {
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2e-3; time step: 1e-3; tolerance: 1e-12; max iterations: 30;
+end: initial value;
+begin: control data; structural nodes: 9; rigid bodies: 8; joints: 10; gravity; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 11, dynamic, 1., 0., -1., euler123, 0.3, 0.2, 0.1, null, null;
+  structural: 12, dynamic, 2., 0., -1., eye, null, null;
+  structural: 13, dynamic, 3., 0., -1., eye, null, null;
+  structural: 14, dynamic, 4., 0., -1., eye, null, null;
+  structural: 15, dynamic, 5., 0., -1., eye, null, null;
+  structural: 16, dynamic, 6., 0., -1., eye, null, null;
+  structural: 18, dynamic, 8., 0., -1., eye, null, 0., 0., 0.5;
+  structural: 19, dynamic, 9., 0., -1., eye, null, null;
+end: nodes;
+begin: elements;
+  gravity: uniform, 0., 0., -1., const, 9.81;
+  joint: 1, clamp, 1, node, node;
+  body: 11, 11, 1.5, null, diag, 1., 1., 1.;
+  body: 12, 12, 2., null, diag, 1., 1., 1.;
+  body: 13, 13, 2.5, null, diag, 1., 1., 1.;
+  body: 14, 14, 3., null, diag, 1., 1., 1.;
+  body: 15, 15, 3.5, null, diag, 1., 1., 1.;
+  body: 16, 16, 4., null, diag, 1., 1., 1.;
+  body: 18, 18, 5., null, diag, 1., 1., 2.;
+  body: 19, 19, 5.5, null, diag, 1., 1., 1.;
+  joint: 11, revolute hinge, 1, position, 1., 0., -1., orientation, euler123, 0.3, 0.2, 0.1,
+    11, position, null, orientation, eye;
+  joint: 12, total joint, 1, position, 2., 0., -1., position orientation, euler123, 0.1, -0.2, 0.3,
+    rotation orientation, euler123, 0.1, -0.2, 0.3,
+    12, position, null, position orientation, euler123, 0.1, -0.2, 0.3, rotation orientation, euler123, 0.1, -0.2, 0.3,
+    position constraint, active, active, active, null, orientation constraint, active, active, active, null;
+  joint: 13, total pin joint, 13, position, null, position orientation, eye, rotation orientation, eye,
+    position, 3., 0., -1., position orientation, euler123, -0.2, 0.1, 0.4, rotation orientation, eye,
+    position constraint, active, active, active, null, orientation constraint, active, active, active, null;
+  joint: 14, spherical hinge, 1, position, 4., 0., -1., orientation, euler123, 0.2, 0.4, -0.1,
+    14, position, null, orientation, euler123, 0.2, 0.4, -0.1;
+  joint: 15, drive displacement, 1, 5., 0., 0., 15, null, single, 0., 0., -1., const, 1.;
+  joint: 16, distance, 1, position, 6., 0., 0., 16, position, null, const, 1.;
+  joint: 160, prismatic, 1, 16;
+  joint: 18, axial rotation, 1, position, 8., 0., -1., 18, position, null, const, 0.5;
+  joint: 19, clamp, 19, node, node;
+end: elements;
+)";
+  BuildResult b = run("joints_at_rest", deck);
+  auto weight = [](double m) { return Vec3(0., 0., m * kG); };
+  auto minus_weight = [](double m) { return Vec3(0., 0., -m * kG); };
+  const Mat3 R11 = rot::euler123_to_R(Vec3(0.3, 0.2, 0.1));
+  {
+    std::map<std::string, double> x{{"rz", 0.}, {"wz", 0.}};
+    put3(x, "F{1}", R11.transpose() * weight(1.5));
+    put3(x, "M{1}", Vec3::Zero());
+    check_kind("joint: revolute hinge, revolute pin", "mbdyn/struct/planej.cc `PlaneHingeJoint`, `PlanePinJoint` "
+               "(MBDyn counts 2 for the pin: rz, wz; its names Fx..Mz still resolve to 3..8)",
+               element(b, "joint", 11), x, 1e-4);  // M: the start's dCoef-sized offsets, 3e-5
+  }
+  {
+    const Mat3 R = rot::euler123_to_R(Vec3(0.1, -0.2, 0.3));
+    std::map<std::string, double> x;
+    for (const char* v : {"p{1}", "r{1}", "d{1}", "t{1}", "v{1}", "w{1}", "M{1}"}) put3(x, v, Vec3::Zero());
+    put3(x, "F{1}", R.transpose() * minus_weight(2.));
+    check_kind("joint: total joint", "mbdyn/struct/totalj.cc `TotalJoint`", element(b, "joint", 12), x, 1e-8);
+  }
+  {
+    const Mat3 R = rot::euler123_to_R(Vec3(-0.2, 0.1, 0.4));
+    std::map<std::string, double> x;
+    for (const char* v : {"p{1}", "r{1}", "d{1}", "t{1}", "v{1}", "w{1}", "M{1}"}) put3(x, v, Vec3::Zero());
+    put3(x, "F{1}", R.transpose() * minus_weight(2.5));
+    check_kind("joint: total pin joint", "mbdyn/struct/totalj.cc `TotalPinJoint`", element(b, "joint", 13), x, 1e-8);
+  }
+  {
+    const Mat3 R = rot::euler123_to_R(Vec3(0.2, 0.4, -0.1));
+    std::map<std::string, double> x;
+    put3(x, "F{1}", R.transpose() * weight(3.));
+    put3(x, "M{1}", Vec3::Zero());
+    check_kind("joint: spherical hinge (also prismatic, in line, in plane, cardano, universal, plane displacement, "
+               "coincidence, ...: every joint MBDyn gives no private data)",
+               "MBDyn: none (the `Joint` base class has no private data); the reaction is ours",
+               element(b, "joint", 14), x, 1e-8);
+  }
+  {
+    std::map<std::string, double> x;
+    put3(x, "d{1}", Vec3(0., 0., -1.));
+    put3(x, "f{1}", minus_weight(3.5));
+    check_kind("joint: drive displacement, drive displacement pin", "mbdyn/struct/drvdisp.cc `DriveDisplacementJoint`, "
+               "`DriveDisplacementPinJoint`", element(b, "joint", 15), x, 1e-8);
+  }
+  check_kind("joint: distance, distance with offset", "mbdyn/struct/genj.cc `DistanceJoint`, `DistanceJointWithOffset` "
+             "(d, the imposed distance); the reaction after it is ours", element(b, "joint", 16), {{"d", 1.0}});
+  {
+    const StructNode& n = node(b, 18);
+    std::map<std::string, double> x{{"rz", rot::R_to_rotvec(n.R_WN())[2]}, {"wz", n.w_W()[2]}};
+    put3(x, "F{1}", weight(5.));
+    put3(x, "M{1}", Vec3::Zero());
+    EXPECT_NEAR(x["wz"], 0.5, 1e-9);
+    EXPECT_GT(x["rz"], 0.);
+    check_kind("joint: axial rotation", "mbdyn/struct/planej.cc `AxialRotationJoint`", element(b, "joint", 18), x, 1e-8);
+  }
+  {
+    std::map<std::string, double> x;
+    put3(x, "F{1}", minus_weight(5.5));
+    put3(x, "M{1}", Vec3::Zero());
+    check_kind("joint: clamp", "mbdyn/struct/genj.cc `ClampJoint` (global frame)", element(b, "joint", 19), x, 1e-8);
+  }
+  // Bodies: at rest, E = 0 except the spinning one (J w^2 / 2); V = -m g . x (z = -1).
+  check_kind("body", "mbdyn/struct/body.cc `Body` (displacement-only nodes: `Mass`)", element(b, "body", 18),
+             {{"E", 0.5 * 2. * 0.25}, {"V", -5. * kG}, {"m", 5.}}, 1e-8);
+}
+
+// ---- deformable joints, rod, total joint with free rotation ------------------------------------
+
+// Node 2 moves freely (no gravity) under a rod and deformable hinge/displacement/joint elements
+// tied to the ground node 1 (at the origin, aligned with W, every offset null): their data are
+// the relative kinematics of node 2 (x, rotation vector, v, w in W) and the laws' loads.
+TEST(PrivateData, DeformableJointsAndRodFollowTheNodes) {
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 3e-3; time step: 1e-3; tolerance: 1e-12; max iterations: 30;
+end: initial value;
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 6; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0.2, -0.1, euler123, 0.2, -0.3, 0.4, 0.1, -0.2, 0.3, 0.3, 0.1, -0.2;
+  structural: 3, dynamic, null, euler123, 0.3, -0.2, 0.5, null, 0.4, -0.3, 0.6;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  body: 2, 2, 2., null, diag, 0.1, 0.2, 0.3;
+  body: 3, 3, 1., null, diag, 0.5, 0.5, 0.5;
+  joint: 21, rod, 1, 2, 1.2, linear elastic, 50.;
+  joint: 22, deformable hinge, 1, 2, linear elastic isotropic, 10.;
+  joint: 23, deformable displacement joint, 1, null, 2, null, linear elastic isotropic, 5.;
+  joint: 24, deformable joint, 1, null, 2, null, linear elastic isotropic, 3.;
+  joint: 31, total joint, 1, position, null, 3, position, null,
+    position constraint, active, active, active, null, orientation constraint, inactive, inactive, inactive, null;
+end: elements;
+)";
+  BuildResult b = run("deformable", deck);
+  const StructNode& n = node(b, 2);
+  const Vec3 x = n.x_W(), v = n.v_W(), w = n.w_W(), r = rot::R_to_rotvec(n.R_WN());
+  const double l = x.norm();
+  check_kind("joint: rod", "mbdyn/struct/rodj.cc `Rod` (\"L\", \"LPrime\": MBDyn's obsolete names, also read)",
+             element(b, "joint", 21), {{"F", 50. * (l - 1.2) / 1.2}, {"l", l}, {"lP", x.dot(v) / l}});
+  {
+    std::map<std::string, double> e;
+    put3(e, "r{1}", r);
+    put3(e, "w{1}", w);
+    put3(e, "M{1}", 10. * r);
+    check_kind("joint: deformable hinge, invariant deformable hinge", "mbdyn/struct/vehj.cc `DeformableHingeJoint` "
+               "(the law's constitutiveLaw.* data: not yet)", element(b, "joint", 22), e);
+  }
+  {
+    std::map<std::string, double> e;
+    put3(e, "d{1}", x);
+    put3(e, "v{1}", v);
+    put3(e, "F{1}", 5. * x);
+    check_kind("joint: deformable displacement joint", "mbdyn/struct/vehj2.cc `DeformableDispJoint` (the law's "
+               "constitutiveLaw.* data: not yet)", element(b, "joint", 23), e);
+  }
+  {
+    std::map<std::string, double> e;
+    put3(e, "d{1}", x);
+    put3(e, "r{1}", r);
+    put3(e, "v{1}", v);
+    put3(e, "w{1}", w);
+    put3(e, "F{1}", 3. * x);
+    put3(e, "M{1}", 3. * r);
+    check_kind("joint: deformable joint, invariant deformable joint", "mbdyn/struct/vehj3.cc `DeformableJoint` (the "
+               "law's constitutiveLaw.* data: not yet)", element(b, "joint", 24), e);
+  }
+  {
+    const StructNode& n3 = node(b, 3);
+    std::map<std::string, double> e;
+    put3(e, "r{1}", rot::R_to_rotvec(n3.R_WN()));
+    put3(e, "w{1}", n3.w_W());
+    for (const char* q : {"p{1}", "v{1}", "d{1}", "t{1}", "F{1}", "M{1}"}) put3(e, q, Vec3::Zero());
+    EXPECT_GT(n3.w_W().norm(), 0.5);
+    // the free rotation of a total joint is the node's own (and is nonzero)
+    check_kind("joint: total joint (free rotation)", "mbdyn/struct/totalj.cc `TotalJoint`", element(b, "joint", 31), e);
+    sections().pop_back();  // one table section per kind: the first total joint test has it
+  }
+  check_kind("body (moving, no gravity)", "mbdyn/struct/body.cc `Body`", element(b, "body", 2),
+             {{"E", 0.5 * (2. * v.squaredNorm() + w.dot(n.R_WN() * Vec3(0.1, 0.2, 0.3).asDiagonal() *
+                                                           n.R_WN().transpose() * w))},
+              {"V", 0.},
+              {"m", 2.}});
+  sections().pop_back();
+}
+
+// ---- beams ---------------------------------------------------------------------------------------
+
+// A straight beam along x, clamped at node 1 and pulled at its end by an axial force P: at
+// equilibrium the axial strain is P / EA, the axial force P, all else zero; the evaluation points
+// sit on the stretched axis.
+TEST(PrivateData, BeamsUnderAxialLoad) {
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2e-3; time step: 1e-3; tolerance: 1e-12; max iterations: 30;
+end: initial value;
+begin: control data; structural nodes: 5; joints: 2; beams: 2; forces: 2; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, static, 1., 0., 0., eye, null, null;
+  structural: 3, static, 0., 1., 0., eye, null, null;
+  structural: 4, static, 1., 1., 0., eye, null, null;
+  structural: 5, static, 2., 1., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 3, clamp, 3, node, node;
+  beam2: 1, 1, null, 2, null, eye, linear elastic generic, diag, 1000., 100., 100., 50., 50., 50.;
+  beam3: 2, 3, null, 4, null, 5, null, eye, linear elastic generic, diag, 1000., 100., 100., 50., 50., 50.,
+    same, same;
+  force: 1, absolute, 2, position, null, 1., 0., 0., const, 10.;
+  force: 2, absolute, 5, position, null, 1., 0., 0., const, 20.;
+end: elements;
+)";
+  BuildResult b = run("beams", deck);
+  {
+    std::map<std::string, double> e{{"ex", 0.01}, {"Fx", 10.}};
+    for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz"}) e[q] = 0.;
+    e["Xx"] = 0.5 * 1.01;
+    e["Xy"] = e["Xz"] = 0.;
+    check_kind("beam2", "mbdyn/struct/beam2.cc `Beam2` (names of beam.cc without the point prefix; ours also "
+               "reads them with \"pI.\")", element(b, "beam", 1), e, 1e-7);
+  }
+  {
+    std::map<std::string, double> e;
+    // Evaluation points at xi = -1/sqrt(3), +1/sqrt(3) of the stretched span [0, 2.04] (x).
+    const double xi = 1. / std::sqrt(3.), L = 2. * 1.02;
+    const double xs[2] = {0.5 * L * (1. - xi), 0.5 * L * (1. + xi)};
+    for (int p = 0; p < 2; ++p) {
+      const std::string pre = p == 0 ? "pI." : "pII.";
+      e[pre + "ex"] = 0.02;
+      e[pre + "Fx"] = 20.;
+      for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz"})
+        e[pre + q] = 0.;
+      e[pre + "Xx"] = xs[p];
+      e[pre + "Xy"] = 1.;
+      e[pre + "Xz"] = 0.;
+    }
+    check_kind("beam (beam3)", "mbdyn/struct/beam.cc `Beam` (ePx..kPz: viscoelastic beams only)",
+               element(b, "beam", 2), e, 1e-7);
+  }
+}
+
+// ---- one datum, four paths -----------------------------------------------------------------------
+
+// The rod's length read through an element drive, `bind` to a parameter node (then a node drive
+// on that node), model::element::joint and the [element, ...] plugin; a node's X[1] through a
+// node drive, model::node::structural and the [node, ...] plugin: all the same number, the
+// distance between the nodes.
+TEST(PrivateData, FourPathsReadTheSameDatum) {
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2e-3; time step: 1e-3; tolerance: 1e-12; end: initial value;
+begin: control data; structural nodes: 2; parameter nodes: 1; rigid bodies: 1; joints: 2; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0.5, -0.25, eye, 0.2, 0.1, -0.3, null;
+  parameter: 5, element;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  body: 2, 2, 1., null, eye;
+  joint: 21, rod, 1, 2, from nodes, linear elastic, 10.;
+  bind: 21, joint, 5, string, "l";
+  drive caller: 1, element, 21, joint, string, "l", direct;
+  drive caller: 2, node, 5, parameter, string, "x", direct;
+  drive caller: 3, element, 21, joint, index, 2, direct;
+  drive caller: 4, node, 2, structural, string, "X[1]", direct;
+  set: [element, ROD_L, 21, joint, string="l"];
+  set: [node, NODE_X, 2, structural, string="X[1]"];
+end: elements;
+)";
+  BuildResult b = run("four_paths", deck);
+  const StructNode& n = node(b, 2);
+  const double l = n.x_W().norm(), t = 2e-3;
+  ASSERT_GT(std::abs(l - std::sqrt(1.3125)), 1e-6);  // the node moved
+  auto drive = [&](int label) {
+    auto d = b.read_context->find_named<DriveCaller>("drive caller", std::to_string(label));
+    if (!d) throw std::runtime_error("no drive caller");
+    return d->value(t);
+  };
+  auto& math = b.model->math();
+  EXPECT_NEAR(element(b, "joint", 21).private_data(2), l, 1e-12);
+  EXPECT_NEAR(drive(1), l, 1e-12);                                      // element drive, by name
+  EXPECT_NEAR(drive(3), l, 1e-12);                                      // element drive, by index
+  EXPECT_NEAR(b.model->find_node("parameter", 5)->private_data(1), l, 1e-12);  // bind
+  EXPECT_NEAR(drive(2), l, 1e-12);                                      // node drive on the bound node
+  EXPECT_NEAR(math.evaluate("model::element::joint(21, \"l\")", {}).to_real(), l, 1e-12);
+  EXPECT_NEAR(math.evaluate("ROD_L", {}).to_real(), l, 1e-12);
+  EXPECT_NEAR(drive(4), n.x_W()[0], 1e-12);                             // node drive
+  EXPECT_NEAR(math.evaluate("model::node::structural(2, \"X[1]\")", {}).to_real(), n.x_W()[0], 1e-12);
+  EXPECT_NEAR(math.evaluate("NODE_X", {}).to_real(), n.x_W()[0], 1e-12);
+}
+
+// ---- revolute rotation, brake --------------------------------------------------------------------
+
+// Node 2 turned by 0.3 about z and spinning at 0.5 about z relative to the fixed node 1 (read from
+// the cards, nothing solved: the data are computed from the nodes' states).
+TEST(PrivateData, RevoluteRotationAndBrake) {
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; end: control data;
 begin: nodes;
   structural: 1, static, null, eye, null, null;
   structural: 2, dynamic, null, euler123, 0., 0., 0.3, null, 0., 0., 0.5;
 end: nodes;
 begin: elements;
   body: 2, 2, 1., null, eye;
-  joint: 1, revolute hinge, 1, null, 2, null;
   joint: 2, revolute rotation, 1, 2;
   joint: 3, brake, 1, null, 2, null, friction, 0.1, modlugre, 1.e3, 0., 0., 0.5, "mu", const, 0.2,
     simple, const, 50.;
 end: elements;
 )";
   BuildResult b = read_deck_text("private_data_revolute", deck);
-  const Element* hinge = b.model->find_element("joint", 1);
-  const Element* rotation = b.model->find_element("joint", 2);
-  const Element* brake = b.model->find_element("joint", 3);
-  ASSERT_NE(hinge, nullptr);
-  ASSERT_NE(rotation, nullptr);
-  EXPECT_EQ(hinge->private_data_count(), 8u);
-  EXPECT_EQ(hinge->private_data_index("rz"), 1u);
-  EXPECT_EQ(hinge->private_data_index("wz"), 2u);
-  EXPECT_EQ(hinge->private_data_index("Fx"), 3u);
-  EXPECT_EQ(hinge->private_data_index("Mz"), 8u);
-  EXPECT_NEAR(hinge->private_data(1), 0.3, 1e-12);  // node 2 turned 0.3 about z
-  EXPECT_NEAR(hinge->private_data(2), 0.5, 1e-12);  // relative angular velocity about z
-  EXPECT_EQ(rotation->private_data_count(), 5u);
-  EXPECT_EQ(rotation->private_data_index("Mx"), 3u);
-  EXPECT_EQ(rotation->private_data_index("Mz"), 5u);
-  EXPECT_EQ(rotation->private_data_index("Fx"), 0u);
-  EXPECT_NEAR(rotation->private_data(1), 0.3, 1e-12);
-  ASSERT_NE(brake, nullptr);
-  EXPECT_EQ(brake->private_data_count(), 2u);
-  EXPECT_EQ(brake->private_data_index("rz"), 1u);
-  EXPECT_EQ(brake->private_data_index("wz"), 2u);
-  EXPECT_EQ(brake->private_data_index("Fx"), 0u);
-  EXPECT_NEAR(brake->private_data(1), 0.3, 1e-12);
+  ASSERT_EQ(b.not_implemented, 0u);
+  std::map<std::string, double> e{{"rz", 0.3}, {"wz", 0.5}};
+  check_kind("joint: brake", "mbdyn/struct/brake.cc `Brake` (its friction data: not in MBDyn's count either)",
+             element(b, "joint", 3), e, 1e-12);
+  put3(e, "M{1}", Vec3::Zero());  // nothing solved yet
+  check_kind("joint: revolute rotation", "mbdyn/struct/planej.cc `PlaneRotationJoint`", element(b, "joint", 2), e, 1e-12);
+}
 
-  if (const char* path = std::getenv("MBL_PRIVATE_DATA_TABLE")) {  // appended after the node's
-    std::ofstream t(path, std::ios::app);
-    t << "\n## joints whose numbering differs from F, M first (mbdyn/struct/planej.cc, brake.cc)\n\n"
-         "| kind | index: name |\n|---|---|\n";
-    const std::pair<const char*, const Element*> kinds[] = {
-        {"revolute hinge, revolute pin", hinge}, {"revolute rotation", rotation}, {"brake", brake}};
-    for (const auto& [kind, e] : kinds) {
-      t << "| " << kind << " |";
-      for (const char* name : {"rz", "wz", "Fx", "Fy", "Fz", "Mx", "My", "Mz"})
-        if (const unsigned i = e->private_data_index(name)) t << ' ' << i << ": `" << name << "`";
-      t << " |\n";
-    }
+// ---- inertia ---------------------------------------------------------------------------------------
+
+// Two point masses (no inertia of their own) read from the cards: the inertia element's mass,
+// center of mass, its velocity, momentum and inertia tensor about the center of mass are the
+// sums computed here (MBDyn's numbering: JP 13-15, J[r,c] 16-24, m 25, beta 26-28, gamma 29-31,
+// Jcg[r,c] 32-40, matrices column by column).
+TEST(PrivateData, InertiaSumsItsBodies) {
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 2; rigid bodies: 2; end: control data;
+begin: nodes;
+  structural: 1, dynamic, 1., 0., 0., eye, 0., 1., 0., null;
+  structural: 2, dynamic, -1., 2., 0.5, eye, 0.5, 0., -1., null;
+end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, null;
+  body: 2, 2, 3., null, null;
+  inertia: 9, body, all, output, always;
+end: elements;
+)";
+  BuildResult b = read_deck_text("private_data_inertia", deck);
+  ASSERT_EQ(b.not_implemented, 0u);
+  const StructNode& n1 = node(b, 1);
+  const StructNode& n2 = node(b, 2);
+  const double m = 4.;
+  const Vec3 X = (1. * n1.x_W() + 3. * n2.x_W()) / m;
+  const Vec3 beta = 1. * n1.v_W() + 3. * n2.v_W();
+  Mat3 Jcg = Mat3::Zero();
+  Vec3 gamma = Vec3::Zero();
+  for (const auto& [n, mi] : {std::pair{&n1, 1.}, std::pair{&n2, 3.}}) {
+    const Vec3 r = n->x_W() - X;
+    Jcg += mi * (r.squaredNorm() * Mat3::Identity() - r * r.transpose());
+    gamma += r.cross(mi * (n->v_W() - beta / m));
   }
+  std::map<std::string, double> e{{"m", m}};
+  put3(e, "X[{}]", X);
+  put3(e, "V[{}]", beta / m);
+  put3(e, "beta[{}]", beta);
+  put3(e, "gamma[{}]", gamma);
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) e[fmt::format("Jcg[{},{}]", r + 1, c + 1)] = Jcg(r, c);
+  const Element& in = element(b, "inertia", 9);
+  check_kind("inertia", "mbdyn/struct/inertia.cc `Inertia` (with `output, always`; ours also reads J[r][c], "
+             "Jcg[r][c])", in, e, 1e-12);
+  EXPECT_EQ(in.private_data_index("Jcg[2][3]"), in.private_data_index("Jcg[2,3]"));
+  EXPECT_EQ(in.private_data_index("Jcg[2,3]"), 31u + 2u + 3u * 2u);
+  EXPECT_EQ(in.private_data_index("m"), 25u);
 }
 
 }  // namespace

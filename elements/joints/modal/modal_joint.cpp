@@ -604,6 +604,29 @@ unsigned ModalJoint::private_data_index(std::string_view name) const {
   return 0;
 }
 
+// modal.cc Modal: q, qP, qPP of each mode, then 18 per FEM node (x, its rotation by index
+// only, xP, w, xPP, wP).
+parser::PrivateDataOwner::DatumInfo ModalJoint::private_data_info(unsigned i) const {
+  if (i < 1 || i > private_data_count()) return {};
+  const int k = static_cast<int>(i) - 1, N = modes();
+  if (k < 3 * N) {
+    static constexpr const char* kName[3] = {"q", "qP", "qPP"};
+    static constexpr const char* kMeaning[3] = {"modal coordinate", "its rate", "its second derivative"};
+    return {fmt::format("{}[{}]", kName[k / N], body_.mode_numbers[k % N]), kMeaning[k / N]};
+  }
+  const int rest = k - 3 * N, n = rest / 18, slot = rest % 18, c = slot % 3 + 1;
+  static constexpr const char* kName[6] = {"x", "", "xP", "w", "xPP", "wP"};
+  static constexpr const char* kMeaning[6] = {"FEM node position, global frame",
+                                              "FEM node rotation (index only; MBDyn names none)",
+                                              "FEM node velocity, global frame",
+                                              "FEM node angular velocity, global frame",
+                                              "FEM node acceleration, global frame",
+                                              "FEM node angular acceleration, global frame"};
+  const int what = slot / 3;
+  if (kName[what][0] == '\0') return {"", kMeaning[what]};
+  return {fmt::format("{}[{},{}]", kName[what], body_.node_labels[n], c), kMeaning[what]};
+}
+
 double ModalJoint::private_data(unsigned i) const {
   const int k = static_cast<int>(i) - 1, N = modes();
   if (k < N) return q_[k];

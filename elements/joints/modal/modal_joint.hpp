@@ -73,6 +73,7 @@ class ModalJoint final : public Element {
     return 3 * static_cast<unsigned>(modes()) + 18 * static_cast<unsigned>(body_.node_labels.size());
   }
   double private_data(unsigned i) const override;
+  DatumInfo private_data_info(unsigned i) const override;
 
   int modes() const { return body_.modes(); }
   const ModalBody& body() const { return body_; }
