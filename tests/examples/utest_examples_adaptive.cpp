@@ -139,8 +139,8 @@ TEST_P(ErrorControlBenchmark, ReachesTheBestFixedStepAccuracyWithFewerSteps) {
 }
 
 // Measured 2026-11-29 (docs/adaptive.md, error per unit step). The references are 12.5 (pulse), 2.5
-// (ball) and 3 (beam) times smaller than h rather than 100: the fixed-step runs 100 times smaller take
-// minutes; their own error is below a fifth of the error-controlled run's (measured).
+// (ball) and 3 (beam) times smaller than h, not the 100: fixed-step runs 100 times smaller
+// than h take minutes each.
 INSTANTIATE_TEST_SUITE_P(Decks, ErrorControlBenchmark,
                          ::testing::Values(Benchmark{"pendulum_pulse", "ms, 0.6", "1.e-3, 1.e-5", 20.0, 2.5e-4, 5e-4, 2e-5},
                                            Benchmark{"bouncing_ball", "ms, 0.6", "1.e-3, 1.e-5", 3.0, 2.5e-5, 5e-5, 1e-5},
