@@ -47,6 +47,11 @@ struct StepResult {
 /// max(|y_i|, |y_prev_i|)); `accept(norm, dt)` (the step controller) decides.
 struct ErrorTest {
   double rtol = 1e-3, atol = 1e-6;
+  /// Error per unit step (docs/adaptive.md): the norm is divided by the step (in the deck's time
+  /// unit; the larger of this step and the previous one), so a step is accepted when its local
+  /// error is at most the tolerance times the step and the global error is proportional to the
+  /// tolerance; false: per step (local error at most the tolerance).
+  bool per_unit_step = true;
   std::function<bool(double norm, double dt)> accept;
 };
 

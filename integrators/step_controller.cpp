@@ -53,8 +53,10 @@ double StepController::after_success(double t, int iterations) {
 }
 
 ErrorTest StepController::error_test(int estimate_order) {
-  k_ = estimate_order + 1;
+  // Per unit step the norm is e / dt = O(dt^p), per step O(dt^(p+1)).
+  k_ = s_.per_unit_step ? estimate_order : estimate_order + 1;
   ErrorTest e;
+  e.per_unit_step = s_.per_unit_step;
   e.rtol = s_.relative_tolerance;
   e.atol = s_.absolute_tolerance >= 0.0 ? s_.absolute_tolerance : s_.relative_tolerance;
   e.accept = [this](double norm, double dt) { return accepts(norm, dt); };

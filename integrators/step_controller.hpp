@@ -6,6 +6,8 @@
 //   loop: r = integrator.advance(problem, t + dt, dt, newton);
 //         if (r.converged) { t += dt; dt = ctl.after_success(t, r.iterations); }
 //         else { auto d = ctl.after_failure(t, r); if (!d.retry) stop(d.reason); dt = d.dt; }
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -24,6 +26,8 @@ struct StepStrategy {
   double safety = 0.9;
   double max_growth = 2.0;
   double max_shrink = 0.2;
+  /// Error per unit step (the default) or, with `per step`, per step (docs/adaptive.md).
+  bool per_unit_step = true;
   // factor
   double reduction_factor = 0.5;
   int steps_before_reduction = 0;
@@ -74,6 +78,8 @@ class StepController {
     double smallest_at = 0.0;  ///< end time of the smallest accepted step
   };
   const Summary& summary() const { return summary_; }
+  /// A step from t so short that t + dt cannot be told from t (round-off): the run must stop.
+  static bool below_resolution(double t, double dt) { return dt <= 1e-13 * std::max(1.0, std::abs(t)); }
   /// Counts an accepted step (t: its end time).
   void count_accepted(double t, double dt);
 
@@ -88,7 +94,7 @@ class StepController {
   bool last_chance_ = false;  ///< already retried at min time step
   int consecutive_failures_ = 0;
   // error control
-  int k_ = 3;                  ///< estimate order + 1
+  int k_ = 3;                  ///< exponent: estimate order + 1 per step, estimate order per unit step
   double norm_prev_ = -1.0;    ///< error norm of the last accepted step (< 0: none yet)
   bool after_rejection_ = false;
   int rejections_in_a_row_ = 0;

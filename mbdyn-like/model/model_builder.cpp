@@ -78,12 +78,12 @@ void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
     st.time_step = [d](double t) { return d->value(t); };
   } else if (in.keyword_is("error control")) {
     // Ours (docs/adaptive.md): `error control, <rtol> [, <atol>] [, safety, <s>]
-    // [, max growth, <g>] [, max shrink, <r>]`.
+    // [, max growth, <g>] [, max shrink, <r>] [, per step]`.
     st.kind = Kind::ErrorControl;
     st.relative_tolerance = in.real();
     if (!(st.relative_tolerance > 0.0)) in.fail_expected("a positive relative tolerance");
     if (!in.at_end() && !in.peek_keyword_is("safety") && !in.peek_keyword_is("max growth") &&
-        !in.peek_keyword_is("max shrink")) {
+        !in.peek_keyword_is("max shrink") && !in.peek_keyword_is("per step")) {
       st.absolute_tolerance = in.real();
       if (!(st.absolute_tolerance >= 0.0)) in.fail_expected("a non-negative absolute tolerance");
     }
@@ -97,8 +97,10 @@ void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
       } else if (in.keyword_is("max shrink")) {
         st.max_shrink = in.real();
         if (!(st.max_shrink > 0.0 && st.max_shrink < 1.0)) in.fail_expected("a max shrink in (0, 1)");
+      } else if (in.keyword_is("per step")) {
+        st.per_unit_step = false;
       } else {
-        in.fail_expected("safety, max growth or max shrink");
+        in.fail_expected("safety, max growth, max shrink or per step");
       }
     }
   } else {

@@ -315,6 +315,12 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
     // (or stretched by at most 1 %) to reach it.
     if (control.error_control() && t + 1.01 * dt >= t_end) dt = t_end - t;
     const double t_new = control.error_control() && t + dt >= t_end ? t_end : t + dt;
+    if (control.error_control() && integrators::StepController::below_resolution(t, dt)) {
+      report.status = RunStatus::SolutionFailure;
+      report.message = fmt::format("step {} at time {}: error control reduced the time step to {}, below the "
+                                   "resolution of the time", step + 1, t, dt);
+      break;
+    }
     model.set_time(t_new, dt, step + 1);
     integrators::StepResult r;
     try {

@@ -34,8 +34,7 @@ struct Variant {
   std::string method;    ///< the `method:` card's arguments
   std::string strategy;  ///< the `strategy:` card's arguments; empty: fixed step
   double time_step = 0;  ///< 0: the deck's
-  double newton_tolerance = 0;  ///< 0: the deck's; fixed-step references need 1e-9: at tiny steps the
-                                ///< residual stalls above the decks' 1e-12 (round-off)
+  double newton_tolerance = 0;  ///< 0: the deck's
 };
 
 struct Outcome {
@@ -105,29 +104,28 @@ double position_error(const Outcome& a, const Outcome& ref) {
 struct Benchmark {
   const char* deck;
   const char* method;
+  const char* strategy;   ///< the error-controlled run's `strategy:` arguments
   double final_time;
   double fixed_step;      ///< the largest fixed step (of the halvings measured) reaching the error-controlled accuracy
   double coarser_step;    ///< a larger fixed step that does not reach it (or fails to converge)
   double reference_step;  ///< the accurate fixed-step run (same method) errors are taken against
-  double step_ratio;      ///< measured: the coarser fixed step has at least this many times the steps
 };
 
 class ErrorControlBenchmark : public ::testing::TestWithParam<Benchmark> {};
 
-// The error-controlled run (the deck's tolerances 1e-4, 1e-6) against fixed steps h (which reaches
-// its accuracy) and H > h (which does not): the best fixed step lies in (h, H) as measured, so it
-// takes more than the steps of H. The issue asks for 3 times fewer steps; the ratio each deck reaches is measured
-// (docs/adaptive.md, table) and asserted as it is.
+// The error-controlled run against fixed steps h (which reaches its accuracy) and H = 2 h (which does
+// not): the best fixed step lies in (h, H), so it takes more than the steps of H. The issue: the
+// error-controlled run takes at most a third of them.
 TEST_P(ErrorControlBenchmark, ReachesTheBestFixedStepAccuracyWithFewerSteps) {
   const Benchmark b = GetParam();
-  const Outcome adaptive = run_variant(b.deck, {b.method, "error control, 1.e-4, 1.e-6"});
+  const Outcome adaptive = run_variant(b.deck, {b.method, std::string("error control, ") + b.strategy});
   ASSERT_EQ(adaptive.rc, 0) << adaptive.log;
   EXPECT_EQ(adaptive.final_time, b.final_time);  // exactly
-  const Outcome ref = run_variant(b.deck, {b.method, "", b.reference_step, 1e-9});
+  const Outcome ref = run_variant(b.deck, {b.method, "", b.reference_step});
   ASSERT_EQ(ref.rc, 0) << ref.log;
-  const Outcome fixed = run_variant(b.deck, {b.method, "", b.fixed_step, 1e-9});
+  const Outcome fixed = run_variant(b.deck, {b.method, "", b.fixed_step});
   ASSERT_EQ(fixed.rc, 0) << fixed.log;
-  const Outcome coarser = run_variant(b.deck, {b.method, "", b.coarser_step, 1e-9});
+  const Outcome coarser = run_variant(b.deck, {b.method, "", b.coarser_step});
   const double adaptive_error = position_error(adaptive, ref);
   const double fixed_error = position_error(fixed, ref);
   const double coarser_error = coarser.rc == 0 ? position_error(coarser, ref) : HUGE_VAL;
@@ -137,59 +135,67 @@ TEST_P(ErrorControlBenchmark, ReachesTheBestFixedStepAccuracyWithFewerSteps) {
   EXPECT_LE(fixed_error, adaptive_error);
   EXPECT_GT(coarser_error, adaptive_error);
   const long coarser_steps = std::lround(b.final_time / b.coarser_step);
-  EXPECT_LE(b.step_ratio * static_cast<double>(adaptive.steps), static_cast<double>(coarser_steps));
+  EXPECT_LE(3.0 * static_cast<double>(adaptive.steps), static_cast<double>(coarser_steps));
 }
 
-// Measured 2026-11-29 (docs/adaptive.md): the pulse pendulum and the bouncing ball meet the issue's
-// "a third of the steps" (7.4 and 10 times fewer than H); the beam step load does not (ratio > 0.75
-// only: the fixed 4e-4 and 3e-4 s runs fail to converge at the step load; 2e-4 s, 3001 steps, is
-// more accurate than the 1829 error-controlled steps). On the ball the fixed-step error is not
-// monotonic in the step (contact timing), hence H = 5 h there.
+// Measured 2026-11-29 (docs/adaptive.md, error per unit step). The references are 12.5 (pulse), 2.5
+// (ball) and 3 (beam) times smaller than h, not the issue's 100: fixed-step runs 100 times smaller
+// than h take minutes each.
 INSTANTIATE_TEST_SUITE_P(Decks, ErrorControlBenchmark,
-                         ::testing::Values(Benchmark{"pendulum_pulse", "ms, 0.6", 20.0, 1e-3, 2e-3, 2e-5, 3.0},
-                                           Benchmark{"bouncing_ball", "ms, 0.6", 3.0, 2e-4, 1e-3, 1e-5, 3.0},
-                                           Benchmark{"beam_step", "ms, 0.6", 0.6, 2e-4, 4e-4, 1e-5, 0.75}),
+                         ::testing::Values(Benchmark{"pendulum_pulse", "ms, 0.6", "1.e-3, 1.e-5", 20.0, 2.5e-4, 5e-4, 2e-5},
+                                           Benchmark{"bouncing_ball", "ms, 0.6", "1.e-3, 1.e-5", 3.0, 2.5e-5, 5e-5, 1e-5},
+                                           Benchmark{"beam_step", "ms, 0.6", "1.e-4, 1.e-6", 0.6, 6.25e-6, 1.25e-5, 2e-6}),
                          [](const ::testing::TestParamInfo<Benchmark>& i) { return test::test_identifier(i.param.deck); });
 
-struct ToleranceCase {
-  const char* method;
-  double max_ratio;  ///< measured: error / tolerance stays below this for 1e-3 .. 1e-7
-};
+/// The smooth pendulum's node at time T, closed form up to round-off: the deck's point mass M on
+/// L about the pin with the body's 1e-6 kg m^2 of its own, I = M L^2 + 1e-6, so
+/// theta'' = -(M G L / I) sin(theta), theta(0) = 2.5, theta'(0) = 0 (x = L sin, z = -L cos),
+/// integrated by classical RK4 with 2e5 steps (its error, ~1e-13, is far below 1e-7).
+Outcome smooth_pendulum_exact(double T) {
+  const double L = 1., M = 1., G = 9.81, I = M * L * L + 1e-6, c = M * G * L / I;
+  const int n = 200000;
+  const double h = T / n;
+  double th = 2.5, w = 0.;
+  for (int k = 0; k < n; ++k) {
+    const double k1t = w, k1w = -c * std::sin(th);
+    const double k2t = w + h / 2 * k1w, k2w = -c * std::sin(th + h / 2 * k1t);
+    const double k3t = w + h / 2 * k2w, k3w = -c * std::sin(th + h / 2 * k2t);
+    const double k4t = w + h * k3w, k4w = -c * std::sin(th + h * k3t);
+    th += h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t);
+    w += h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
+  }
+  Outcome o;
+  o.rc = 0;
+  o.final_positions = {{L * std::sin(th), 0., -L * std::cos(th)}};
+  return o;
+}
 
-class ErrorFollowsTolerance : public ::testing::TestWithParam<ToleranceCase> {};
+class ErrorFollowsTolerance : public ::testing::TestWithParam<const char*> {};
 
-// The issue asks for error / tolerance within [0.1, 10]. The controller bounds the local error per
-// step; the global error at 5 s accumulates it over the steps and is measured at 3 to 400 times the
-// tolerance (docs/adaptive.md, table), decreasing with the tolerance as it should. This asserts what
-// holds: at least the tolerance, at most `max_ratio` times it, and a smaller tolerance giving a
-// smaller error. Not covered (they fail, see docs/adaptive.md): crank nicolson at 1e-3, ss2 at 1e-7,
-// generalized alpha.
+// The issue: on the smooth large-amplitude pendulum the achieved error follows the tolerance within
+// a factor of 10 for tolerances 1e-3 .. 1e-7: tolerance / 10 <= error <= 10 tolerance at each, for a
+// method of every family (multistep, ESDIRK, second-order seed). Error control per unit step makes
+// the error proportional to the tolerance (docs/adaptive.md); the error is the largest difference of
+// the node's coordinates at 5 s from the closed form.
 TEST_P(ErrorFollowsTolerance, OnTheSmoothPendulum) {
-  const ToleranceCase c = GetParam();
-  const std::string method = c.method;
-  // ms at 2^-14 s (a binary fraction: the steps add up to 5 s exactly), ~1e-7 from the exact solution
-  const Outcome ref = run_variant("pendulum_smooth", {"ms, 0.6", "", 0.00006103515625, 1e-9});
-  ASSERT_EQ(ref.rc, 0) << ref.log;
-  double first = 0, last = 0;
+  const std::string method = GetParam();
+  const Outcome exact = smooth_pendulum_exact(5.0);
   for (double tol : {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}) {
     const std::string strategy = fmt::format("error control, {}, {}", tol, tol);
     const Outcome run = run_variant("pendulum_smooth", {method, strategy});
-    ASSERT_EQ(run.rc, 0) << run.log;
-    const double e = position_error(run, ref);
-    std::printf("%-20s tol %.0e: %ld steps, error %.3g (%.2f tol)\n", method.c_str(), tol, run.steps, e, e / tol);
-    EXPECT_LE(e, c.max_ratio * tol) << method << " tolerance " << tol;
+    ASSERT_EQ(run.rc, 0) << method << " tolerance " << tol << "\n" << run.log;
+    EXPECT_EQ(run.final_time, 5.0);
+    const double e = position_error(run, exact);
+    std::printf("%-24s tol %.0e: %ld steps, error %.3g (%.2f tol)\n", method.c_str(), tol, run.steps, e, e / tol);
+    EXPECT_LE(e, 10 * tol) << method << " tolerance " << tol;
     EXPECT_GE(e, tol / 10) << method << " tolerance " << tol;
-    if (first == 0) first = e;
-    last = e;
   }
-  EXPECT_LE(100 * last, first) << method;
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, ErrorFollowsTolerance,
-                         ::testing::Values(ToleranceCase{"ms, 0.6", 200}, ToleranceCase{"bdf", 400},
-                                           ToleranceCase{"Bathe, 0.6", 400}, ToleranceCase{"mssth3, 0.", 100},
-                                           ToleranceCase{"DIRK54", 100}),
-                         [](const ::testing::TestParamInfo<ToleranceCase>& i) { return test::test_identifier(i.param.method); });
+                         ::testing::Values("ms, 0.6", "bdf", "ms4, 0.6", "Bathe, 0.6", "msstc3, 0.", "DIRK54",
+                                           "generalized alpha, 0.6"),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return test::test_identifier(i.param); });
 
 TEST(ErrorControl, EndsAtTheFinalTimeWithEveryStepInTheOutAndASummary) {
   const Outcome run = run_variant("pendulum_smooth", {"ms, 0.6", "error control, 1.e-4"});

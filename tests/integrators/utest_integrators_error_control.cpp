@@ -186,6 +186,15 @@ TEST(StepControllerErrorControl, RejectsAboveOneAndChoosesTheNextStep) {
   s.relative_tolerance = 1e-4;
   s.min_time_step = 1e-6;
   s.max_time_step = 0.5;
+  {
+    // Per unit step (the default): the norm e / h = O(h^p), the exponent 1/p, here 1/2.
+    StepController per_unit_step(s, 0.01, 10);
+    const ErrorTest u = per_unit_step.error_test(2);
+    EXPECT_TRUE(u.per_unit_step);
+    EXPECT_FALSE(u.accept(9.0, 0.01));
+    EXPECT_DOUBLE_EQ(per_unit_step.current(), 0.01 * 0.9 / 3.0);
+  }
+  s.per_unit_step = false;  // `per step`
   StepController c(s, 0.01, 10);
   const ErrorTest e = c.error_test(2);  // k = 3
   EXPECT_EQ(e.rtol, 1e-4);
