@@ -539,7 +539,8 @@ TEST(CensusSolver, NodeOutputAccelerationsAndScale) {
   EXPECT_TRUE(m.find_node("abstract", 3)->output_enabled());
   EXPECT_FALSE(dynamic_cast<const mbl::StructNode*>(m.find_node("structural", 1))->compute_accelerations);
   EXPECT_TRUE(dynamic_cast<const mbl::StructNode*>(m.find_node("structural", 2))->compute_accelerations);
-  EXPECT_EQ(mbl::read_deck_text("s.mbd", deck("", "abstract: 3, scale, 3.;\n")).not_implemented, 1u);
+  EXPECT_EQ(mbl::read_deck_text("s.mbd", deck("", "abstract: 3, scale, 3.;\n")).not_implemented, 0u);
+  EXPECT_THROW(mbl::read_deck_text("s.mbd", deck("", "abstract: 3, scale, -1.;\n")), mbl::parser::InputError);
 }
 
 }  // namespace
