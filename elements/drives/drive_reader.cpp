@@ -110,8 +110,15 @@ DriveCallerDefinition read_drive_caller_card(parser::CardReader& in, DriveEnviro
   in.keyword_is("deferred");
   def.drive = read_drive_caller(in, env);
   while (!in.at_end()) {
-    if (in.keyword_is("output trace"))
-      def.output_trace = in.boolean();
+    if (in.keyword_is("output trace")) {
+      // `output trace, {value, <bool> [, derivative, <bool>] | derivative, <bool> | <bool>}`
+      // (drive_.cc DriveCallerRead::ReadOutput).
+      const bool value_given = in.keyword_is("value");
+      const bool value = value_given && in.boolean();
+      const bool derivative_given = in.keyword_is("derivative");
+      const bool derivative = derivative_given && in.boolean();
+      def.output_trace = value || derivative || (!value_given && !derivative_given && in.boolean());
+    }
     else if (in.keyword_is("output"))
       read_output_flags(in, def);
     else

@@ -93,6 +93,8 @@ DriveCallerPtr read_scalar_function_drive(parser::CardReader& in, DriveEnvironme
 
 void register_composite_drives(DriveCallerRegistry& r) {
   r["array"] = read_array;
+  // `function, <drive>`: any drive may be preceded by `function` (drive_.cc FunctionDCR).
+  r["function"] = [](parser::CardReader& in, DriveEnvironment& env) { return read_drive_caller(in, env); };
   r["mult"] = [](parser::CardReader& in, DriveEnvironment& env) -> DriveCallerPtr {
     auto a = read_drive_caller(in, env);
     auto b = read_drive_caller(in, env);

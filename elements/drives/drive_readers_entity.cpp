@@ -6,6 +6,7 @@
 
 #include "elements/drives/drive_callers.hpp"
 #include "elements/drives/drive_registry.hpp"
+#include "elements/genels/node_dof.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "parser/errors.hpp"
 
@@ -109,10 +110,7 @@ DriveCallerPtr read_node_dof_value(parser::CardReader& in,
   }
   bool differential = false;
   const parser::SourceLocation order_at = in.location();
-  if (in.keyword_is("differential"))
-    differential = true;
-  else
-    in.keyword_is("algebraic");
+  differential = elements::read_dof_differential(in);
   std::string name;
   if (structural && dof <= 3)
     name = fmt::format("{}[{}]", differential ? "XP" : "X", dof);

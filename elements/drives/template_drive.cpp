@@ -145,6 +145,8 @@ void read_and_store(parser::CardReader& in, DriveEnvironment& env, unsigned labe
 void read_template_drive_caller_card(parser::CardReader& in, DriveEnvironment& env) {
   const parser::SourceLocation label_at = in.location();
   const unsigned label = in.label();
+  // `name, "<name>"` (mbpar.cc TplDriveCaller_int): a name for messages only.
+  if (in.keyword_is("name")) in.string();
   const parser::SourceLocation dim_at = in.location();
   std::string dim;
   if (!in.peek_text().empty() && in.peek_text().front() == '"')

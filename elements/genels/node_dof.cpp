@@ -31,18 +31,28 @@ NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx) {
                                                  d.node->dof_count(), k));
     d.k = static_cast<int>(k - 1);
   }
-  if (in.keyword_is("differential")) {
+  if (read_dof_differential(in)) {
     if (!d.has_derivative())
       throw parser::InputError(at, fmt::format("{} node {}: the degree of freedom has no derivative", type, label));
     d.differential = true;
-  } else {
-    in.keyword_is("algebraic");
   }
   // Orientation unknowns of structural nodes are rotation increments: only their derivative
   // (the angular velocity at convergence) is meaningful (§2.5).
   if (structural && d.k >= 3 && !d.differential)
     throw parser::InputError(at, fmt::format("structural node {}: degrees of freedom 4-6 need the differential order", label));
   return d;
+}
+
+bool read_dof_differential(parser::CardReader& in) {
+  if (in.keyword_is("differential")) return true;
+  if (in.keyword_is("order")) {
+    const parser::SourceLocation at = in.location();
+    const auto order = parser::checked_integer(in, [](std::int64_t o) { return o >= 0 && o <= 2; }, "an order 0, 1 or 2");
+    if (order == 2) in.not_implemented("order 2 of a degree of freedom (the acceleration; input manual §2.5)", at);
+    return order > 0;
+  }
+  in.keyword_is("algebraic");
+  return false;
 }
 
 }  // namespace mbl::elements

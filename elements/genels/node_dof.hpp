@@ -44,4 +44,9 @@ struct NodeDof {
 /// used). Errors are InputErrors at the offending argument.
 NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx);
 
+/// The order after a node's degree of freedom (MBDyn's GetDofOrder, dataman3.cc): `differential`
+/// or `order, 1` (the derivative), `algebraic`, `order, 0` or nothing (the value). `order, 2`, the
+/// acceleration of a dynamic structural node, is not implemented (the derivative is returned).
+bool read_dof_differential(parser::CardReader& in);
+
 }  // namespace mbl::elements

@@ -40,6 +40,7 @@ void read_temperature(CardReader& in, HydraulicFluid& f) {
 
 void read_definition(CardReader& in, BuildContext& ctx, unsigned) {
   const unsigned label = in.label();
+  if (in.keyword_is("name")) in.string();  // mbpar.cc HydraulicFluid_int: a name for messages only
   auto fluid = read_fluid_data(in);
   ctx.read().add_named("hydraulic fluid", std::to_string(label), std::const_pointer_cast<HydraulicFluid>(fluid));
   in.expect_end();

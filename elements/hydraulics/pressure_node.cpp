@@ -3,6 +3,7 @@
 #include "elements/hydraulics/pressure_node.hpp"
 
 #include "mbdyn-like/core/card_registry.hpp"
+#include "parser/output_flag.hpp"
 
 namespace mbl::elements::hydraulics {
 
@@ -25,7 +26,8 @@ void read_pressure_node(parser::CardReader& in, BuildContext& ctx, unsigned labe
   auto n = std::make_unique<PressureNode>(label, p0);
   n->where = in.card_location();
   n->set_output_enabled(ctx.output_defaults().enabled("hydraulic nodes"));
-  if (in.keyword_is("output")) n->set_output_enabled(in.boolean());
+  if (in.keyword_is("output"))
+    if (const auto out = parser::output_flag(in)) n->set_output_enabled(*out);
   ctx.model().add_node(std::move(n));
 }
 

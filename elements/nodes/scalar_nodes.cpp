@@ -2,7 +2,9 @@
 // readers and outputs.
 #include "elements/nodes/abstract_node.hpp"
 #include "elements/nodes/parameter_node.hpp"
+#include "elements/nodes/node_scale.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "parser/output_flag.hpp"
 
 namespace mbl::elements {
 
@@ -41,7 +43,8 @@ namespace {
 using parser::CardReader;
 
 void read_output_option(CardReader& in, Node& n) {
-  if (in.keyword_is("output")) n.set_output_enabled(in.boolean());  // yes, no or a boolean
+  if (!in.keyword_is("output")) return;
+  if (const auto out = parser::output_flag(in)) n.set_output_enabled(*out);
 }
 
 /// `<kind>: <label> [, {differential|algebraic}] [, [value,] <x0> [, derivative, <xp0>]]`; the
@@ -58,8 +61,11 @@ void read_scalar_node(CardReader& in, BuildContext& ctx, unsigned label, std::st
   double x0 = 0.0, xp0 = 0.0;
   // `[value,] x0 [, derivative, xp0]`: MBDyn also reads the older form without `value`.
   const bool value = in.keyword_is("value");
-  if (value || (!in.at_end() && !in.peek_keyword_is("output") && !in.peek_keyword_is("derivative"))) x0 = in.real();
+  if (value || (!in.at_end() && !in.peek_keyword_is("output") && !in.peek_keyword_is("derivative") &&
+                !in.peek_keyword_is("scale")))
+    x0 = in.real();
   if (in.keyword_is("derivative")) xp0 = in.real();
+  if (in.keyword_is("scale")) read_node_scale(in);
   auto n = std::make_unique<AbstractNode>(label, differential, x0, xp0, kind, file);
   n->where = in.card_location();
   n->set_output_enabled(ctx.output_defaults().enabled(output_family));

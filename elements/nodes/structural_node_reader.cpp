@@ -4,7 +4,9 @@
 #include "mbdyn-like/core/card_registry.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
+#include "elements/nodes/node_scale.hpp"
 #include "parser/errors.hpp"
+#include "parser/output_flag.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -29,11 +31,13 @@ void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
       a.velocity_stiffness = in.real();
       if (!n.is_displacement()) a.omega_rotates = in.boolean();
       n.assembly_options = a;
+    } else if (in.keyword_is("scale")) {
+      read_node_scale(in);
     } else if (in.keyword_is("output inertia")) {
       // MBDyn's strnode.cc: the automatic structural element's output (.ine, NetCDF B, G, ...)
       n.autostruct_output = in.at_end() || in.boolean();
     } else if (in.keyword_is("output")) {
-      n.set_output_enabled(in.boolean());
+      if (const auto out = parser::output_flag(in)) n.set_output_enabled(*out);
     } else if (in.keyword_is("accelerations")) {
       n.compute_accelerations = in.boolean();
     } else if (in.keyword_is("prediction node")) {
@@ -41,7 +45,7 @@ void read_trailing_options(CardReader& in, StructNode& n, BuildContext& ctx) {
       // predicts in absolute terms, as we do (strnode.cc ReadStructNode).
       ctx.struct_node(in);
     } else {
-      in.fail_expected("orientation description, assembly, output, output inertia, accelerations or prediction node");
+      in.fail_expected("orientation description, assembly, scale, output, output inertia, accelerations or prediction node");
     }
   }
 }

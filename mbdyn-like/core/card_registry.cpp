@@ -2,6 +2,7 @@
 
 #include "parser/deck/card_lexer.hpp"
 #include "parser/errors.hpp"
+#include "parser/output_flag.hpp"
 
 #include <fmt/format.h>
 #include <memory>
@@ -77,7 +78,8 @@ void BuildContext::skip_if_depends_on_skipped(parser::CardReader& in, std::strin
 
 void BuildContext::read_output_flag(parser::CardReader& in, Element& e, const std::string& family) {
   e.set_output_enabled(output_defaults_.enabled(family));
-  if (in.keyword_is("output")) e.set_output_enabled(in.boolean());  // yes, no or a boolean
+  if (in.keyword_is("output"))
+    if (const auto out = parser::output_flag(in)) e.set_output_enabled(*out);
 }
 
 }  // namespace mbl

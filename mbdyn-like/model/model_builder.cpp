@@ -312,7 +312,25 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
       {"dummystepsmaxiterations",
        [](CardReader& in, RunSettings& s, BuildContext&) { s.dummy_steps_max_iterations = static_cast<int>(in.integer()); }},
       {"dummystepsratio", [](CardReader& in, RunSettings& s, BuildContext&) { s.dummy_steps_ratio = in.real(); }},
-      {"abortafter", [](CardReader& in, RunSettings& s, BuildContext&) { s.abort_after = in.keyword(); }},
+      // `abort after: input | assembly | derivatives | {dummy | fictitious} steps | regular step,
+      // <n>` (solver.cc ReadData; fictitious steps is the deprecated name of dummy steps).
+      {"abortafter",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         if (in.keyword_is("regular step")) {
+           s.abort_after = "regularstep";
+           // MBDyn requires the step; without it ours keeps running to the final time, as before.
+           if (!in.at_end())
+             s.abort_after_step = parser::checked_integer(in, [](std::int64_t n) { return n >= 0; }, "a step >= 0");
+           return;
+         }
+         s.abort_after = in.keyword();
+         if (s.abort_after == "fictitioussteps") s.abort_after = "dummysteps";
+       }},
+      // The solver's diagnostics meter (solver.cc ReadData, SolverDiagnostics::outputMeter).
+      {"outputmeter",
+       [](CardReader& in, RunSettings& s, BuildContext& ctx) {
+         s.diagnostics_meter = drives::read_drive_caller(in, ctx.model().drive_env());
+       }},
       {"output",
        [](CardReader& in, RunSettings& s, BuildContext&) {
          while (!in.at_end()) {
@@ -577,6 +595,9 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
          s.output_meter = drives::read_drive_caller(in, ctx.model().drive_env());
        }},
       {"use", read_use_in_assembly},
+      // MBDyn reads the count and checks nothing (dataman3.cc ReadControl: automatic structural
+      // elements are made by the dynamic nodes themselves).
+      {"automaticstructuralelements", [](CardReader& in, RunSettings&, BuildContext&) { in.integer(); }},
       {"initialassemblyofdeformableandforceelements",
        [](CardReader&, RunSettings& s, BuildContext&) { s.assembly_deformable_and_forces = true; }},
       // MBDyn reads it in control data too (as in the initial value block: results do not change).
@@ -598,7 +619,8 @@ const std::map<std::string, std::string>& counted_families() {
       {"hydraulicelements", "hydraulic element"}, {"outputelements", "output"}, {"solids", "solid"},
       {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
       {"rotors", "induced velocity"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
-      {"jointregularizations", "jointregularization"}, {"userdefinedelements", "loadable"}};
+      {"jointregularizations", "jointregularization"}, {"userdefinedelements", "loadable"},
+      {"aeromodals", "aeromodal"}};
   return m;
 }
 
@@ -888,7 +910,8 @@ class Builder {
 
   void read_nonlinear_solver(CardReader& in) {
     auto& o = result_.settings.newton;
-    if (in.keyword_is("newton raphson")) return read_newton_raphson(in);
+    // MBDyn's `default` is Newton-Raphson (nonlin.h: DEFAULT = NEWTONRAPHSON).
+    if (in.keyword_is("newton raphson") || in.keyword_is("default")) return read_newton_raphson(in);
     if (in.keyword_is("line search")) return read_line_search(in, o);
     if (in.keyword_is("matrix free")) return read_matrix_free(in, o);
     in.not_implemented("nonlinear solver \"" + std::string(in.peek_text()) + "\"");
@@ -1060,9 +1083,15 @@ class Builder {
   void read_output_selection(CardReader& in, const std::string& family) {
     std::string kind = in.keyword();
     if (family == "element" && kind.size() > 1 && kind.back() == 's') kind.pop_back();  // "joints"
+    // `output: structural, accelerations, ...` also outputs the nodes' accelerations (dataman3.cc
+    // ReadNodes), as the node card's `accelerations, yes`.
+    const bool accelerations = family == "node" && kind == "structural" && in.keyword_is("accelerations");
     auto enable = [&](unsigned label, const parser::SourceLocation& where) {
       if (family == "node") {
-        if (Node* n = ctx_->model().find_node(kind, label)) return n->set_output_enabled(true);
+        if (Node* n = ctx_->model().find_node(kind, label)) {
+          if (auto* s = dynamic_cast<StructNode*>(n); s && accelerations) s->compute_accelerations = true;
+          return n->set_output_enabled(true);
+        }
       } else if (Element* e = ctx_->model().find_element(kind, label)) {
         return e->set_output_enabled(true);
       }

@@ -113,9 +113,15 @@ struct RunSettings {
   int dummy_steps_max_iterations = 1;
   double dummy_steps_ratio = 1e-3;
   integrators::MethodSpec dummy_method;
-  /// `abort after: input | assembly | derivatives | dummy steps`
+  /// `abort after: input | assembly | derivatives | dummy steps | regular step, <n>`
   std::string abort_after;
+  /// `abort after: regular step, <n>`: the run ends (normally) once <n> regular steps are done
+  /// (MBDyn's Solver::Advance sets the final time to the current one); -1: not given.
+  long abort_after_step = -1;
   bool output_iterations = false, output_residual = false, output_solution = false;
+  /// `output meter:` of the initial value block (MBDyn's SolverDiagnostics output meter): the
+  /// iteration diagnostics print only at times it is non-zero; null: always.
+  DriveCallerPtr diagnostics_meter;
   bool output_messages = true;  ///< the .out "Step" lines (`output: none` clears them)
   EigenSettings eigen;
   /// `threads:` of the Jacobian assembly: 0 auto (several on large models), 1 disable, n.

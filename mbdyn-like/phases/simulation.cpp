@@ -305,6 +305,8 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   // strictly before the final time, with no tolerance: 0.01 added 300 times falls just short of
   // 3, so a 1e-2 s step to 3 s takes 301 steps and writes 302 records, as MBDyn's do.
   while (t < t_end) {
+    // `abort after: regular step, <n>`: MBDyn's Advance ends the run there, as at the final time.
+    if (s.abort_after_step >= 0 && step >= s.abort_after_step) break;
     if (const int sig = interruption_signal()) {
       report.status = RunStatus::Interrupted;
       report.signal = sig;
@@ -327,6 +329,8 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
       for (const auto& o : model.step_observers()) o->before_step(t_new);
       // `max residual:` only fails steps that can still be halved (MBDyn's CheckTimeStepLimit).
       newton.options().max_residual_active = dt > 2.0 * s.min_time_step;
+      if (s.diagnostics_meter && s.output_iterations)
+        newton.options().trace = s.diagnostics_meter->value(t_new) != 0.0 ? &log : nullptr;
       r = integrator->advance(model, t_new, dt, newton);
       if (r.converged)
         for (const auto& o : model.step_observers()) o->after_step(t_new);

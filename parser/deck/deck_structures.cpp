@@ -33,21 +33,23 @@ M DeckCardReader::scaled(M m) {
 
 Vec3 DeckCardReader::vec3() {
   // `default` falls back to zeros: callers of this API have no default of their own (§2.3.1).
-  if (keyword_is("null") || keyword_is("default")) return scaled<Vec3>(Vec3::Zero());
+  // Neither takes a `scale` (mbpar.cc GetVec3 returns at once).
+  if (keyword_is("null") || keyword_is("default")) return Vec3::Zero();
   return scaled(three_reals());
 }
 
 Vec6 DeckCardReader::vec6() {
-  if (keyword_is("null")) return scaled<Vec6>(Vec6::Zero());
+  if (keyword_is("null") || keyword_is("default")) return Vec6::Zero();
   Vec6 v;
   for (int i = 0; i < 6; ++i) v[i] = real();
   return scaled(v);
 }
 
+// `default` (mbpar.cc GetMat3x3, GetMat6x6, GetVec6) is the caller's default, zeros for ours.
 Mat3 DeckCardReader::mat3() {
   Mat3 m = Mat3::Zero();
-  if (keyword_is("null")) {
-  } else if (keyword_is("eye")) {
+  if (keyword_is("null") || keyword_is("default")) return m;  // no `scale` (mbpar.cc GetMat3x3)
+  if (keyword_is("eye")) {
     m.setIdentity();
   } else if (keyword_is("diag")) {
     for (int i = 0; i < 3; ++i) m(i, i) = real();
@@ -67,8 +69,8 @@ Mat3 DeckCardReader::mat3() {
 
 Mat6 DeckCardReader::mat6() {
   Mat6 m = Mat6::Zero();
-  if (keyword_is("null")) {
-  } else if (keyword_is("eye")) {
+  if (keyword_is("null") || keyword_is("default")) return m;  // no `scale` (mbpar.cc GetMat6x6)
+  if (keyword_is("eye")) {
     m.setIdentity();
   } else if (keyword_is("diag")) {
     for (int i = 0; i < 6; ++i) m(i, i) = real();

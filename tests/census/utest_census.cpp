@@ -472,4 +472,75 @@ TEST(Census, OtherPositionAndOtherOrientationReferToTheFirstSide) {
                mbl::parser::InputError);
 }
 
+// ---- solver-side forms (tests/census/forms_solver.tsv): values and behaviour -----------------
+
+// `nonlinear solver: default` is Newton-Raphson (MBDyn's nonlin.h: DEFAULT = NEWTONRAPHSON);
+// `abort after: fictitious steps` is the older name of `dummy steps`.
+TEST(CensusSolver, DefaultNonlinearSolverAndAbortAfterNames) {
+  const mbl::BuildResult d = read_control("", "nonlinear solver: newton raphson, modified, 4;\nnonlinear solver: default;\n");
+  EXPECT_EQ(d.settings.newton.jacobian_every, 1);
+  EXPECT_FALSE(d.settings.newton.line_search.enabled);
+  const mbl::BuildResult m = read_control("", "nonlinear solver: default, modified, 3, keep jacobian matrix;\n");
+  EXPECT_EQ(m.settings.newton.jacobian_every, 3);
+  EXPECT_TRUE(m.settings.newton.keep_jacobian);
+  EXPECT_EQ(read_control("", "abort after: fictitious steps;\n").settings.abort_after, "dummysteps");
+  EXPECT_EQ(read_control("", "abort after: regular step, 4;\n").settings.abort_after_step, 4);
+  EXPECT_THROW(read_control("", "abort after: regular step, -1;\n"), mbl::parser::InputError);
+  EXPECT_NE(read_control("", "output meter: const, 0.;\n").settings.diagnostics_meter, nullptr);
+}
+
+// `abort after: regular step, <n>` ends the run normally after n regular steps (MBDyn's
+// Solver::Advance); the pendulum runs 2 steps to 0.02 s, so 1 line of .mov per step plus the
+// initial one.
+TEST(CensusSolver, AbortAfterRegularStepEndsTheRunThere) {
+  auto mov_lines = [](const mbl::test::TextDeckRun& r) {
+    std::istringstream mov(mbl::test::read_file(r.output("mov")));
+    int n = 0;
+    for (std::string line; std::getline(mov, line);) n += !line.empty();
+    return n;
+  };
+  const auto full = mbl::test::run_deck_text("census_abort_full", pendulum("", ""));
+  const auto one = mbl::test::run_deck_text("census_abort_one", pendulum("  abort after: regular step, 1;\n", ""));
+  ASSERT_EQ(full.rc, 0) << full.log();
+  ASSERT_EQ(one.rc, 0) << one.log();
+  EXPECT_EQ(mov_lines(full), 3);
+  EXPECT_EQ(mov_lines(one), 2);
+}
+
+// The initial value block's `output meter:` gates the solver's diagnostics (MBDyn's
+// SolverDiagnostics::outputMeter): a null meter prints no regular-step iterations.
+TEST(CensusSolver, OutputMeterGatesTheIterationDiagnostics) {
+  const auto all = mbl::test::run_deck_text("census_meter_all", pendulum("  output: iterations;\n", ""));
+  const auto none =
+      mbl::test::run_deck_text("census_meter_none", pendulum("  output: iterations;\n  output meter: const, 0.;\n", ""));
+  ASSERT_EQ(all.rc, 0) << all.log();
+  ASSERT_EQ(none.rc, 0) << none.log();
+  EXPECT_LT(count(none.log(), "Iteration("), count(all.log(), "Iteration("));
+}
+
+// Node cards: `output, default` keeps the default, `output: structural, accelerations, ...`
+// turns the nodes' accelerations on, `scale, 1.` / `scale, default` read (dataman3.cc ReadNodes).
+TEST(CensusSolver, NodeOutputAccelerationsAndScale) {
+  auto deck = [](const std::string& control, const std::string& nodes) {
+    return "begin: data; problem: initial value; end: data;\n"
+           "begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;\n"
+           "begin: control data; " + control + " end: control data;\n"
+           "begin: nodes;\n" + nodes + "end: nodes;\nbegin: elements; end: elements;\n";
+  };
+  const mbl::BuildResult r = mbl::read_deck_text(
+      "nodes.mbd", deck("default output: none;",
+                        "structural: 1, dynamic, null, eye, null, null, output, default;\n"
+                        "structural: 2, dynamic, null, eye, null, null, scale, 1.;\n"
+                        "abstract: 3, algebraic, scale, default, output, yes;\n"
+                        "output: structural, accelerations, 2;\n"));
+  const mbl::Model& m = *r.model;
+  EXPECT_FALSE(m.find_node("structural", 1)->output_enabled());
+  EXPECT_TRUE(m.find_node("structural", 2)->output_enabled());
+  EXPECT_TRUE(m.find_node("abstract", 3)->output_enabled());
+  EXPECT_FALSE(dynamic_cast<const mbl::StructNode*>(m.find_node("structural", 1))->compute_accelerations);
+  EXPECT_TRUE(dynamic_cast<const mbl::StructNode*>(m.find_node("structural", 2))->compute_accelerations);
+  EXPECT_EQ(mbl::read_deck_text("s.mbd", deck("", "abstract: 3, scale, 3.;\n")).not_implemented, 0u);
+  EXPECT_THROW(mbl::read_deck_text("s.mbd", deck("", "abstract: 3, scale, -1.;\n")), mbl::parser::InputError);
+}
+
 }  // namespace
