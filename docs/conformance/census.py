@@ -289,8 +289,11 @@ def read_forms():
                     continue
                 cols = line.rstrip('\n').split('\t')
                 expect, keyword = cols[2].strip(), cols[3].strip()
-                for k in keyword.split('|'):
-                    forms.setdefault(norm(k), expect)
+                # Keywords prove rows of the blocks' families only for forms of those blocks (an
+                # element form's `tolerance` is not control data's); other rows go by their range.
+                if cols[0].strip() in ('data', 'controldata', 'initialvalue', 'inversedynamics'):
+                    for k in keyword.split('|'):
+                        forms.setdefault(norm(k), expect)
                 if len(cols) > 4 and cols[4].strip():
                     f, span = cols[4].strip().rsplit(':', 1)
                     first, last = (int(x) for x in span.split('-'))

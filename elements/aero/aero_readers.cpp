@@ -88,6 +88,13 @@ void read_air_properties(CardReader& in, BuildContext& ctx, unsigned) {
   ctx.model().add_element(std::move(air));
 }
 
+/// `gust: <gust data>;` adds a gust to the air properties read before (dataman4.cc, ReadElems).
+void read_gust_card(CardReader& in, BuildContext& ctx, unsigned) {
+  auto* air = dynamic_cast<AirProperties*>(ctx.model().find_element("air properties", 1));
+  if (!air) throw parser::InputError(in.card_location(), "expected the air properties card before `gust`");
+  air->add_gust(read_gust(in, ctx));
+}
+
 // ---- c81 data ----------------------------------------------------------------------------------
 
 void read_c81_card(CardReader& in, BuildContext& ctx, unsigned) {
@@ -390,6 +397,12 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
       if (p.tolerance == 0.) p.tolerance = std::numeric_limits<double>::max();
     }
   }
+  // MBDyn's ReadResSets (resforces.cc): `set, <n>, {external | node, <label> [, local]}, <count>,
+  // <element labels>...` groups the aerodynamic elements whose resultants the rotor writes.
+  if (in.peek_keyword_is("set")) {
+    in.not_implemented("rotor force sets `set, ...` (input manual §8.1.6)");
+    throw CardSkipped{};
+  }
   auto e = std::make_unique<Rotor>(label, std::move(p));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "induced velocity elements");
@@ -406,6 +419,7 @@ void read_induced_velocity(CardReader& in, BuildContext& ctx, unsigned label) {
 
 const bool registered =
     CardRegistry::family("unlabelled element").add("air properties", read_air_properties) &&
+    CardRegistry::family("unlabelled element").add("gust", read_gust_card) &&
     CardRegistry::family("definition").add(kC81Family, read_c81_card) &&
     CardRegistry::family("element").add("aerodynamic body", read_aerodynamic_body) &&
     CardRegistry::family("element").add(

@@ -14,14 +14,15 @@ namespace {
 
 using parser::CardReader;
 
-/// `<node>, [position,] <offset> [, orientation, <R>]` (offset and orientation in the node frame).
+/// `<node>, [position,] <offset> [, {orientation | rot}, <R>]` (offset and orientation in the node frame).
 BeamPoint read_point(CardReader& in, BuildContext& ctx) {
   BeamPoint p;
   p.node = &ctx.struct_node(in);
   const parser::RigidFrame frame = p.node->frame();
   in.keyword_is("position");
   p.offset_N = in.position(frame);
-  if (in.keyword_is("orientation")) p.R_NP = in.orientation(frame);
+  // `rot` is MBDyn's older spelling (beam.cc, ReadBeam).
+  if (in.keyword_is("orientation") || in.keyword_is("rot")) p.R_NP = in.orientation(frame);
   return p;
 }
 
@@ -52,7 +53,7 @@ void read_beam(CardReader& in, BuildContext& ctx, unsigned label, int nodes) {
     if (s > 0 && in.keyword_is("same")) {
       S.from_nodes = secs[0].from_nodes;
       S.R_WS = secs[0].R_WS;
-    } else if (in.keyword_is("from nodes")) {
+    } else if (in.keyword_is("from nodes") || in.keyword_is("node")) {  // `node`: MBDyn's alias
       S.from_nodes = true;
     } else {
       S.R_WS = in.orientation(parser::RigidFrame{});

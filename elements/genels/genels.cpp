@@ -114,6 +114,10 @@ void read_spring_support(CardReader& in, BuildContext& ctx, unsigned label, bool
   const NodeDof col = cross ? read_node_dof(in, ctx) : row;
   auto law = laws::read_constitutive_law<1>(in, ctx);
   if (!law) return;
+  // MBDyn's spring support (genel.cc, ReadGenel) takes `position, {from node | <x0>}`: the
+  // strain is measured from x0.
+  if (!cross && in.peek_keyword_is("position"))
+    return in.not_implemented("spring support `position` (the reference value of the strain; input manual §8.9)");
   add_genel(in, ctx, std::make_unique<SpringSupport>(label, row, col, std::move(law)));
 }
 

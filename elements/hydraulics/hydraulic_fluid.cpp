@@ -16,15 +16,18 @@ using parser::checked_real;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-/// `density, <rho>, {sound celerity, <c> | <beta>}, <p0>` of the compressible fluids.
+/// `density, <rho>, {sound celerity, <c> | [bulk modulus,] <beta>}, [pressure,] <p0>` of the
+/// compressible fluids (the bracketed keywords are optional in MBDyn's hfluid.cc).
 void read_compressible_density(CardReader& in, HydraulicFluid& f) {
   f.density0 = checked_real(in, [](double v) { return v >= kEps; }, "a positive density");
   if (in.keyword_is("sound celerity")) {
     const double c = checked_real(in, [](double v) { return v >= kEps; }, "a positive sound celerity");
     f.beta = c * c * f.density0;  // eq. 2.101
   } else {
+    in.keyword_is("bulk modulus");
     f.beta = checked_real(in, [](double v) { return std::abs(v) >= kEps; }, "a non-zero bulk modulus");
   }
+  in.keyword_is("pressure");
   f.pressure0 = checked_real(in, [](double v) { return v >= 0.0; }, "a non-negative reference pressure");
 }
 
@@ -86,7 +89,9 @@ HydraulicFluidPtr read_fluid_data(CardReader& in) {
     case T::LinearThermalCompressible:
       if (in.keyword_is("density")) {
         read_compressible_density(in, *f);
+        in.keyword_is("thermal expansion");  // optional keywords (hfluid.cc)
         f->alpha = in.real();
+        in.keyword_is("temperature");
         f->temperature0 = in.real();
       }
       read_viscosity(in, *f);

@@ -18,6 +18,9 @@ using parser::CardReader;
 void read_joint(CardReader& in, BuildContext& ctx, unsigned label) {
   if (const CardReaderFn* reader = CardRegistry::family("joint").match_keyword(in)) {
     (*reader)(in, ctx, label);
+    // `initial state, ...` ends any joint card in MBDyn (joint.cc, ReadJoint): the reaction a
+    // restart file gives the clamp and the revolute hinge and pin (genj.cc, planej.cc).
+    if (in.peek_keyword_is("initial state")) in.not_implemented("joint `initial state` (input manual §8.12)");
     return;
   }
   kinds::reject(in, "joint", "joint type");

@@ -58,9 +58,10 @@ void read_inertia(CardReader& in, BuildContext& ctx, unsigned label) {
       continue;
     }
     if (!in.keyword_is("body")) {
-      if (in.peek_keyword_is("solid") || in.peek_keyword_is("loadable"))
+      // MBDyn (dataman4.cc, ReadOneElem) reads `user defined` as `loadable`.
+      if (in.peek_keyword_is("solid") || in.peek_keyword_is("loadable") || in.peek_keyword_is("user defined"))
         return in.not_implemented("inertia of \"" + in.keyword() + "\" elements");
-      in.fail_expected("an element type (body, joint, solid, loadable) or output");
+      in.fail_expected("an element type (body, joint, solid, user defined, loadable) or output");
     }
     if (in.keyword_is("all")) {
       for (const auto& e : model.elements())

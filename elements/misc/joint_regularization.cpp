@@ -55,7 +55,10 @@ class TikhonovRegularization final : public Element {
 };
 
 void read_joint_regularization(parser::CardReader& in, BuildContext& ctx, unsigned label) {
-  if (!in.keyword_is("tikhonov")) in.fail_expected("a joint regularization type (tikhonov)");
+  // MBDyn's ReadJointRegularization (jointreg.cc) also has "dynamic" and "jacobian".
+  if (in.peek_keyword_is("dynamic") || in.peek_keyword_is("jacobian"))
+    return in.not_implemented("joint regularization \"dynamic\" and \"jacobian\" (input manual §8.13)");
+  if (!in.keyword_is("tikhonov")) in.fail_expected("a joint regularization type (tikhonov, dynamic, jacobian)");
   const parser::SourceLocation at = in.location();
   std::vector<double> coef;
   if (in.keyword_is("list")) {

@@ -48,8 +48,9 @@ void read_motion(CardReader& in, BuildContext& ctx, StreamOutputParams& p) {
 
 void read_stream_output(CardReader& in, BuildContext& ctx, unsigned label, bool motion_card) {
   StreamOutputParams p;
-  if (!in.keyword_is("stream name") && !in.keyword_is("name")) in.fail_expected("`stream name, \"<name>\"`");
-  p.stream_name = in.string();
+  // Optional (socketstream_out_elem.cc): only RTAI mailboxes need a name. `<label>, name, "..."`
+  // right after the label is the element's own name, read before this reader.
+  if (in.keyword_is("stream name") || in.keyword_is("name")) p.stream_name = in.string();
   if (in.keyword_is("send after")) {
     if (in.keyword_is("predict")) p.send_after_predict = true;
     else if (!in.keyword_is("convergence")) in.fail_expected("`convergence` or `predict`");

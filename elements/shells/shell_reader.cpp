@@ -132,7 +132,12 @@ Mat3 isotropic_membrane(const Isotropic& iso) {
 
 void read_shell(CardReader& in, BuildContext& ctx, unsigned label, bool ans) {
   std::array<StructNode*, 4> nodes;
-  for (auto& n : nodes) n = &ctx.struct_node(in);
+  for (auto& n : nodes) {
+    n = &ctx.struct_node(in);
+    // `orientation, <R>` per node: MBDyn's ReadShell4EAS / ReadShell4EASANS read it and their
+    // elements never use it (shelleas.cc, shelleasans.cc): the triads come from the geometry.
+    if (in.keyword_is("orientation")) (void)in.orientation(n->frame());
+  }
   ShellLaw law = read_plate_law<ShellLaw>(in, true, isotropic_shell);
   auto shell = std::make_unique<Shell4>(label, nodes, std::move(law), ans);
   shell->where = in.card_location();

@@ -55,6 +55,7 @@ const std::vector<Family>& table() {
         {"aerodynamic external", "8.1"},
         {"aerodynamic external modal", "8.1"},
         {"air properties", "8.1.4"},
+        {"gust", "8.1.4"},  // `gust: <gust_model>;` appends a gust to the air properties (§8.1.4, "Gust")
         {"generic aerodynamic force", "8.1.5"},
         {"induced velocity", "8.1.6"},
         {"rotor", "8.1.7"},

@@ -87,7 +87,8 @@ std::vector<std::string> setup_of(const Form& f, const std::string& block) {
 
 /// A minimal deck with `card` in its `block`; the card is alone on line `card_line`.
 std::string minimal_deck(const Form& f, int& card_line) {
-  const bool inverse = f.block == "inversedynamics" || f.card == "problem: inverse dynamics";
+  const bool inverse = f.block == "inversedynamics" || f.card == "problem: inverse dynamics" ||
+                       setup_of(f, "data") == std::vector<std::string>{"problem: inverse dynamics;"};  // element forms
   const std::string iv = inverse ? "inverse dynamics" : "initial value";
   std::ostringstream d;
   int line = 1;
@@ -542,5 +543,79 @@ TEST(CensusSolver, NodeOutputAccelerationsAndScale) {
   EXPECT_EQ(mbl::read_deck_text("s.mbd", deck("", "abstract: 3, scale, 3.;\n")).not_implemented, 0u);
   EXPECT_THROW(mbl::read_deck_text("s.mbd", deck("", "abstract: 3, scale, -1.;\n")), mbl::parser::InputError);
 }
+
+// ---- element forms (tests/census/forms_elements.tsv) ---------------------------------------------
+
+/// A cantilever of one beam3 (nodes 1 clamped, 2, 3 dynamic) with a tip force: `point_R` is each
+/// point's orientation, `section1` and `section2` the sections' orientations.
+std::string cantilever_deck(const std::string& point_R, const std::string& section1, const std::string& section2) {
+  return "begin: data; problem: initial value; end: data;\n"
+         "begin: initial value; initial time: 0.; final time: 5e-3; time step: 1e-3; tolerance: 1e-8;\n"
+         "  max iterations: 20; method: ms, 0.6; end: initial value;\n"
+         "begin: control data; structural nodes: 3; rigid bodies: 2; joints: 1; beams: 1; forces: 1;\n"
+         "end: control data;\n"
+         "begin: nodes;\n"
+         "  structural: 1, static, null, eye, null, null;\n"
+         "  structural: 2, dynamic, 0.5, 0., 0., eye, null, null;\n"
+         "  structural: 3, dynamic, 1., 0., 0., eye, null, null;\n"
+         "end: nodes;\n"
+         "begin: elements;\n"
+         "  joint: 1, clamp, 1, node, node;\n"
+         "  body: 2, 2, 1., null, diag, 1e-3, 1e-3, 1e-3;\n"
+         "  body: 3, 3, 1., null, diag, 1e-3, 1e-3, 1e-3;\n"
+         "  beam3: 1, 1, position, null, " + point_R + ", 2, null, " + point_R + ", 3, null, " + point_R + ",\n"
+         "    " + section1 + ", linear elastic generic, diag, 1e6, 1e6, 1e6, 1e3, 1e3, 1e3,\n"
+         "    " + section2 + ", same;\n"
+         "  force: 1, absolute, 3, position, null, 0., 0., 1., const, 10.;\n"
+         "end: elements;\n";
+}
+
+/// Both cantilever runs succeed and write the same .mov, record for record, and the tip moved
+/// (the comparison is not between two runs at rest).
+void expect_same_motion(const mbl::test::TextDeckRun& reference, const mbl::test::TextDeckRun& run) {
+  ASSERT_EQ(reference.rc, 0) << reference.log();
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::vector<double> ref = numbers(mbl::test::read_file(reference.output("mov")));
+  const std::vector<double> v = numbers(mbl::test::read_file(run.output("mov")));
+  ASSERT_GT(ref.size(), 50u);
+  ASSERT_EQ(v.size(), ref.size());
+  for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i], ref[i]) << "value " << i;
+  EXPECT_NE(v[v.size() - 13 + 3], 0.0);  // z of node 3 in the last record
+}
+
+TEST(Census, BeamRotAndNodeAreMbdynsAliasesOfOrientationAndFromNodes) {
+  // beam.cc ReadBeam: `rot` reads the point orientation as `orientation` does, `node` the section
+  // orientation as `from nodes` does; the runs must be the same record for record.
+  const auto spelled = mbl::test::run_deck_text("census_beam_orientation",
+                                                cantilever_deck("orientation, eye", "from nodes", "from nodes"));
+  const auto alias = mbl::test::run_deck_text("census_beam_rot", cantilever_deck("rot, eye", "node", "node"));
+  expect_same_motion(spelled, alias);
+}
+
+TEST(Census, FixedStepFileDriverTakesInitialTimeAndTimeStepFromTheFile) {
+  // fixedstep.cc FixedStepDR::Read: `initial time, from file` and `time step, from file` read the
+  // `# initial time: t0` and `# time step: dt` comment lines of the data file.
+  const std::filesystem::path dir = mbl::test::fresh_temp_dir("census_fixed_step_file");
+  std::ofstream(dir / "values.dat") << "# initial time: 0.\n# time step: 1e-3\n0.\n5.\n10.\n15.\n20.\n25.\n";
+  std::ofstream(dir / "plain.dat") << "0.\n5.\n10.\n15.\n20.\n25.\n";
+  auto deck = [](const std::string& driver) {
+    std::string d = cantilever_deck("orientation, eye", "from nodes", "from nodes");
+    d.replace(d.find("begin: elements;"), 0, "begin: drivers;\n  " + driver + ";\nend: drivers;\n");
+    d.replace(d.find("const, 10."), 10, "file, 1, 1");
+    d.replace(d.find("forces: 1;"), 10, "forces: 1; file drivers: 1;");
+    return d;
+  };
+  const auto from_file = mbl::test::run_deck_text(
+      "census_fixed_step_from_file",
+      deck("file: 1, fixed step, 6, 1, initial time, from file, time step, from file, \"" + (dir / "values.dat").string() + "\""));
+  const auto given = mbl::test::run_deck_text(
+      "census_fixed_step_given", deck("file: 1, fixed step, 6, 1, 0., 1e-3, \"" + (dir / "plain.dat").string() + "\""));
+  expect_same_motion(given, from_file);
+  // A file without the comment lines is refused, as MBDyn refuses it.
+  EXPECT_THROW(mbl::read_deck_text("bad.mbd", deck("file: 1, fixed step, 6, 1, initial time, from file, 1e-3, \"" +
+                                                   (dir / "plain.dat").string() + "\"")),
+               mbl::parser::InputError);
+}
+
 
 }  // namespace

@@ -253,6 +253,15 @@ void read_modal(CardReader& in, BuildContext& ctx, unsigned label) {
     if (in.keyword_is("output")) f.output = in.boolean();
     interfaces.push_back(std::move(f));
   }
+  // MBDyn 2024 reads `use invariant 9` here, after the interface nodes (modal.cc, ReadModal,
+  // where it builds the invariants from the lumped masses); the body is rebuilt with it.
+  if (in.keyword_is("use invariant 9") && !opt.use_invariant_9) {
+    opt.use_invariant_9 = true;
+    ModalBody rebuilt = build_modal_body(fem, opt);
+    rebuilt.q0 = body.q0;
+    rebuilt.qp0 = body.qp0;
+    body = std::move(rebuilt);
+  }
   // Up to MBDyn 1.2.6 an output file name ended the card; it is ignored.
   if (in.peek_text().starts_with("\"")) in.string();
 
