@@ -318,9 +318,8 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
        [](CardReader& in, RunSettings& s, BuildContext&) {
          if (in.keyword_is("regular step")) {
            s.abort_after = "regularstep";
-           // MBDyn requires the step; without it ours keeps running to the final time, as before.
-           if (!in.at_end())
-             s.abort_after_step = parser::checked_integer(in, [](std::int64_t n) { return n >= 0; }, "a step >= 0");
+           // The step is required (solver.cc ReadData reads it with GetInt).
+           s.abort_after_step = parser::checked_integer(in, [](std::int64_t n) { return n >= 0; }, "a step >= 0");
            return;
          }
          s.abort_after = in.keyword();
