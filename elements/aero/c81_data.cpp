@@ -1,5 +1,6 @@
 #include "elements/aero/c81_data.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -105,6 +106,9 @@ void stall_of(const C81Table& t, double tolerance, std::vector<double>& stall) {
     while (a[na] < 0.) {
       if (++na >= NA) return;
     }
+    // No row on one side of alpha = 0 (the last row, or a one-row table): no linear range
+    // (MBDyn's do_stall reads outside its array there; a fuzzing finding).
+    if (na + 1 >= NA || na < 1) return;
     const double a0 = a[na], cl0 = a[start + na];
     double slope0 = (a[start + na + 1] - cl0) / (a[na + 1] - a0);
     stall[nm] = 1.;
@@ -174,11 +178,18 @@ double C81Table::lookup(double alpha_deg, double mach_number, double* c_at_zero)
   const double d = (mach_number - m[im - 1]) / (m[im] - m[im - 1]);
   if (c_at_zero) {
     // MBDyn interpolates the zero-alpha value between rows ia0 - 1 and ia0 here (exact when the
-    // table has a row at alpha = 0).
-    const double a1 = (1. - d) * A[na * im + ia0 - 1] + d * A[na * (im + 1) + ia0 - 1];
-    const double a2 = (1. - d) * A[na * im + ia0] + d * A[na * (im + 1) + ia0];
-    const double da = -A[ia0 - 1] / (A[ia0] - A[ia0 - 1]);
-    *c_at_zero = (1. - da) * a1 + da * a2;
+    // table has a row at alpha = 0). Where that row is before the table (alpha = 0 below its
+    // second row; MBDyn's get_coef reads outside its array there), the rows around alpha = 0, or
+    // the first row when alpha = 0 is below the table or it has one row (a fuzzing finding).
+    if (ia0 == -1 || na == 1) {
+      *c_at_zero = (1. - d) * A[na * im] + d * A[na * (im + 1)];
+    } else {
+      const int i = std::max(ia0, 1);
+      const double a1 = (1. - d) * A[na * im + i - 1] + d * A[na * (im + 1) + i - 1];
+      const double a2 = (1. - d) * A[na * im + i] + d * A[na * (im + 1) + i];
+      const double da = -A[i - 1] / (A[i] - A[i - 1]);
+      *c_at_zero = (1. - da) * a1 + da * a2;
+    }
   }
   if (ia == na - 1) return (1. - d) * A[na * (im + 1) - 1] + d * A[na * (im + 2) - 1];
   if (ia == -1) return (1. - d) * A[na * im] + d * A[na * (im + 1)];

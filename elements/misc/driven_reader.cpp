@@ -42,8 +42,10 @@ Driven::Hint make_hint(CardReader& in, BuildContext& ctx, const HintText& h, Ele
   if (total && (name == "position-drive3" || name == "orientation-drive3")) {
     const bool position = name == "position-drive3";
     // Read when the element becomes active: `model::` values are those of that time.
-    return [=](Element&) {
-      auto d = drives::tpl_drive_caller_from_text<Vec3>(body, origin, *rc, *env);
+    // (body copied by an init-capture: clang 14, the sanitized build's compiler, cannot capture
+    // a structured binding.)
+    return [=, text = body](Element&) {
+      auto d = drives::tpl_drive_caller_from_text<Vec3>(text, origin, *rc, *env);
       if (position) total->set_position_drive(std::move(d));
       else total->set_orientation_drive(std::move(d));
     };

@@ -354,6 +354,31 @@ const std::vector<Family>& table() {
         {"loadable elements", "5.4.3"}, {"driven elements", "5.4.3"},
         {"external elements", "5.4.3"}, {"aeromodals", "5.4.3"}, {"aerodynamic elements", "5.4.3"},
         {"genels", "5.4.3"}, {"output elements", "5.4.3"}, {"RTAI output", "5.4.3"}}},
+      // The cards of the initial value block: those MBDyn 2024's Solver::ReadData (base/solver.cc)
+      // takes at the top of its switch ("fictitious steps ..." are the deprecated "dummy steps ...").
+      {"initial value",
+       {{"initial time", "4.1.1"}, {"final time", "4.1.1"}, {"time step", "4.1.1"},
+        {"min time step", "4.1.1"}, {"max time step", "4.1.1"}, {"dummy steps number", "4.1.3"},
+        {"dummy steps ratio", "4.1.3"}, {"dummy steps tolerance", "4.1.3"}, {"dummy steps max iterations", "4.1.3"},
+        {"dummy steps method", "4.1.3"}, {"fictitious steps number", "4.1.3"}, {"fictitious steps ratio", "4.1.3"},
+        {"fictitious steps tolerance", "4.1.3"}, {"fictitious steps max iterations", "4.1.3"},
+        {"fictitious steps method", "4.1.3"}, {"abort after", "4.1.1"}, {"output", "4.1.4"},
+        {"output meter", "4.1.4"}, {"method", "4.1.1"}, {"tolerance", "4.1.1"}, {"max residual", "4.1.1"},
+        {"max iterations", "4.1.1"}, {"modify residual test", "4.1.1"}, {"enforce constraint equations", "4.1.1"},
+        {"derivatives tolerance", "4.1.2"}, {"derivatives max iterations", "4.1.2"},
+        {"derivatives coefficient", "4.1.2"}, {"newton raphson", "4.1.1"}, {"strategy", "4.1.1"},
+        {"pod", "4"}, {"eigenanalysis", "4.1.1"}, {"solver", "4.1.1"}, {"linear solver", "4.1.1"},
+        {"interface solver", "4"}, {"interface linear solver", "4"}, {"nonlinear solver", "4.1.1"},
+        {"real time", "4.1.5"}, {"threads", "4.1.1"}}},
+      // The cards of the inverse dynamics block: MBDyn 2024's InverseSolver::ReadData (base/invsolver.cc).
+      {"inverse dynamics",
+       {{"initial time", "4.2"}, {"final time", "4.2"}, {"time step", "4.2"}, {"min time step", "4.2"},
+        {"max time step", "4.2"}, {"tolerance", "4.2"}, {"max iterations", "4.2"},
+        {"modify residual test", "4.2"}, {"full residual test", "4.2"}, {"abort after", "4.2"},
+        {"output", "4.2"}, {"output meter", "4.2"}, {"strategy", "4.2"},
+        {"solver", "4.2"}, {"interface solver", "4.2"}, {"linear solver", "4.2"},
+        {"interface linear solver", "4.2"}, {"nonlinear solver", "4.2"},
+        {"newton raphson", "4.2"}, {"real time", "4.2"}, {"threads", "4.2"}, {"problem type", "4.2"}}},
   };
   return families;
 }

@@ -1241,10 +1241,13 @@ class Builder {
   }
 
   void unknown(CardReader& in, const char* block) {
-    // Control data: a card MBDyn 2024 reads there (the kinds table) is not implemented; any other
-    // is an input error, as MBDyn's ReadControl refuses it ("unknown description").
-    if (std::string_view(block) == "control data")
-      return kinds::reject(in, "control data", "control data card", in.card_location(), description_as_written(in));
+    // Control data, initial value, inverse dynamics: a card MBDyn 2024 reads there (the kinds
+    // table) is not implemented; any other is an input error, as MBDyn's ReadControl and
+    // Solver::ReadData refuse it ("unknown description").
+    std::string family(block);
+    if (family == "initial value" && block_ == "inversedynamics") family = "inverse dynamics";
+    if (family != "data")
+      return kinds::reject(in, family, family + " card", in.card_location(), description_as_written(in));
     in.not_implemented(fmt::format("{} card \"{}\"", block, in.description()));
   }
 

@@ -8,8 +8,9 @@
 #include <string>
 
 #include "elements/aero/c81_data.hpp"
+#include "parser/fuzz/fuzz_targets.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int mbl::fuzz::c81_one_input(const std::uint8_t* data, std::size_t size) {
   using namespace mbl::elements::aero;
   const std::string text(reinterpret_cast<const char*>(data), size);
   for (const bool free_format : {false, true}) {

@@ -19,6 +19,7 @@
 #include "elements/forces/external_structural_force.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "parser/math/math_parser.hpp"
+#include "parser/fuzz/fuzz_targets.hpp"
 
 namespace {
 
@@ -46,6 +47,10 @@ class Peer final : public ExternalPeer {
  public:
   explicit Peer(Force& f) : f_(f) {}
   std::array<std::uint32_t, 2> negotiation() const override { return f_.negotiation(); }
+  std::uint32_t negotiation_mask() const override { return f_.negotiation_mask(); }
+  void negotiated(std::uint32_t flags) override {
+    if constexpr (requires { f_.negotiated(flags); }) f_.negotiated(flags);  // the modal force keeps none
+  }
   void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const override { f_.write_motion(os, kind); }
   void append_motion_bytes(std::vector<char>& record) const override { f_.append_motion_bytes(record); }
   void read_loads(std::istream& is, ExternalCommunicator::Kind kind) override { f_.read_loads(is, kind); }
@@ -81,7 +86,7 @@ void exchange(Force& force, const ExternalCommunicator& c, int fd) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int mbl::fuzz::extforce_one_input(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
   const std::uint8_t choice = data[0];
   int fds[2];

@@ -9,8 +9,9 @@
 
 #include "elements/joints/modal/fem_file.hpp"
 #include "parser/errors.hpp"
+#include "parser/fuzz/fuzz_targets.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int mbl::fuzz::fem_one_input(const std::uint8_t* data, std::size_t size) {
   using namespace mbl;
   auto file = std::make_shared<parser::SourceFile>();
   file->path = "fuzz.fem";

@@ -8,8 +8,9 @@
 
 #include "parser/errors.hpp"
 #include "parser/math/math_parser.hpp"
+#include "parser/fuzz/fuzz_targets.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int mbl::fuzz::math_one_input(const std::uint8_t* data, std::size_t size) {
   using namespace mbl;
   const std::string text(reinterpret_cast<const char*>(data), size);
   math::MathParser math;

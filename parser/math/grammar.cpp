@@ -285,7 +285,11 @@ struct plugin_parser : x3::parser<plugin_parser> {
 
 // ---- grammar -----------------------------------------------------------------------------------
 
-const auto skipper = x3::space | x3::lexeme['#' >> *(x3::char_ - x3::eol)] |
+// Blanks and word characters as explicit sets, not x3::space / x3::alnum: those call the standard
+// encoding's classifiers, which assert (and index their tables) with the negative value of a byte
+// above 127 read through a signed char (a UTF-8 byte in a comment or a name; issue #30).
+const auto blank_char = x3::char_(" \t\n\v\f\r");
+const auto skipper = blank_char | x3::lexeme['#' >> *(x3::char_ - x3::eol)] |
                      x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"];
 
 struct mult_ops_ : x3::symbols<BinOp> {
@@ -309,7 +313,7 @@ struct type_names_ : x3::symbols<Type> {
   }
 } const type_names;
 
-const auto word_end = !(x3::alnum | x3::char_('_'));
+const auto word_end = !x3::char_("a-zA-Z0-9_");
 
 x3::rule<class identifier_id, std::string> const identifier = "a name";
 x3::rule<class qname_id, std::vector<std::string>> const qname = "a name";

@@ -66,3 +66,24 @@ TEST(MbdynKinds, ControlDataCardsAreThoseOfMbdynsReader) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue #30: the cards of the initial value block (Solver::ReadData) and of the inverse dynamics
+// block (InverseSolver::ReadData) are families too: a misspelling is an input error with the
+// nearest card, not "not implemented".
+TEST(MbdynKinds, InitialValueCardsAreThoseOfMbdynsReaders) {
+  for (const char* card : {"initial time", "final time", "time step", "dummy steps number", "fictitious steps ratio",
+                           "derivatives coefficient", "eigenanalysis", "real time", "threads", "output meter"})
+    EXPECT_NE(mbl::kinds::find("initial value", card), nullptr) << card;
+  for (const char* card : {"structural nodes", "body", "default output", "problem type", "full residual test"})
+    EXPECT_EQ(mbl::kinds::find("initial value", card), nullptr) << card;
+  EXPECT_NE(mbl::kinds::find("inverse dynamics", "problem type"), nullptr);
+  EXPECT_EQ(mbl::kinds::find("inverse dynamics", "eigenanalysis"), nullptr);
+  EXPECT_EQ(mbl::kinds::unknown_message("initial value", "initial value card", "time stpe"),
+            "unknown initial value card \"time stpe\"; did you mean \"time step\"?");
+  EXPECT_EQ(mbl::kinds::unknown_message("initial value", "initial value card", "max iteration"),
+            "unknown initial value card \"max iteration\"; did you mean \"max iterations\"?");
+}
+
+}  // namespace

@@ -108,7 +108,8 @@ std::vector<std::string> diff_logs(const std::multimap<std::string, Entry>& ours
   for (const auto& [key, e] : ours) unmatched[key].push_back(&e);
   for (const auto& [key, ref] : mbdyn) {
     auto& candidates = unmatched[key];
-    auto it = std::find_if(candidates.begin(), candidates.end(), [&](const Entry* e) { return same_entry(*e, ref); });
+    const Entry& wanted = ref;  // (clang 14, the sanitized build's compiler, cannot capture a structured binding)
+    auto it = std::find_if(candidates.begin(), candidates.end(), [&](const Entry* e) { return same_entry(*e, wanted); });
     if (it != candidates.end()) {
       candidates.erase(it);
       continue;
