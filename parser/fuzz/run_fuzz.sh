@@ -32,7 +32,7 @@ command -v ccache >/dev/null && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
 configure() {
 # shellcheck disable=SC2086
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -G Ninja -DMBL_FUZZ=ON -DMBL_BENCH=OFF -DMBL_PCH=ON \
-  -DMBL_TEST_AREAS_SKIPPED="decks;corpus;view" -DMBL_TEST_COMPILE_OPTIONS=-O0 -DCMAKE_EXE_LINKER_FLAGS="-fuse-ld=lld" \
+  -DMBL_TEST_AREAS_SKIPPED="decks;corpus;view;examples" -DMBL_TEST_COMPILE_OPTIONS=-O0 -DCMAKE_EXE_LINKER_FLAGS="-fuse-ld=lld" \
   -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -gline-tables-only -DNDEBUG" \
   -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
   -DMBL_SHARED_DIR="$shared" $launcher >/dev/null
