@@ -164,14 +164,6 @@ void GenericAeroForce::output(OutputSink& out) const {
   *os << '\n';
 }
 
-unsigned GenericAeroForce::private_data_index(std::string_view name) const {
-  if (name == "alpha") return 13;
-  if (name == "beta") return 14;
-  static const std::string_view groups = "FMfm", axes = "xyz";
-  if (name.size() != 2 || groups.find(name[0]) == std::string_view::npos || axes.find(name[1]) == std::string_view::npos)
-    return 0;
-  return static_cast<unsigned>(3 * groups.find(name[0]) + axes.find(name[1]) + 1);
-}
 
 // genfm.cc GenericAerodynamicForce: Fx..Mz global, fx..mz in the aerodynamic frame, alpha, beta.
 parser::PrivateDataOwner::DatumInfo GenericAeroForce::private_data_info(unsigned i) const {

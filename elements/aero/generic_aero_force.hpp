@@ -56,7 +56,6 @@ class GenericAeroForce final : public Element {
   void output(OutputSink& out) const override;
 
   /// Fx..Fz, Mx..Mz (global, about the node), fx..fz, mx..mz (body frame), alpha, beta (rad).
-  unsigned private_data_index(std::string_view name) const override;
   DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return 14; }
   double private_data(unsigned i) const override;

@@ -129,14 +129,10 @@ constexpr std::string_view kLawPrefix = "constitutiveLaw.";
 }
 
 unsigned Rod::private_data_index(std::string_view name) const {
-  if (name == "F") return 1;
-  if (name == "l" || name == "L") return 2;  // "L": MBDyn's obsolete spelling, used by real decks
-  if (name == "lP" || name == "LPrime") return 3;
-  if (name.starts_with(kLawPrefix)) {
-    for (int i = 0; i < law_->output_count(); ++i)
-      if (law_->output_item(i).name == name.substr(kLawPrefix.size())) return 4 + static_cast<unsigned>(i);
-  }
-  return 0;
+  // "L", "LPrime": MBDyn's obsolete spellings, used by real decks; the rest is the listing.
+  if (name == "L") return 2;
+  if (name == "LPrime") return 3;
+  return parser::private_data_index_in_listing(*this, name);
 }
 
 // rodj.cc Rod: F, l, lP, then the law's data after "constitutiveLaw." (ours: the law's output

@@ -2,12 +2,31 @@
 // Small Problems for the integrator tests (no model needed). Residual r = -f, Jacobian
 // J = df/dy' + dCoef df/dy (problem.hpp).
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "integrators/integrator.hpp"
+#include "integrators/linear_solver.hpp"
 #include "integrators/problem.hpp"
 
 namespace mbl::integrators::testing {
+
+/// The integrator `name` with spectral radius `rho` (< 0: the method takes none).
+inline std::unique_ptr<ImplicitStepIntegrator> make_method(const std::string& name, double rho) {
+  MethodSpec s;
+  s.name = name;
+  if (rho >= 0) s.rho = [rho](double) { return rho; };
+  return make_integrator(s);
+}
+
+/// Newton with a residual tolerance far below the errors the tests measure.
+inline NewtonSolver tight_newton(double residual_tolerance = 1e-14, int max_iterations = 50) {
+  NewtonOptions o;
+  o.residual_tolerance = residual_tolerance;
+  o.max_iterations = max_iterations;
+  return NewtonSolver(o, std::make_unique<DenseSolver>());
+}
 
 /// Base of the small problems: keeps the state of the last update() in y_, yp_; they hold no
 /// rotations, so the history hooks have nothing to do.

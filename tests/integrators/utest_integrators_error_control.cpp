@@ -35,19 +35,8 @@ const Method kMethods[] = {
 };
 void PrintTo(const Method& m, std::ostream* os) { *os << m.name << ", rho " << m.rho; }
 
-std::unique_ptr<ImplicitStepIntegrator> make(const std::string& name, double rho) {
-  MethodSpec s;
-  s.name = name;
-  if (rho >= 0) s.rho = [rho](double) { return rho; };
-  return make_integrator(s);
-}
-
-NewtonSolver tight_newton() {
-  NewtonOptions o;
-  o.residual_tolerance = 1e-14;
-  o.max_iterations = 50;
-  return NewtonSolver(o, std::make_unique<DenseSolver>());
-}
+using testing::tight_newton;
+const auto make = testing::make_method;
 
 /// An error test that records the estimate and accepts every step.
 ErrorTest accept_all() {

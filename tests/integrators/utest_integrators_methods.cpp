@@ -27,22 +27,9 @@ const M kAll[] = {{"crank nicolson", -1}, {"implicit euler", -1}, {"bdf", -1}, {
                   {"msstc4", 0.6},       {"msstc5", 0.6},        {"mssth3", 0.0}, {"mssth4", 0.0},
                   {"mssth5", 0.0},       {"DIRK33", -1},         {"DIRK43", -1}, {"DIRK54", -1}};
 
-std::unique_ptr<ImplicitStepIntegrator> make(const M& m) {
-  MethodSpec s;
-  s.name = m.name;
-  if (m.rho >= 0) {
-    const double r = m.rho;
-    s.rho = [r](double) { return r; };
-  }
-  return make_integrator(s);
-}
+std::unique_ptr<ImplicitStepIntegrator> make(const M& m) { return testing::make_method(m.name, m.rho); }
 
-NewtonSolver tight_newton(int max_it = 30) {
-  NewtonOptions o;
-  o.residual_tolerance = 1e-13;
-  o.max_iterations = max_it;
-  return NewtonSolver(o, std::make_unique<DenseSolver>());
-}
+NewtonSolver tight_newton(int max_it = 30) { return testing::tight_newton(1e-13, max_it); }
 
 using testing::damping_elongation;
 

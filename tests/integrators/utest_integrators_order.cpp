@@ -100,20 +100,8 @@ const Method kMethods[] = {
 
 void PrintTo(const Method& m, std::ostream* os) { *os << m.name << ", rho " << m.rho; }
 
-std::unique_ptr<ImplicitStepIntegrator> make(const std::string& name, double rho) {
-  MethodSpec s;
-  s.name = name;
-  if (rho >= 0) s.rho = [rho](double) { return rho; };
-  return make_integrator(s);
-}
-
-/// Newton with a residual tolerance far below the errors measured.
-NewtonSolver tight_newton() {
-  NewtonOptions o;
-  o.residual_tolerance = 1e-14;
-  o.max_iterations = 50;
-  return NewtonSolver(o, std::make_unique<DenseSolver>());
-}
+using testing::tight_newton;
+const auto make = testing::make_method;
 
 /// Solution at the `samples` + 1 equally spaced points of [0, kFinalTime] with `steps` steps.
 std::vector<Vector> solve(const std::string& name, double rho, int steps, int samples) {
