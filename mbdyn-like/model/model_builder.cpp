@@ -317,13 +317,21 @@ const std::map<std::string, SettingsCard>& initial_value_cards() {
       {"abortafter",
        [](CardReader& in, RunSettings& s, BuildContext&) {
          if (in.keyword_is("regular step")) {
-           s.abort_after = "regularstep";
+           s.abort_after = AbortAfter::regular_step;
            // The step is required (solver.cc ReadData reads it with GetInt).
            s.abort_after_step = parser::checked_integer(in, [](std::int64_t n) { return n >= 0; }, "a step >= 0");
-           return;
+         } else if (in.keyword_is("input")) {
+           s.abort_after = AbortAfter::input;
+         } else if (in.keyword_is("assembly")) {
+           s.abort_after = AbortAfter::assembly;
+         } else if (in.keyword_is("derivatives")) {
+           s.abort_after = AbortAfter::derivatives;
+         } else if (in.keyword_is("dummy steps") || in.keyword_is("fictitious steps")) {
+           s.abort_after = AbortAfter::dummy_steps;
+         } else {
+           // MBDyn stops at any other word ("Don't know when to abort").
+           in.fail_expected("input, assembly, derivatives, dummy steps or regular step");
          }
-         s.abort_after = in.keyword();
-         if (s.abort_after == "fictitioussteps") s.abort_after = "dummysteps";
        }},
       // The solver's diagnostics meter (solver.cc ReadData, SolverDiagnostics::outputMeter).
       {"outputmeter",

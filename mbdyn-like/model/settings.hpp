@@ -85,6 +85,9 @@ struct EigenSettings {
   }
 };
 
+/// Where `abort after:` ends a run (MBDyn's Solver::AbortAfter).
+enum class AbortAfter { none, input, assembly, derivatives, dummy_steps, regular_step };
+
 struct RunSettings {
   // ---- initial value block (input manual §4.1) -------------------------------------------------
   double initial_time = 0.0;
@@ -113,11 +116,11 @@ struct RunSettings {
   int dummy_steps_max_iterations = 1;
   double dummy_steps_ratio = 1e-3;
   integrators::MethodSpec dummy_method;
-  /// `abort after: input | assembly | derivatives | dummy steps | regular step, <n>`
-  std::string abort_after;
-  /// `abort after: regular step, <n>`: the run ends (normally) once <n> regular steps are done
-  /// (MBDyn's Solver::Advance sets the final time to the current one); -1: not given.
-  long abort_after_step = -1;
+  /// `abort after: input | assembly | derivatives | dummy steps | regular step, <n>` (input
+  /// manual §4.1.1); `regular_step`: the run ends (normally) once `abort_after_step` regular steps
+  /// are done (MBDyn's Solver::Advance sets the final time to the current one).
+  AbortAfter abort_after = AbortAfter::none;
+  long abort_after_step = 0;
   bool output_iterations = false, output_residual = false, output_solution = false;
   /// `output meter:` of the initial value block (MBDyn's SolverDiagnostics output meter): the
   /// iteration diagnostics print only at times it is non-zero; null: always.

@@ -178,7 +178,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   output.setup(model);
   if (first_evaluation_failure) std::rethrow_exception(first_evaluation_failure);
 
-  if (s.abort_after == "input") {
+  if (s.abort_after == AbortAfter::input) {
     report.status = RunStatus::Aborted;
     output.input_only(model, t);
     progress.initial_output_written = true;
@@ -230,7 +230,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
 
   // ---- dummy steps (input manual §4.1.3): N tiny steps with `dummy steps method` --------------
   // As MBDyn does, the regular steps then continue from the time the dummy steps reached.
-  const bool abort_before_dummy = s.abort_after == "derivatives" || s.abort_after == "assembly";
+  const bool abort_before_dummy = s.abort_after == AbortAfter::derivatives || s.abort_after == AbortAfter::assembly;
   const bool run_dummy_steps = s.dummy_steps > 0 && !abort_before_dummy;
   if (run_dummy_steps) {
     const double t_derivatives = t;
@@ -293,7 +293,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   if (!run_dummy_steps)
     output.derivatives(model, t, derivatives_iterations, derivatives_error, steps_follow);
   progress.initial_output_written = true;
-  if (abort_before_dummy || s.abort_after == "dummysteps") {
+  if (abort_before_dummy || s.abort_after == AbortAfter::dummy_steps) {
     report.status = RunStatus::Aborted;
     output.close();
     return report;
@@ -306,7 +306,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   // 3, so a 1e-2 s step to 3 s takes 301 steps and writes 302 records, as MBDyn's do.
   while (t < t_end) {
     // `abort after: regular step, <n>`: MBDyn's Advance ends the run there, as at the final time.
-    if (s.abort_after_step >= 0 && step >= s.abort_after_step) break;
+    if (s.abort_after == AbortAfter::regular_step && step >= s.abort_after_step) break;
     if (const int sig = interruption_signal()) {
       report.status = RunStatus::Interrupted;
       report.signal = sig;

@@ -484,9 +484,13 @@ TEST(CensusSolver, DefaultNonlinearSolverAndAbortAfterNames) {
   const mbl::BuildResult m = read_control("", "nonlinear solver: default, modified, 3, keep jacobian matrix;\n");
   EXPECT_EQ(m.settings.newton.jacobian_every, 3);
   EXPECT_TRUE(m.settings.newton.keep_jacobian);
-  EXPECT_EQ(read_control("", "abort after: fictitious steps;\n").settings.abort_after, "dummysteps");
+  EXPECT_EQ(read_control("", "abort after: fictitious steps;\n").settings.abort_after, mbl::AbortAfter::dummy_steps);
   EXPECT_EQ(read_control("", "abort after: regular step, 4;\n").settings.abort_after_step, 4);
   EXPECT_THROW(read_control("", "abort after: regular step, -1;\n"), mbl::parser::InputError);
+  EXPECT_EQ(read_control("", "abort after: dummy steps;\n").settings.abort_after, mbl::AbortAfter::dummy_steps);
+  EXPECT_EQ(read_control("", "abort after: assembly;\n").settings.abort_after, mbl::AbortAfter::assembly);
+  // Any other word stops the input, as MBDyn's "Don't know when to abort".
+  EXPECT_THROW(read_control("", "abort after: lunch;\n"), mbl::parser::InputError);
   EXPECT_NE(read_control("", "output meter: const, 0.;\n").settings.diagnostics_meter, nullptr);
 }
 

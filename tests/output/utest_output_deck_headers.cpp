@@ -63,7 +63,7 @@ std::vector<Deck> all_decks() {
 /// Runs `deck` up to the derivatives phase with NetCDF forced on; output prefix `prefix`.
 /// Returns false when the deck uses something we do not implement yet.
 bool run_to_derivatives(const Deck& deck, const std::string& prefix, std::string& why) {
-  return test::run_in_process((kDecks / deck.id / "deck" / deck.main).string(), prefix, "derivatives", true, why);
+  return test::run_in_process((kDecks / deck.id / "deck" / deck.main).string(), prefix, AbortAfter::derivatives, true, why);
 }
 
 fs::path work_dir() {

@@ -155,7 +155,7 @@ TEST(OutputLogLines, ParsesEntriesAndComparesNumbers) {
 /// the deck cannot be read (unimplemented features), with the reason in `why`.
 bool compare_log(const fs::path& deck, const fs::path& ref, std::vector<std::string>& diffs, std::string& why) {
   const std::string prefix = (work_dir() / deck.filename()).string();
-  if (!mbl::test::run_in_process(deck.string(), prefix, "input", false, why)) return false;
+  if (!mbl::test::run_in_process(deck.string(), prefix, mbl::AbortAfter::input, false, why)) return false;
   diffs = diff_logs(log_entries(mbl::test::read_file(prefix + ".log")), log_entries(mbl::test::read_file(ref)));
   return true;
 }
@@ -243,7 +243,7 @@ end: elements;
       "revolutepin: 9 2 0 0 0.5 1 0 0 0 1 0 0 0 1 2 0 0 0.5 1 0 0 0 1 0 0 0 1\n";
   const std::string prefix = (work_dir() / "kinds").string();
   std::string why;
-  ASSERT_TRUE(mbl::test::run_in_process(deck.string(), prefix, "input", false, why)) << why;
+  ASSERT_TRUE(mbl::test::run_in_process(deck.string(), prefix, mbl::AbortAfter::input, false, why)) << why;
   // Our entries other than the node and numbering lines.
   auto ours = log_entries(mbl::test::read_file(prefix + ".log"));
   for (auto it = ours.begin(); it != ours.end();)

@@ -58,7 +58,7 @@ class NetcdfElements : public ::testing::Test {
     const fs::path dir = test::fresh_temp_dir("nc_elements");
     std::ofstream(dir / "deck") << kDeck;
     std::string why;
-    ASSERT_TRUE(test::run_in_process((dir / "deck").string(), (dir / "run").string(), "", true, why)) << why;
+    ASSERT_TRUE(test::run_in_process((dir / "deck").string(), (dir / "run").string(), AbortAfter::none, true, why)) << why;
     results_ = new output::Results(output::read_netcdf((dir / "run.nc").string()));
     fs::remove_all(dir);
   }
@@ -136,7 +136,7 @@ TEST(NetcdfElementsReference, ForcesEqualMbdyn) {
   if (!fs::exists(deck / "mbdyn" / "force.nc")) GTEST_SKIP() << "no reference file";
   const fs::path dir = test::fresh_temp_dir("nc_elements_ref");
   std::string why;
-  ASSERT_TRUE(test::run_in_process((deck / "deck" / "force").string(), (dir / "run").string(), "", true, why))
+  ASSERT_TRUE(test::run_in_process((deck / "deck" / "force").string(), (dir / "run").string(), AbortAfter::none, true, why))
       << why;
   const output::Results ours = output::read_netcdf((dir / "run.nc").string());
   const output::Results ref = output::read_netcdf((deck / "mbdyn" / "force.nc").string());

@@ -21,7 +21,7 @@ using namespace mbl;
 
 namespace {
 
-std::vector<std::string> run_gimbal(double final_time, const std::string& abort_after, RunReport& report,
+std::vector<std::string> run_gimbal(double final_time, AbortAfter abort_after, RunReport& report,
                                     std::string* mov = nullptr) {
   const fs::path deck = fs::path(MBL_SHARED_DIR) / "decks" / "t.joints.gimbal.gimbal" / "deck" / "gimbal";
   BuildResult built = read_deck(deck.string());
@@ -47,7 +47,7 @@ std::vector<std::string> run_gimbal(double final_time, const std::string& abort_
 
 TEST(DummySteps, GimbalOutHeaderAndTimesFollowMbdyn) {
   RunReport r;
-  const std::vector<std::string> lines = run_gimbal(0.0025, "", r);
+  const std::vector<std::string> lines = run_gimbal(0.0025, AbortAfter::none, r);
   ASSERT_EQ(r.status, RunStatus::Completed) << r.message;
   ASSERT_GE(lines.size(), 8u);
   EXPECT_EQ(lines[0].rfind("# Derivatives solution step at time 0 performed in ", 0), 0u) << lines[0];
@@ -62,7 +62,7 @@ TEST(DummySteps, GimbalOutHeaderAndTimesFollowMbdyn) {
 
 TEST(DummySteps, AbortAfterDummyStepsWritesTheInitialSolutionOnly) {
   RunReport r;
-  const std::vector<std::string> lines = run_gimbal(1.0, "dummysteps", r);
+  const std::vector<std::string> lines = run_gimbal(1.0, AbortAfter::dummy_steps, r);
   EXPECT_EQ(r.status, RunStatus::Aborted);
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[4].rfind("Step 0 3e-06 1e-06 4 ", 0), 0u) << lines[4];
@@ -86,7 +86,7 @@ TEST(PhasesNoSimulation, OnlyTheDerivativesAreWrittenWhenTheFinalTimeIsNotAfterT
 TEST(DummySteps, AbortAfterInputWritesTheConfigurationAsRead) {
   RunReport r;
   std::string mov;
-  const std::vector<std::string> lines = run_gimbal(1.0, "input", r, &mov);
+  const std::vector<std::string> lines = run_gimbal(1.0, AbortAfter::input, r, &mov);
   EXPECT_EQ(r.status, RunStatus::Aborted);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0], "End of Input; no simulation or assembly is required.");

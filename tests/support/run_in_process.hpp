@@ -12,11 +12,11 @@
 
 namespace mbl::test {
 
-/// Reads and runs `deck` up to `abort_after` ("input": the .log, the headers and the configuration as read,
-/// "derivatives": the first record too) with text output, and NetCDF when `netcdf`; outputs
+/// Reads and runs `deck` up to `abort_after` (input: the .log, the headers and the configuration as read,
+/// derivatives: the first record too) with text output, and NetCDF when `netcdf`; outputs
 /// go to `prefix`. Returns false, with the reason in `why`, when the deck uses something we do not
 /// implement yet or the run fails.
-inline bool run_in_process(const std::string& deck, const std::string& prefix, const std::string& abort_after,
+inline bool run_in_process(const std::string& deck, const std::string& prefix, AbortAfter abort_after,
                            bool netcdf, std::string& why) {
   BuildResult built;
   try {
