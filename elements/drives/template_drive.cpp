@@ -73,7 +73,8 @@ TplDriveCallerPtr<T> read_tpl_drive_caller(parser::CardReader& in, DriveEnvironm
                                                label, TplTraits<T>::name));
     return d;
   }
-  if (in.keyword_is("null")) return std::make_shared<TplNullDrive<T>>();
+  // `zero` is null's deprecated name, still registered for every dimension (tpldrive_impl.cc, InitTplDC).
+  if (in.keyword_is("null") || in.keyword_is("zero")) return std::make_shared<TplNullDrive<T>>();
   if (in.keyword_is("component")) {
     if constexpr (std::is_same_v<T, double>)
       return std::make_shared<TplSingleDrive<double>>(1.0, read_drive_caller(in, env));

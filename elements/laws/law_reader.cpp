@@ -138,8 +138,10 @@ void register_bistop() {
   // §2.10.7, 2.10.21: the linear law is active (without reference strain capture) between the
   // activating and the deactivating conditions.
   const auto linear_bistop = [](CardReader& in, BuildContext& ctx, bool viscous) -> LawPtr<N> {
-    const MatN<N> K = read_derivative<N>(in);
-    const MatN<N> C = viscous ? read_derivative<N>(in) : MatN<N>::Zero();
+    // Scalar stiffness and viscosity in every dimension: MBDyn's LinearBiStopCLR wraps an isotropic
+    // law (constltp_impl.cc), even for 3D and 6D.
+    const MatN<N> K = isotropic<N>(in.real());
+    const MatN<N> C = viscous ? isotropic<N>(in.real()) : MatN<N>::Zero();
     const bool active = read_initial_status(in);
     DriveCallerPtr on = elements::read_drive(in, ctx);
     DriveCallerPtr off = elements::read_drive(in, ctx);

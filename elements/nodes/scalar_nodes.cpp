@@ -76,9 +76,10 @@ void read_scalar_node(CardReader& in, BuildContext& ctx, unsigned label, std::st
 void read_parameter(CardReader& in, BuildContext& ctx, unsigned label) {
   double value = 0.0;
   // `sample'n'hold` and `strain gage` are MBDyn 2024's other spellings (dataman3.cc ReadNodes).
-  if (in.peek_keyword_is("sample and hold") || in.peek_keyword_is("sample'n'hold") ||
-      in.peek_keyword_is("beam strain gage") || in.peek_keyword_is("strain gage"))
-    return in.not_implemented("parameter node \"" + in.keyword() + "\" (input manual §6.4)");
+  // (Named from the list: `sample'n'hold` is no keyword token of ours, its apostrophes aside.)
+  for (const char* other : {"sample and hold", "sample'n'hold", "beam strain gage", "strain gage"})
+    if (in.peek_keyword_is(other))
+      return in.not_implemented(std::string("parameter node \"") + other + "\" (input manual §6.4)");
   // `element`: bound later by a `bind` card; otherwise an optional constant value.
   if (!in.keyword_is("element") && in.keyword_is("value")) value = in.real();
   auto n = std::make_unique<ParameterNode>(label, value);

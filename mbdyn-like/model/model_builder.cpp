@@ -627,7 +627,9 @@ const std::map<std::string, std::string>& counted_families() {
       {"surfaceloads", "surface load"},  {"externalelements", "external"}, {"inertia", "inertia"},
       {"rotors", "induced velocity"},               {"thermalnodes", "thermal"}, {"thermalelements", "thermal element"},
       {"jointregularizations", "jointregularization"}, {"userdefinedelements", "loadable"},
-      {"aeromodals", "aeromodal"}};
+      {"aeromodals", "aeromodal"},
+      // `RTAI output:`, deprecated, counts the socket stream output elements (dataman3.cc ReadControl).
+      {"rtaioutput", "output"}};
   return m;
 }
 

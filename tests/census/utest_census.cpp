@@ -622,4 +622,88 @@ TEST(Census, FixedStepFileDriverTakesInitialTimeAndTimeStepFromTheFile) {
 }
 
 
+// ---- kind forms (tests/census/forms_kinds.tsv): values and behaviour ------------------------------
+
+// `zero` is the deprecated name of the `null` template drive (tpldrive_impl.cc InitTplDC): a
+// second force through `zero` must leave the cantilever's motion that of `null`, record for record.
+TEST(CensusKinds, TemplateDriveZeroIsNull) {
+  auto deck = [](const std::string& tpl) {
+    std::string d = cantilever_deck("orientation, eye", "from nodes", "from nodes");
+    d.replace(d.find("forces: 1;"), 10, "forces: 2;");
+    d.replace(d.find("end: elements;"), 0, "  force: 2, absolute, 2, position, null, " + tpl + ";\n");
+    return d;
+  };
+  expect_same_motion(mbl::test::run_deck_text("census_tpl_null", deck("null")),
+                     mbl::test::run_deck_text("census_tpl_zero", deck("zero")));
+  // A drive that is not null does move node 2 differently (the comparison can fail).
+  const auto pushed = mbl::test::run_deck_text("census_tpl_single", deck("single, 0., 0., 1., const, 5."));
+  ASSERT_EQ(pushed.rc, 0) << pushed.log();
+  EXPECT_NE(mbl::test::read_file(pushed.output("mov")),
+            mbl::test::read_file(mbl::test::run_deck_text("census_tpl_zero2", deck("zero")).output("mov")));
+}
+
+// Control data `RTAI output:` (deprecated, dataman3.cc ReadControl) counts the socket stream output
+// elements as `output elements:` does: the declared count is checked against the cards.
+TEST(CensusKinds, RtaiOutputCountsTheOutputElements) {
+  auto deck = [](const std::string& count, const std::string& elements) {
+    return "begin: data; problem: initial value; end: data;\n"
+           "begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;\n"
+           "begin: control data; structural nodes: 1; " + count + " end: control data;\n"
+           "begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;\n"
+           "begin: elements;\n" + elements + "end: elements;\n";
+  };
+  const std::string stream = "stream output: 1, create, yes, local, \"/tmp/census_kinds_rtai.sock\", values, 1, drive, const, 1.;\n";
+  for (const char* counter : {"RTAI output: 1;", "output elements: 1;"}) {
+    SCOPED_TRACE(counter);
+    EXPECT_EQ(mbl::read_deck_text("rtai.mbd", deck(counter, stream)).not_implemented, 0u);
+    EXPECT_THROW(mbl::read_deck_text("rtai.mbd", deck(counter, "")), mbl::parser::InputError);
+  }
+}
+
+// The parameter node's `sample'n'hold` (apostrophes and all, dataman3.cc ReadNodes) is refused by
+// name at its card, as `sample and hold` is.
+TEST(CensusKinds, SampleNHoldIsRefusedByName) {
+  for (const char* spelling : {"sample'n'hold", "sample and hold"}) {
+    const mbl::BuildResult r = mbl::read_deck_text(
+        "snh.mbd",
+        "begin: data; problem: initial value; end: data;\n"
+        "begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;\n"
+        "begin: control data; end: control data;\n"
+        "begin: nodes;\n"
+        "abstract: 10, differential;\n"
+        "parameter: 5, " + std::string(spelling) + ", 10, abstract, 1e-3;\n"
+        "end: nodes;\nbegin: elements; end: elements;\n");
+    ASSERT_EQ(r.not_implemented, 1u) << spelling;
+    for (const auto& dg : r.read_context->diagnostics())
+      if (dg.severity == "not implemented") {
+        EXPECT_EQ(dg.where.line, 6);
+        EXPECT_NE(dg.message.find(spelling), std::string::npos) << dg.message;
+      }
+  }
+}
+
+/// The pendulum with a deformable hinge of 3D law `law` between its nodes, resisting the fall.
+std::string deformable_hinge_deck(const std::string& law) {
+  std::string d = pendulum("", "  output precision: 16;\n");
+  d.replace(d.find("joints: 2;"), 10, "joints: 3;");
+  d.replace(d.find("end: elements;"), 0, "  joint: 3, deformable hinge, 1, 2, " + law + ";\n");
+  return d;
+}
+
+// MBDyn's `linear (visco)elastic bistop` takes a scalar stiffness (and viscosity) in every
+// dimension, the isotropic law it wraps (constltp_impl.cc LinearBiStopCLR): active throughout, the
+// 3D bistop moves the body as the isotropic linear law does, record for record.
+TEST(CensusKinds, LinearBiStopIsIsotropicInThreeDimensions) {
+  auto run = [](const std::string& name, const std::string& law) {
+    const auto r = mbl::test::run_deck_text(name, deformable_hinge_deck(law));
+    EXPECT_EQ(r.rc, 0) << r.log();
+    return mbl::test::read_file(r.output("mov"));
+  };
+  const std::string elastic = run("census_bistop_le", "linear elastic, 5e3");
+  EXPECT_EQ(run("census_bistop_leb", "linear elastic bistop, 5e3, initial status, active, const, 0., const, 0."), elastic);
+  EXPECT_NE(run("census_bistop_le10", "linear elastic, 1e3"), elastic);  // the stiffness shows in the motion
+  EXPECT_EQ(run("census_bistop_lvb", "linear viscoelastic bistop, 5e3, 20., initial status, active, const, 0., const, 0."),
+            run("census_bistop_lv", "linear viscoelastic, 5e3, 20."));
+}
+
 }  // namespace
