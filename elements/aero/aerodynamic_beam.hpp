@@ -11,8 +11,8 @@
 // half-length in s times |dx/ds| of the nodes' positions; a portion's loads go to its node
 // (force, and moment plus (x - x_node) x force). Density and sound celerity: at node 2 (beam3) or
 // at the mid point of the nodes (beam2). Tip loss is read at the Gauss coordinate of the
-// portion, as MBDyn does. No Jacobian contribution (MBDyn's default; `jacobian, yes` is read and
-// not applied to the beams).
+// portion, as MBDyn does. No Jacobian contribution (MBDyn's default) unless `jacobian, yes`: then
+// MBDyn's (aeroelem.cc AerodynamicBeam::AssJac, AerodynamicBeam2::AssJac; aero_surface.hpp).
 #include <array>
 
 #include "elements/aero/aero_surface.hpp"
@@ -30,7 +30,7 @@ class AerodynamicBeam final : public AeroSurface {
     return nn_ == 3 ? "AerodynamicBeam3" : "AerodynamicBeam2";
   }
   void residual(ResidualSink& r, const StepContext& c) override;
-  void jacobian(JacobianSink&, const StepContext&) override {}
+  void jacobian(JacobianSink& J, const StepContext& c) override;
   std::string log_line() const override;
   void output(OutputSink& out) const override;
 
