@@ -395,12 +395,24 @@ TEST_P(EigenDeck, EigenvaluesAgreeWithMbdyn) {
   ASSERT_EQ(ours.size(), theirs.size());
   for (std::size_t k = 0; k < ours.size(); ++k)
     expect_tables_agree(ours[k], theirs[k], std::string(GetParam()) + " analysis " + std::to_string(k));
-  // The "Info:" lines (LAPACK's balancing) are MBDyn's.
+  // The "Info:" lines (LAPACK's balancing) are MBDyn's: the same balancing and as many
+  // eigenvalues isolated by the permutation (IHI - ILO). Where ILO and IHI themselves differ
+  // (t.beam.beig: 13, 114 against 14, 115), MBDyn's state holds round-off (a node at 1e-34 m
+  // off the line its in line joint keeps it on) where ours holds zeros, which lets LAPACK's
+  // row search isolate one row that MBDyn's column search isolates.
   auto info_lines = [](const std::string& text) {
     std::vector<std::string> v;
     std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-      if (l.rfind("Info:", 0) == 0) v.push_back(l.substr(0, l.find(" ABNRM")));
+    for (std::string l; std::getline(in, l);) {
+      if (l.rfind("Info:", 0) != 0) continue;
+      const auto ilo = l.find(" ILO="), ihi = l.find(" IHI=");
+      if (ilo == std::string::npos || ihi == std::string::npos) {
+        v.push_back(l.substr(0, l.find(" ABNRM")));
+        continue;
+      }
+      const int span = std::stoi(l.substr(ihi + 5)) - std::stoi(l.substr(ilo + 5));
+      v.push_back(l.substr(0, ilo) + " IHI-ILO=" + std::to_string(span));
+    }
     return v;
   };
   EXPECT_EQ(info_lines(out), info_lines(ref));
@@ -417,7 +429,10 @@ INSTANTIATE_TEST_SUITE_P(SharedDecks, EigenDeck,
                                            "corpus/t.beam.DETC2007-35511.beam_legacy/deck/beam_legacy",
                                            // An aerodynamic body with `jacobian, yes`: MBDyn's
                                            // forward-difference Jacobian (aeroelem.cc).
-                                           "corpus/t.eig.divergence-rigid/deck/eig/divergence-rigid"),
+                                           "corpus/t.eig.divergence-rigid/deck/eig/divergence-rigid",
+                                           // MBDyn's in line joint and plane pin Jacobians
+                                           // (inline.cc, planej.cc).
+                                           "corpus/t.beam.beig/deck/beig", "corpus/t.beam.beig_legacy/deck/beig_legacy"),
                          [](const auto& info) { return mbl::test::test_identifier(info.param); });
 
 /// Decks whose linearised matrices are MBDyn's but whose eigenvalues differ from MBDyn's in the
