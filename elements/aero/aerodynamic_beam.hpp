@@ -35,6 +35,28 @@ class AerodynamicBeam final : public AeroSurface {
   void output(OutputSink& out) const override;
 
  private:
+  /// The nodes' surface points, velocities and frames, the frames' relative rotation vectors
+  /// and the air at node 2 (beam3) or mid-way (beam2).
+  struct Surface {
+    std::array<Vec3, 3> x, X, V, w, f;
+    std::array<Mat3, 3> R;
+    Vec3 g1 = Vec3::Zero(), g3 = Vec3::Zero();
+    double rho = 0., sound = 0.;
+  };
+  /// An integration point: span coordinate, shape functions, position, relative velocity,
+  /// angular velocity, interpolated rotation vector, section frame and weight.
+  struct Point {
+    double s = 0.;
+    std::array<double, 3> N{};
+    Vec3 Xr = Vec3::Zero(), Vr = Vec3::Zero(), wr = Vec3::Zero(), g = Vec3::Zero();
+    Mat3 R_WS;
+    double weight = 0.;
+  };
+  Surface surface(double t) const;
+  /// fn(portion k, Gauss point i, running point index, point) for every point, portion by portion.
+  template <class PointFn>
+  void for_each_point(const Surface& S, double t, PointFn&& fn);
+
   const Beam& beam_;
   int nn_;
   std::array<Vec3, 3> f_N_;
