@@ -48,15 +48,15 @@ begin: initial value;
   initial time: 0.; final time: 0.3; time step: 1e-2; max iterations: 20; tolerance: 1e-10;
   method: hope, .6;
 end: initial value;
-begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; gravity; output precision: 17; end: control data;
+begin: control data; structural nodes: 1; rigid bodies: 1; joints: 1; gravity; output precision: 17; end: control data;
 begin: nodes;
-  structural: 1, static, null, eye, null, null;
   structural: 2, dynamic, 2., 0., 0., eye, null, null;
 end: nodes;
 begin: elements;
-  joint: 1, clamp, 1, node, node;
-  joint: 2, distance, 1, position, null, 2, position, null, const, 2.;
-  body: 2, 2, 3., null, diag, 1., 1., 1.;
+  # a rigid pendulum: the node 2 m from a pin at the origin about the global y axis
+  joint: 1, revolute pin, 2, position, -2., 0., 0., orientation, 3, 0., 1., 0., 1, 1., 0., 0.,
+    position, null, orientation, 3, 0., 1., 0., 1, 1., 0., 0.;
+  body: 2, 2, 3., null, diag, .1, .1, .1;
   gravity: uniform, 0., 0., -1., const, 9.81;
 end: elements;
 )";
