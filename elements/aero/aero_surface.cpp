@@ -77,7 +77,7 @@ Vec6d AeroSurface::airfoil_loads(int i, double xi, double xi_tip, const Vec6d& W
   const SectionData s{rho, c, p_.chord.at(xi), p_.force_point.at(xi), p_.bc_point.at(xi)};
   SectionOutput scratch;
   Vec6d T = forces(s, record ? out_[i] : scratch);
-  T[1] *= p_.tip_loss.at(xi_tip);
+  if (tip_loss_on_) T[1] *= p_.tip_loss.at(xi_tip);
   if (record) gauss_out_[i] = {std::atan2(-W[1], W[0]) * 180. / std::numbers::pi, Vec3(T[1], T[0], T[5])};
   return T;
 }
@@ -107,6 +107,49 @@ Vec6d AeroSurface::theodorsen_loads(int i, double xi, double xi_tip, const Vec6d
   });
   if (record) history_[i] = h;
   return T;
+}
+
+void AeroSurface::section_loads_jacobian(int i, double xi, const Vec6d& W, double rho, double c, double t, Vec6d& T0,
+                                         Mat6& JT) {
+  tip_loss_on_ = false;
+  T0 = section_loads(i, xi, xi, W, rho, c, t, false);
+  const double vn = std::sqrt(W[0] * W[0] + W[1] * W[1] + W[2] * W[2]);
+  const double wn = std::sqrt(W[3] * W[3] + W[4] * W[4] + W[5] * W[5]);
+  for (int k = 0; k < 6; ++k) {
+    const double delta = (k < 3 ? vn : wn) * 1e-3 + 1e-9;
+    Vec6d Wp = W;
+    Wp[k] += delta;
+    const Vec6d Tp = section_loads(i, xi, xi, Wp, rho, c, t, false);
+    for (int j = 0; j < 6; ++j) JT(j, k) = (Tp[j] - T0[j]) / delta;
+  }
+  tip_loss_on_ = true;
+}
+
+void AeroSurface::add_point_jacobian(const Mat3& R_WS, const Vec6d& T0, const Mat6& JT, double weight, const Vec3& Vr,
+                                     const Vec3& wr, const Vec3& d, int own, const JacobianNode* nodes, int count,
+                                     double dCoef, Mat3* dF, Mat3* dM) {
+  // The sectional Jacobian in the world frame, times the weight; the loads times dCoef (MBDyn
+  // leaves the weight out of these, aeroelem.cc).
+  const Mat3 Rt = R_WS.transpose();
+  const Mat3 J11 = R_WS * JT.topLeftCorner<3, 3>() * Rt * weight, J12 = R_WS * JT.topRightCorner<3, 3>() * Rt * weight;
+  const Mat3 J21 = R_WS * JT.bottomLeftCorner<3, 3>() * Rt * weight,
+             J22 = R_WS * JT.bottomRightCorner<3, 3>() * Rt * weight;
+  const Vec3 f = R_WS * Vec3(T0[0], T0[1], T0[2]) * dCoef;
+  const Vec3 m = R_WS * Vec3(T0[3], T0[4], T0[5]) * dCoef + d.cross(f);
+  const Mat3 fx = skew(f), mx = skew(m), dx = skew(d);
+  for (int k = 0; k < count; ++k) {
+    const JacobianNode& n = nodes[k];
+    const Mat3 offx = skew(n.f_W);
+    // Velocity and angular velocity of the point against the node's rotation (dCoef dg).
+    const Mat3 Bv = skew(Vr * dCoef) * n.Theta - skew(n.w_W.cross(n.f_W) * (n.N * dCoef));
+    const Mat3 Bw = skew(wr * dCoef) * n.Theta - skew(n.w_W * (n.N * dCoef));
+    const Mat3 Fx = J11 * n.N;
+    const Mat3 Fg = (J12 - J11 * offx) * n.N + J11 * Bv + J12 * Bw - fx * n.Theta;
+    dM[2 * k] += J21 * n.N - fx * (n.N - (k == own ? 1. : 0.)) + dx * Fx;
+    dM[2 * k + 1] += (J22 - J21 * offx) * n.N + J21 * Bv + J22 * Bw - mx * n.Theta + fx * skew(n.f_W * n.N) + dx * Fg;
+    dF[2 * k] += Fx;
+    dF[2 * k + 1] += Fg;
+  }
 }
 
 void AeroSurface::send_to_induced_velocity(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) const {

@@ -71,6 +71,28 @@ class AeroSurface : public Element {
     return {y[first_index() + 2 * i], y[first_index() + 2 * i + 1]};
   }
   void send_to_induced_velocity(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) const;
+
+  /// `jacobian, yes` (steady airfoils): MBDyn's sectional Jacobian (aerodata.cc
+  /// GetForcesJacForwardDiff_int): the loads T0 at W and forward differences dT/dW with steps
+  /// 1e-3 |v| + 1e-9 (velocity columns) and 1e-3 |w| + 1e-9 (angular velocity columns); neither
+  /// has the tip loss (MBDyn's AssVec applies it, its AssJac does not).
+  void section_loads_jacobian(int i, double xi, const Vec6d& W, double rho, double c, double t, Vec6d& T0,
+                              Mat6& JT);
+  /// A node's share of an integration point in MBDyn's linearisation of the surface loads
+  /// (aeroelem.cc AerodynamicBeam::AssJac, AerodynamicBeam2::AssJac, AerodynamicBody::AssJac).
+  struct JacobianNode {
+    Vec3 f_W;     ///< offset of the surface from the node (world)
+    Vec3 w_W;     ///< angular velocity of the node
+    double N;     ///< shape function at the point
+    Mat3 Theta;   ///< d(section frame rotation)/d(node rotation): beam3 R_2 Gamma(g) Gamma(g_k)^-1 R_2^T N_k, else N_k I
+  };
+  /// Adds the point's dF/dy' + dCoef dF/dy and dM/dy' + dCoef dM/dy (MBDyn's WM_F, WM_M; the
+  /// Jacobian receives them negated) of the force and of the moment about the node `own` (arm d
+  /// from it) to dF[2k], dM[2k] (node k's position) and dF[2k+1], dM[2k+1] (node k's rotation);
+  /// R_WS, Vr, wr, weight: the point's frame, relative velocity, angular velocity and weight.
+  static void add_point_jacobian(const Mat3& R_WS, const Vec6d& T0, const Mat6& JT, double weight, const Vec3& Vr,
+                                 const Vec3& wr, const Vec3& d, int own, const JacobianNode* nodes, int count,
+                                 double dCoef, Mat3* dF, Mat3* dM);
   /// The std / Gauss columns of the .aer line (node output is the element's own).
   void write_points(OutputSink& out, std::ostream& os) const;
 
@@ -88,6 +110,7 @@ class AeroSurface : public Element {
                       Forces&& forces);
 
   std::vector<SectionOutput> out_;
+  bool tip_loss_on_ = true;  ///< off while section_loads_jacobian evaluates
   /// Per point: wind angle (deg) and (T2, T1, M3) of the section loads per unit span.
   std::vector<std::pair<double, Vec3>> gauss_out_;
   std::vector<TheodorsenHistory> history_;

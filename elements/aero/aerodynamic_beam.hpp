@@ -11,8 +11,8 @@
 // half-length in s times |dx/ds| of the nodes' positions; a portion's loads go to its node
 // (force, and moment plus (x - x_node) x force). Density and sound celerity: at node 2 (beam3) or
 // at the mid point of the nodes (beam2). Tip loss is read at the Gauss coordinate of the
-// portion, as MBDyn does. No Jacobian contribution (MBDyn's default; `jacobian, yes` is read and
-// not applied to the beams).
+// portion, as MBDyn does. No Jacobian contribution (MBDyn's default) unless `jacobian, yes`: then
+// MBDyn's (aeroelem.cc AerodynamicBeam::AssJac, AerodynamicBeam2::AssJac; aero_surface.hpp).
 #include <array>
 
 #include "elements/aero/aero_surface.hpp"
@@ -30,11 +30,33 @@ class AerodynamicBeam final : public AeroSurface {
     return nn_ == 3 ? "AerodynamicBeam3" : "AerodynamicBeam2";
   }
   void residual(ResidualSink& r, const StepContext& c) override;
-  void jacobian(JacobianSink&, const StepContext&) override {}
+  void jacobian(JacobianSink& J, const StepContext& c) override;
   std::string log_line() const override;
   void output(OutputSink& out) const override;
 
  private:
+  /// The nodes' surface points, velocities and frames, the frames' relative rotation vectors
+  /// and the air at node 2 (beam3) or mid-way (beam2).
+  struct Surface {
+    std::array<Vec3, 3> x, X, V, w, f;
+    std::array<Mat3, 3> R;
+    Vec3 g1 = Vec3::Zero(), g3 = Vec3::Zero();
+    double rho = 0., sound = 0.;
+  };
+  /// An integration point: span coordinate, shape functions, position, relative velocity,
+  /// angular velocity, interpolated rotation vector, section frame and weight.
+  struct Point {
+    double s = 0.;
+    std::array<double, 3> N{};
+    Vec3 Xr = Vec3::Zero(), Vr = Vec3::Zero(), wr = Vec3::Zero(), g = Vec3::Zero();
+    Mat3 R_WS;
+    double weight = 0.;
+  };
+  Surface surface(double t) const;
+  /// fn(portion k, Gauss point i, running point index, point) for every point, portion by portion.
+  template <class PointFn>
+  void for_each_point(const Surface& S, double t, PointFn&& fn);
+
   const Beam& beam_;
   int nn_;
   std::array<Vec3, 3> f_N_;

@@ -62,6 +62,28 @@ void AerodynamicBody::jacobian(JacobianSink& J, const StepContext& c) {
   air_->properties(node_.x_W(), c.t, rho, sound);
   const Vec3 w = node_.w_W();
   const int eq = node_.eq_index(), col = node_.dof_index();
+  if (!p_.theodorsen) {
+    // MBDyn's AerodynamicBody::AssJac (aeroelem.cc): the one-node form of the beams' (the
+    // section frame turns with the node), less the term (f x Xb) x of the moment's rotation
+    // block that the beams carry and the body's does not.
+    Mat3 dF[2] = {Mat3::Zero(), Mat3::Zero()}, dM[2] = {Mat3::Zero(), Mat3::Zero()};
+    for (int i = 0; i < p_.points; ++i) {
+      Vec6d W, T0;
+      Mat3 R;
+      Vec3 Xb, Vr;
+      kinematics(i, c.t, W, R, Xb, Vr);
+      Mat6 JT;
+      section_loads_jacobian(i, xi_[i], W, rho, sound, c.t, T0, JT);
+      const JacobianNode n{Xb, w, 1., Mat3::Identity()};
+      add_point_jacobian(R, T0, JT, half_span_ * w_[i], Vr, w, Xb, 0, &n, 1, c.dCoef, dF, dM);
+      dM[1] -= skew(Vec3(R * Vec3(T0[0], T0[1], T0[2]) * c.dCoef).cross(Xb));
+    }
+    J.add(eq, col, Mat3(-dF[0]));
+    J.add(eq, col + 3, Mat3(-dF[1]));
+    J.add(eq + 3, col, Mat3(-dM[0]));
+    J.add(eq + 3, col + 3, Mat3(-dM[1]));
+    return;
+  }
   // d(F, M)/d(v, omega, theta) of the node, summed over the points.
   Eigen::Matrix<double, 6, 3> Dv = Eigen::Matrix<double, 6, 3>::Zero(), Dw = Dv, Dth = Dv;
   for (int i = 0; i < p_.points; ++i) {

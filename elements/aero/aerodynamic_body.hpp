@@ -7,9 +7,10 @@
 // sum w_i span/2 (F_i, M_i + X_b,i x F_i); density and sound celerity are taken at the node.
 //
 // Jacobian: as in MBDyn, none unless `jacobian, yes` (the loads then act as explicit forcing of
-// each Newton iteration). With `jacobian, yes` the sectional derivative dF/dW is taken by central
-// differences and carried through the kinematics above (velocity, angular velocity and
-// orientation of the node; the air velocity's dependence on position is neglected).
+// each Newton iteration). With `jacobian, yes` it is MBDyn's (aeroelem.cc AerodynamicBody::AssJac:
+// forward differences of the airfoil, aero_surface.hpp); with Theodorsen states the sectional
+// derivatives are central differences carried through the kinematics above (velocity, angular
+// velocity and orientation of the node; the air velocity's dependence on position is neglected).
 #include "elements/aero/aero_surface.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 

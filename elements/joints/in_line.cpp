@@ -101,13 +101,18 @@ void PointOnSubspace::jacobian(JacobianSink& J, const StepContext& c) {
     J.add(row, xb, Eigen::RowVector3d(-e.transpose()));
     J.add(row, tb, Eigen::RowVector3d(-q.cross(e).transpose()));
     // Geometric stiffness: e, D and q rotate with their nodes (d e = th_a x e, d q = th_b x q).
+    // The in line joint takes MBDyn's (inline.cc InLineJoint::AssJac, InLineWithOffsetJoint::
+    // AssJac): the turning of e in node b's force goes to node b's rotation columns, and the
+    // (F x)(q x) block of node b's moment has the opposite sign; Newton converges either way, and
+    // an eigenanalysis sees MBDyn's matrices.
+    const bool mbdyn_in_line = kind_ == Kind::InLine;
     J.add(fa, ta, Mat3(h * ex));
-    J.add(fb, ta, Mat3(-h * ex));
+    J.add(fb, mbdyn_in_line ? tb : ta, Mat3(-h * ex));
     J.add(ma, ta, Mat3(h * Dx * ex));
     J.add(ma, xb, Mat3(h * ex));
     J.add(ma, xa, Mat3(-h * ex));
     J.add(ma, tb, Mat3(-h * ex * qx));
-    J.add(mb, tb, Mat3(h * ex * qx));
+    J.add(mb, tb, Mat3((mbdyn_in_line ? -h : h) * ex * qx));
     J.add(mb, ta, Mat3(-h * qx * ex));
   }
   if (friction_) {

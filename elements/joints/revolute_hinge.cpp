@@ -13,6 +13,10 @@ namespace mbl::elements {
 namespace {
 // Axis 3 of a stays orthogonal to axes 2 and 1 of b: c1 = e3_a . e2_b, c2 = e3_a . e1_b.
 const std::vector<AxisPair> kRevoluteAxes{{2, 1, 1.0}, {2, 0, 1.0}};
+// The pin (a: its node, b: the ground) as MBDyn's PlanePinJoint (planej.cc): the ground's axis 3
+// against the node's axes 2 and 1, c1 = e2_a . e3_b, c2 = e1_a . e3_b (the same constraint, but
+// the Jacobian rows follow the node's turning axes, as MBDyn's do).
+const std::vector<AxisPair> kPinAxes{{1, 2, 1.0}, {0, 2, 1.0}};
 }  // namespace
 
 RevoluteHinge::RevoluteHinge(unsigned label, Variant v, const Attachment& a, const Attachment& b,
@@ -21,6 +25,10 @@ RevoluteHinge::RevoluteHinge(unsigned label, Variant v, const Attachment& a, con
     : Joint(label), orientation_(v == Variant::Pin ? StructNode::OrientationOutput::Euler123 : orientation),
       variant_(v), a_(a), b_(b), position_(v != Variant::Rotation), friction_(std::move(friction)) {
   R_WJ_ = reaction_frame();
+}
+
+const std::vector<AxisPair>& RevoluteHinge::axes() const {
+  return variant_ == Variant::Pin ? kPinAxes : kRevoluteAxes;
 }
 
 DofOrder RevoluteHinge::dof_order(int i) const {
@@ -55,7 +63,7 @@ std::string RevoluteHinge::log_line() const {
 void RevoluteHinge::residual(ResidualSink& r, const StepContext& c) {
   const int k = position_ ? 3 : 0;  // index of the first moment multiplier
   if (position_) add_coincidence_residual(r, c, a_, b_, first_index(), lambda3(c, 0));
-  add_axis_pairs_residual(r, c, a_, b_, kRevoluteAxes, first_index() + k, lambdas(c, k));
+  add_axis_pairs_residual(r, c, a_, b_, axes(), first_index() + k, lambdas(c, k));
   if (friction_) {
     const double M3 = friction_->residual(r, c, friction_row(), sliding_rate(), lambda3(c, 0).norm());
     if (!c.initial_assembly)
@@ -66,7 +74,7 @@ void RevoluteHinge::residual(ResidualSink& r, const StepContext& c) {
 void RevoluteHinge::jacobian(JacobianSink& J, const StepContext& c) {
   const int k = position_ ? 3 : 0;
   if (position_) add_coincidence_jacobian(J, c, a_, b_, first_index(), lambda3(c, 0));
-  add_axis_pairs_jacobian(J, c, a_, b_, kRevoluteAxes, first_index() + k, lambdas(c, k));
+  add_axis_pairs_jacobian(J, c, a_, b_, axes(), first_index() + k, lambdas(c, k));
   if (friction_) {
     const StructNode& na = *a_.node;
     const StructNode& nb = *b_.node;
@@ -85,7 +93,7 @@ void RevoluteHinge::jacobian(JacobianSink& J, const StepContext& c) {
 void RevoluteHinge::after_convergence(const StepContext& c) {
   const int k = position_ ? 3 : 0;
   F_W_ = position_ ? lambda3(c, 0) : Vec3::Zero();
-  M_W_ = axis_pairs_moment(a_, b_, kRevoluteAxes, lambdas(c, k));
+  M_W_ = axis_pairs_moment(a_, b_, axes(), lambdas(c, k));
   R_WJ_ = reaction_frame();
   rz_converged_ = rz();
   if (friction_) friction_->after_convergence(c, friction_row(), sliding_rate());

@@ -9,6 +9,7 @@
 // columns M3 and the friction coefficient after the standard ones.
 #include <memory>
 
+#include "elements/joints/axis_constraints.hpp"
 #include "elements/joints/friction.hpp"
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
@@ -49,6 +50,8 @@ class RevoluteHinge final : public Joint {
 
  private:
   Mat3 reaction_frame() const;  ///< frame of the local reaction columns
+  /// The axis pairs the two moment multipliers keep orthogonal (axis_constraints.hpp).
+  const std::vector<AxisPair>& axes() const;
   Mat3 R_rel() const;    ///< relative orientation as MBDyn reports it (node 2 w.r.t. node 1)
   Vec3 w_rel_J() const;         ///< relative angular velocity (node 2 - node 1) in the joint frame
   /// The card's `orientation description` (hinge, rotation); the pin always writes Euler 123.

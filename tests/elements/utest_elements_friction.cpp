@@ -43,9 +43,10 @@ TEST(FrictionJacobians, InLineModLugre) {
   for (double z : {-1.2e-2, 1.2e-2, -3e-2}) {
     for (double preload : {0.1, 5.0}) {
       ElementFixture f;
+      const Attachment a = f.att(f.n1, 1), b{f.n2};
       auto& j = f.model.add_element(std::make_unique<PointOnSubspace>(
-          1, PointOnSubspace::Kind::InLine, f.att(f.n1, 1), Attachment{f.n2}, Vec3::UnitZ(),
-          lugre(FrictionShape::Simple, preload, 1.0)));
+          1, PointOnSubspace::Kind::InLine, a, b, Vec3::UnitZ(), lugre(FrictionShape::Simple, preload, 1.0)));
+      f.known_deviation = test_support::in_line_mbdyn_terms(static_cast<PointOnSubspace&>(j), a, b);
       const auto r = f.check(0.37, set_last_unknown(j, z));
       EXPECT_LT(r.max_error, 1e-6) << z << " " << preload << ": " << r.str();
     }
@@ -68,8 +69,10 @@ TEST(FrictionJacobians, DiscreteCoulombStuckAndSliding) {
   // |f| above fs(0) switches the model, whose Jacobian is then that of f = fs(v) sign + s2 v.
   for (double f0 : {0.1, 0.9}) {
     ElementFixture f;
-    auto& j = f.model.add_element(std::make_unique<PointOnSubspace>(1, PointOnSubspace::Kind::InLine, f.att(f.n1, 1),
-                                                                    Attachment{f.n2}, Vec3::UnitZ(), coulomb(0.1, 1.0)));
+    const Attachment a = f.att(f.n1, 1), b{f.n2};
+    auto& j = f.model.add_element(
+        std::make_unique<PointOnSubspace>(1, PointOnSubspace::Kind::InLine, a, b, Vec3::UnitZ(), coulomb(0.1, 1.0)));
+    f.known_deviation = test_support::in_line_mbdyn_terms(static_cast<PointOnSubspace&>(j), a, b);
     f.check(0.37, set_last_unknown(j, f0));
     const auto r = f.check(0.37, set_last_unknown(j, f0));
     EXPECT_LT(r.max_error, 1e-6) << f0 << ": " << r.str();

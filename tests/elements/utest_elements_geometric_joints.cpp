@@ -67,7 +67,10 @@ TEST(GeometricJointJacobians, InLineAndInPlaneWithOffsets) {
       ElementFixture f;
       Attachment b{f.n2};
       if (offset) b.offset_N = Vec3(-0.2, 0.3, 0.25);
-      f.model.add_element(std::make_unique<PointOnSubspace>(1, kind, f.att(f.n1, 1), b, Vec3(0.3, -1.0, 2.0)));
+      const Attachment a = f.att(f.n1, 1);
+      auto& j = f.model.add_element(std::make_unique<PointOnSubspace>(1, kind, a, b, Vec3(0.3, -1.0, 2.0)));
+      if (kind == PointOnSubspace::Kind::InLine)
+        f.known_deviation = test_support::in_line_mbdyn_terms(static_cast<PointOnSubspace&>(j), a, b);
       const auto r = f.check(0.29);
       EXPECT_LT(r.max_error, 1e-6) << static_cast<int>(kind) << offset << ": " << r.str();
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "elements/joints/in_line.hpp"
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/rotations.hpp"
@@ -53,8 +54,13 @@ struct ElementFixture {
     // Newton reference state (see the harness): omega moves into w_ref, g = g' = 0.
     model.after_predict(t, y, yp);
     for (auto* n : {n1, n2}) yp.segment<6>(n->momentum_dof_index()) << 0.1, -0.2, 0.3, 0.05, 0.4, -0.1;
-    return check_jacobian(model, t, dCoef, y, yp);
+    return check_jacobian(model, t, dCoef, y, yp, 1e-6,
+                          known_deviation ? [&](Eigen::MatrixXd& J) { known_deviation(J, y, dCoef); }
+                                          : std::function<void(Eigen::MatrixXd&)>{});
   }
+  /// What an element's Jacobian holds on purpose besides the derivative (given the state and
+  /// dCoef): taken out before the finite-difference check.
+  std::function<void(Eigen::MatrixXd&, const Vector&, double)> known_deviation;
   /// The residual of element `e` alone at the model's initial state (time 0).
   Vector residual_at_start(Element& e) {
     Vector y, yp;
@@ -69,5 +75,22 @@ struct ElementFixture {
     return check(dCoef, 0.25, tweak);
   }
 };
+
+/// The in line joint's Jacobian is MBDyn's (inline.cc): the turning of the line's directions in
+/// node b's force goes to node b's rotation columns, and node b's (F x)(q x) block has the other
+/// sign. This puts the exact terms back, for a finite-difference check of the rest.
+inline std::function<void(Eigen::MatrixXd&, const Vector&, double)> in_line_mbdyn_terms(
+    const elements::PointOnSubspace& j, const elements::Attachment& a, const elements::Attachment& b) {
+  return [&j, a, b](Eigen::MatrixXd& J, const Vector& y, double dCoef) {
+    const int ta = a.node->dof_index() + 3, tb = b.node->dof_index() + 3, fb = b.node->eq_index();
+    const Mat3 qx = skew(b.b_W());
+    for (int i = 0; i < 2; ++i) {
+      const Mat3 hex = dCoef * y[j.first_index() + i] * skew(Vec3(a.R_WH().col(i)));
+      J.block<3, 3>(fb, tb) += hex;
+      J.block<3, 3>(fb, ta) -= hex;
+      J.block<3, 3>(fb + 3, tb) += 2.0 * hex * qx;
+    }
+  };
+}
 
 }  // namespace mbl::test_support
