@@ -267,21 +267,21 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
   }
   predict(t, pts, n_pred, XP_pred_);
   const NewtonResult nr = solve_point(problem, t, C_, XP_pred_, fd.b[0], fa.b[0], newton, out);
-  last_formula_ = fd;
+  if (error_control()) last_formula_ = std::move(fd);
   return from_newton(nr, nr.iterations);
 }
 
 template <int N>
 bool StepNIntegrator<N>::family_error_estimate(Problem& problem, const Point& out, double dt) {
-  // Values only (docs/adaptive.md), for the members with a trapezoidal step (crank nicolson,
-  // hope): the trapezoidal rule keeps an undamped oscillation (root -1) in the derivatives it
-  // solves, which Milne's device, through the derivatives, reads as an error that does not shrink
-  // with the step. The values of the converged points are free of it (y_n - y_(n-1) holds the sum
-  // of two consecutive derivatives, where the alternation cancels). The local error of the
-  // formula X_n = sum_j a_j X_(n-j) + sum_j b_j XP_(n-j) on a smooth solution is its residual
-  // R = (sum_j a_j tau_j^3 / 6 - sum_j b_j tau_j^2 / 2) y''' + O(h^4), tau_j = t_n - t_(n-j),
-  // and y''' is 6 times the third divided difference of the new point and three past ones
-  // (Lambert, Computational Methods in ODEs, §3.5; the trapezoidal rule gives -h^3 y''' / 12).
+  // Values only (docs/adaptive.md), for crank nicolson: the trapezoidal rule keeps an undamped
+  // oscillation (root -1) in the derivatives it solves, which Milne's device, through the
+  // derivatives, reads as an error that does not shrink with the step. The values of the
+  // converged points are free of it (y_n - y_(n-1) holds the sum of two consecutive derivatives,
+  // where the alternation cancels). The local error of the formula X_n = sum_j a_j X_(n-j) +
+  // sum_j b_j XP_(n-j) on a smooth solution is its residual R = (sum_j a_j tau_j^3 / 6 - sum_j
+  // b_j tau_j^2 / 2) y''' + O(h^4), tau_j = t_n - t_(n-j), and y''' is 6 times the third divided
+  // difference of the new point and three past ones (Lambert, Computational Methods in ODEs,
+  // §3.5; the trapezoidal rule gives -h^3 y''' / 12).
   if (!values_only_estimate() || history_.size() < 3) return false;
   const std::span<const Point> pts = rebased(problem, {&out, &history_[0], &history_[1], &history_[2]});
   const coef::Lms& f = last_formula_;
