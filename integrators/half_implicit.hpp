@@ -22,6 +22,8 @@ StepResult half_implicit_step(SecondOrderProblem& p, double t_n, double h, HalfI
 class HalfImplicitIntegrator : public SecondOrderIntegratorWithState<HalfImplicitState> {
  public:
   HalfImplicitIntegrator() : SecondOrderIntegratorWithState("half implicit", 1) {}
+  /// Symplectic Euler is first order: its local error, and Milne's estimate of it, is O(h^2).
+  int error_estimate_order() const override { return 1; }
 
  protected:
   StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,

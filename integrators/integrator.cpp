@@ -50,9 +50,10 @@ void ImplicitStepIntegrator::start(Problem& problem, double t0, const Vector& y0
   for (int i = 0; i < n_; ++i) in_norm_[i] = problem.in_error_norm(i);
   Point p0{t0, y0, yp0};
   // Error control estimates from the two previous steps and the new one (Milne's device).
-  if (error_control()) history_size_ = std::max(history_size_, 2);
+  if (error_control()) history_size_ = std::max(history_size_, error_history_points());
   // The most points a step rebases: its past steps, or the previous stages of an ESDIRK step.
-  problem.reserve_history(std::max({history_size_, implicit_stages() + 1, error_control() ? 3 : 0}));
+  problem.reserve_history(
+      std::max({history_size_, implicit_stages() + 1, error_control() ? error_history_points() + 1 : 0}));
   problem.after_convergence(t0, p0.y, p0.yp);
   history_.clear();
   history_.push_front(p0);
@@ -266,7 +267,41 @@ StepResult StepNIntegrator<N>::step(Problem& problem, double t, double dt, Newto
   }
   predict(t, pts, n_pred, XP_pred_);
   const NewtonResult nr = solve_point(problem, t, C_, XP_pred_, fd.b[0], fa.b[0], newton, out);
+  if (error_control()) last_formula_ = std::move(fd);
   return from_newton(nr, nr.iterations);
+}
+
+template <int N>
+bool StepNIntegrator<N>::family_error_estimate(Problem& problem, const Point& out, double dt) {
+  // Values only (docs/adaptive.md), for crank nicolson: the trapezoidal rule keeps an undamped
+  // oscillation (root -1) in the derivatives it solves, which Milne's device, through the
+  // derivatives, reads as an error that does not shrink with the step. The values of the
+  // converged points are free of it (y_n - y_(n-1) holds the sum of two consecutive derivatives,
+  // where the alternation cancels). The local error of the formula X_n = sum_j a_j X_(n-j) +
+  // sum_j b_j XP_(n-j) on a smooth solution is its residual R = (sum_j a_j tau_j^3 / 6 - sum_j
+  // b_j tau_j^2 / 2) y''' + O(h^4), tau_j = t_n - t_(n-j), and y''' is 6 times the third divided
+  // difference of the new point and three past ones (Lambert, Computational Methods in ODEs,
+  // §3.5; the trapezoidal rule gives -h^3 y''' / 12).
+  if (!values_only_estimate() || history_.size() < 3) return false;
+  const std::span<const Point> pts = rebased(problem, {&out, &history_[0], &history_[1], &history_[2]});
+  const coef::Lms& f = last_formula_;
+  double c3 = 0.0;  // e = c3 * (third divided difference)
+  for (std::size_t j = 1; j < f.b.size(); ++j) {
+    const double tau = out.t - pts[j].t;
+    if (j - 1 < f.a.size()) c3 += f.a[j - 1] * tau * tau * tau;
+    c3 -= 3.0 * f.b[j] * tau * tau;
+  }
+  const double t0 = pts[0].t, t1 = pts[1].t, t2 = pts[2].t, t3 = pts[3].t;
+  estimate_.setZero(n_);
+  for (int i = 0; i < n_; ++i) {
+    if (alg_[i]) continue;
+    const double d01 = (pts[0].y[i] - pts[1].y[i]) / (t0 - t1);
+    const double d12 = (pts[1].y[i] - pts[2].y[i]) / (t1 - t2);
+    const double d23 = (pts[2].y[i] - pts[3].y[i]) / (t2 - t3);
+    const double d012 = (d01 - d12) / (t0 - t2), d123 = (d12 - d23) / (t1 - t3);
+    estimate_[i] = c3 * (d012 - d123) / (t0 - t3);
+  }
+  return true;
 }
 
 // ---- SingleStepIntegrator ----------------------------------------------------------------------
@@ -307,8 +342,24 @@ StepResult SingleStepIntegrator<N>::step(Problem& problem, double t, double dt,
   const Eigen::VectorXcd ycoef = dt * ((1.0 - g[0]) * unit(N) + g[0] * A_new);
   const std::span<const Point> pts = rebased(problem, {&history_[0]});
   const Vector XP1 = XP(pts[0]);
+  // A changed step under error control (docs/adaptive.md): each auxiliary variable is the
+  // derivative at the last point plus a multiple of h y'' (it starts equal to y'_0 and follows
+  // eqs. 18-20), a multiple fixed by the gammas for a fixed step. Taken unchanged into a step of
+  // another size it stands for y' at the wrong time, an O(h^2) local error at every change that
+  // made the step collapse; scaled by the ratio of the steps, aux = y'_(N-1) + (h / h_prev)
+  // (aux - y'_(N-1)), it keeps the method second order (as a Nordsieck vector is rescaled).
+  std::vector<Eigen::VectorXcd> scaled;
+  const std::vector<Eigen::VectorXcd>* aux = &aux_;
+  if (error_control() && history_.size() >= 2) {
+    const double ratio = dt / (history_[0].t - history_[1].t);
+    if (std::abs(ratio - 1.0) > 1e-12) {
+      const Eigen::VectorXcd XP1c = XP1.template cast<cd>();
+      for (const Eigen::VectorXcd& a : aux_) scaled.push_back(XP1c + ratio * (a - XP1c));
+      aux = &scaled;
+    }
+  }
   Vector C = X(pts[0]) + ycoef[1].real() * XP1;
-  for (int p = 1; p < N; ++p) C += (ycoef[p + 1] * aux_[p - 1]).real();
+  for (int p = 1; p < N; ++p) C += (ycoef[p + 1] * (*aux)[p - 1]).real();
   const double D = ycoef[0].real();
   const NewtonResult nr = solve_point(problem, t, C, XP1, D, D, newton, out);
   if (nr.converged) {
@@ -318,8 +369,8 @@ StepResult SingleStepIntegrator<N>::step(Problem& problem, double t, double dt,
     for (int p = 1; p < N; ++p) {
       const cd ge = g[2 * (N - p)], go = g[2 * (N - p) - 1];
       Eigen::VectorXcd updated =
-          ((1.0 - ge) * old_prev + ge * new_prev - (1.0 - go) * aux_[p - 1]) / go;
-      old_prev = aux_[p - 1];
+          ((1.0 - ge) * old_prev + ge * new_prev - (1.0 - go) * (*aux)[p - 1]) / go;
+      old_prev = (*aux)[p - 1];
       new_prev = updated;
       aux_[p - 1] = std::move(updated);
     }
@@ -410,11 +461,30 @@ template class StageNIntegrator<6>;
 
 // ---- factory -----------------------------------------------------------------------------------
 
-std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) {
-  // Method keywords match like every card keyword: case-insensitive, inner blanks ignored.
+namespace {
+/// Method keywords match like every card keyword: case-insensitive, inner blanks ignored.
+std::string method_key(const std::string& written) {
   std::string name;
-  for (unsigned char c : spec.name)
+  for (unsigned char c : written)
     if (!std::isspace(c)) name += static_cast<char>(std::tolower(c));
+  return name;
+}
+}  // namespace
+
+std::string error_control_refusal(const MethodSpec& spec) {
+  // Central differences solve, at each point, the position of the next one with the step of
+  // that solve (seed 002 eqs. 84-90: q(t + h) is affine in the unknown at t): the next step is
+  // fixed one step ahead, and a step rejected or changed by the error test would start from a
+  // position computed for another step.
+  if (method_key(spec.name) == "centraldifferences")
+    return "expected a method whose step can change (strategy: error control), found central differences "
+           "(it computes the position at t + h with the step of the point before, seed 002 eqs. 84-90; "
+           "use a fixed time step)";
+  return {};
+}
+
+std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) {
+  const std::string name = method_key(spec.name);
   auto need_rho = [&]() {
     if (!spec.rho)
       throw std::invalid_argument(
@@ -458,12 +528,16 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
   if (name == "hope")
     return std::make_unique<StepNIntegrator<2>>(
         "hope",
-        [](double r, double h, double, int step, int avail) {
+        [](double r, double h, double hp, int step, int avail) {
           // Step 1 is the Crank-Nicolson start-up (MBDyn's pFirstRegularStep); MBDyn's
           // HopeSolver::SetCoef then flips its flag from 0 at every new step, so step 2 is
           // trapezoidal, step 3 the two-step formula, and so on (stepsol_impl.cc). Under error
-          // control, unequal past steps (avail < 2) also take the trapezoidal rule.
-          return step % 2 == 0 || avail < 2 ? coef::trapezoidal(h) : coef::hope_two_step(r, h);
+          // control, an odd step whose past step differs from it (avail < 2) is taken by the
+          // variable-step ms2 with the same radius: a damped step at least every other step, as
+          // the two-step formula is (two trapezoidal steps in a row let the multipliers of
+          // index-3 constraints grow, docs/adaptive.md).
+          if (step % 2 == 0) return coef::trapezoidal(h);
+          return avail < 2 ? coef::ms2(r, h, hp) : coef::hope_two_step(r, h);
         },
         need_rho(), rho_alg);
   if (name == "ss2") return std::make_unique<SingleStepIntegrator<2>>("ss2", need_rho());

@@ -102,6 +102,8 @@ class ImplicitStepIntegrator {
   virtual StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
                           Point& out) = 0;
   virtual void on_start(const Point& p0) {}
+  /// Error control: the converged points (past ones) the estimate needs.
+  virtual int error_history_points() const { return 2; }
   /// Error control: the family's own estimate of the step just solved (`out`, canonical, the
   /// newest converged point of the problem) into estimate_; false to use the default
   /// (error_estimate_from_history).
@@ -168,8 +170,13 @@ class StepNIntegrator : public ImplicitStepIntegrator {
   StepResult step(Problem& problem, double t, double dt, NewtonSolver& newton,
                   Point& out) override;
   int error_estimate_order() const override { return name() == "implicit euler" ? 1 : 2; }
+  bool family_error_estimate(Problem& problem, const Point& out, double dt) override;
+  int error_history_points() const override { return values_only_estimate() ? 3 : 2; }
 
  private:
+  /// The trapezoidal rule estimates from the values only (docs/adaptive.md).
+  bool values_only_estimate() const { return name() == "crank nicolson"; }
+  coef::Lms last_formula_;  ///< the formula of the last step solved (error control)
   Formula formula_;
   RhoFunction rho_, rho_alg_;
   bool extrapolate_;
@@ -234,5 +241,9 @@ struct MethodSpec {
 
 /// Throws std::invalid_argument for unknown names or missing radii.
 std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec);
+
+/// Why a method cannot take `strategy: error control` ("expected ..., found ..."), empty when it
+/// can (docs/adaptive.md).
+std::string error_control_refusal(const MethodSpec& spec);
 
 }  // namespace mbl::integrators

@@ -59,6 +59,7 @@ void read_tolerance(CardReader& in, integrators::NewtonOptions& o) {
 void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
   using Kind = integrators::StepStrategy::Kind;
   integrators::StepStrategy& st = s.strategy;
+  const parser::SourceLocation at = in.location();
   if (in.keyword_is("no change")) {
     st.kind = Kind::NoChange;
   } else if (in.keyword_is("factor")) {
@@ -79,6 +80,8 @@ void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
   } else if (in.keyword_is("error control")) {
     // Ours (docs/adaptive.md): `error control, <rtol> [, <atol>] [, safety, <s>]
     // [, max growth, <g>] [, max shrink, <r>] [, per step]`.
+    if (const std::string why = integrators::error_control_refusal(s.method); !why.empty())
+      throw parser::InputError(at, why);
     st.kind = Kind::ErrorControl;
     st.relative_tolerance = in.real();
     if (!(st.relative_tolerance > 0.0)) in.fail_expected("a positive relative tolerance");
@@ -909,6 +912,9 @@ class Builder {
     } catch (const std::invalid_argument& e) {
       throw parser::InputError(at, e.what());
     }
+    // `strategy: error control` read before this card (docs/adaptive.md); the dummy steps take no strategy.
+    if (&m == &result_.settings.method && result_.settings.strategy.kind == integrators::StepStrategy::Kind::ErrorControl)
+      if (const std::string why = integrators::error_control_refusal(m); !why.empty()) throw parser::InputError(at, why);
   }
 
   void read_linear_solver(CardReader& in) {

@@ -193,8 +193,8 @@ TEST_P(ErrorFollowsTolerance, OnTheSmoothPendulum) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, ErrorFollowsTolerance,
-                         ::testing::Values("ms, 0.6", "bdf", "ms4, 0.6", "Bathe, 0.6", "msstc3, 0.", "DIRK54",
-                                           "generalized alpha, 0.6"),
+                         ::testing::Values("ms, 0.6", "bdf", "ms3, 0.6", "ms4, 0.6", "ss2, 0.6", "ss3, 0.6", "ss4, 0.6",
+                                           "Bathe, 0.6", "msstc3, 0.", "generalized alpha, 0.6"),
                          [](const ::testing::TestParamInfo<const char*>& i) { return test::test_identifier(i.param); });
 
 TEST(ErrorControl, EndsAtTheFinalTimeWithEveryStepInTheOutAndASummary) {
