@@ -584,6 +584,171 @@ end: elements;
   check_kind("joint: revolute rotation", "mbdyn/struct/planej.cc `PlaneRotationJoint`", element(b, "joint", 2), e, 1e-12);
 }
 
+// ---- driven joints, screw, gimbal, displacement-node joints ---------------------------------------
+
+/// "matr, ..." of R (row by row), for decks built here.
+std::string matr(const Mat3& R) {
+  return fmt::format("matr, {:.17g}, {:.17g}, {:.17g}, {:.17g}, {:.17g}, {:.17g}, {:.17g}, {:.17g}, {:.17g}", R(0, 0),
+                     R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1), R(2, 2));
+}
+std::string vec(const Vec3& v) { return fmt::format("{:.17g}, {:.17g}, {:.17g}", v[0], v[1], v[2]); }
+
+// Each joint holds a node at rest against loads applied here (no gravity), so its reaction is
+// the load (closed form); the signs and frames are those of MBDyn's dGetPrivData of each kind,
+// the ground node 10 turned so that joint, node and global frames differ:
+// - drive hinge (drvhinge.cc): node 1 receives +R1 M, node 2 -R1 M, so a couple C on node 2
+//   gives M = R1^T C; rx..rz is the drive's value;
+// - gimbal rotation (gimbal.cc): node 2 receives +Ra lambda: a couple C gives lambda = -Ra^T C,
+//   C normal to the two free directions R_ab w_theta, R_ab w_phi (the joint's (9.156));
+// - screw (screwjoint.cc): F = e lambda, M = C1 lambda, both global (not in the joint frame); a
+//   force P along the axis e balanced by the couple -P p / 2 pi about it gives lambda = -P;
+//   d = e . D and r = e_h . Theta (absolute, not from the start);
+// - offset / rigid body displacement joints (offdispjad.cc, rbdispjad.cc): f, m are minus the
+//   load the element puts on node 1 (the master), global; F, M the same in that node's frame;
+// - linear / angular acceleration (accj.cc): the node receives -F e in its momentum definition,
+//   so F is a momentum, m a t from rest (M = J wp t);
+// - velocity joints (drvj.cc), the imposed value; deformable axial joint (vehj4.cc): rz, wz from
+//   the nodes, Mz = k rz.
+TEST(PrivateData, DrivenAndDisplacementJointsBalanceTheirLoads) {
+  const Mat3 R10 = rot::euler123_to_R(Vec3(0.2, -0.1, 0.3));
+  const Mat3 R6 = rot::euler123_to_R(Vec3(-0.3, 0.2, 0.1));
+  const double th = 0.1, ph = 0.2;
+  const Mat3 Rab = rot::R2(th) * rot::R1(ph) * rot::R2(th);  // gimbal_R(theta, phi) of gimbal.cc
+  const Vec3 w_theta(std::sin(th) * std::sin(ph), 1. + std::cos(ph), -std::cos(th) * std::sin(ph));
+  const Vec3 w_phi(std::cos(th), 0., std::sin(th));
+  const Vec3 lam = 0.7 * (Rab * w_theta).cross(Rab * w_phi).normalized();
+  const Vec3 C2(0.3, -0.4, 0.5), C3 = -(R10 * lam);
+  const Vec3 e = R10.col(2);
+  const double P = 2., pitch = 0.05, k_pitch = pitch / (2. * M_PI);
+  const Vec3 X5(0.3, -0.2, 0.4), F5(1., -2., 3.), F6(0.5, 1., -1.5), C6(0.2, -0.3, 0.4);
+  const std::string deck = fmt::format(R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2e-3; time step: 1e-3; tolerance: 1e-12; max iterations: 30;
+end: initial value;
+begin: control data; structural nodes: 15; rigid bodies: 10; joints: 17; forces: 7;
+  skip initial joint assembly; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 10, static, null, {R10}, null, null;
+  structural: 2, dynamic, null, {R2}, null, null;
+  structural: 3, dynamic, null, {R3}, null, null;
+  structural: 4, dynamic, {X4}, {R4}, null, null;
+  structural: 5, dynamic displacement, {X5}, null;
+  structural: 6, dynamic, 2., 0., 0., {R6}, null, null;
+  structural: 61, static, 3., 0., 0., eye, null, null;
+  structural: 62, static, 2., 1., 0., eye, null, null;
+  structural: 63, static, 2., 0., 1., eye, null, null;
+  structural: 11, dynamic, null, eye, 2., 0., 0., null;
+  structural: 12, dynamic, null, eye, null, 0., 0., 1.5;
+  structural: 13, dynamic, null, eye, null, null;
+  structural: 14, dynamic, null, eye, null, null;
+  structural: 15, dynamic, null, euler123, 0., 0., 0.3, null, 0., 0., 0.5;
+end: nodes;
+begin: elements;
+  joint: 101, clamp, 1, node, node;
+  joint: 110, clamp, 10, node, node;
+  joint: 161, clamp, 61, node, node;
+  joint: 162, clamp, 62, node, node;
+  joint: 163, clamp, 63, node, node;
+  body: 2, 2, 1., null, eye;
+  body: 3, 3, 1., null, eye;
+  body: 4, 4, 1., null, eye;
+  body: 5, 5, 2.;
+  body: 6, 6, 1., null, eye;
+  body: 11, 11, 1., null, eye;
+  body: 12, 12, 1., null, eye;
+  body: 13, 13, 2., null, eye;
+  body: 14, 14, 1., null, diag, 1., 1., 3.;
+  body: 15, 15, 1., null, eye;
+  joint: 202, spherical hinge, 10, null, 2, null;
+  joint: 203, spherical hinge, 10, null, 3, null;
+  joint: 2, drive hinge, 10, 2, single, 0., 0., 1., const, 0.2;
+  couple: 22, absolute, 2, {C2}, const, 1.;
+  joint: 3, gimbal rotation, 10, 3;
+  couple: 23, absolute, 3, {C3}, const, 1.;
+  joint: 4, screw, 10, position, null, orientation, eye, 4, offset, null, pitch, {pitch};
+  force: 4, absolute, 4, position, null, {e}, const, {P};
+  couple: 24, absolute, 4, {e}, const, {Cs};
+  joint: 5, offset displacement joint, 10, 5;
+  force: 5, absolute displacement, 5, {F5}, const, 1.;
+  joint: 6, rigid body displacement joint, 6, 3, 61, 62, 63;
+  force: 6, absolute, 6, position, null, {F6}, const, 1.;
+  couple: 26, absolute, 6, {C6}, const, 1.;
+  joint: 11, linear velocity, 11, 1., 0., 0., const, 2.;
+  joint: 12, angular velocity, 12, 0., 0., 1., const, 1.5;
+  joint: 13, linear acceleration, 13, 1., 0., 0., const, 4.;
+  joint: 14, angular acceleration, 14, 0., 0., 1., const, -1.5;
+  joint: 15, deformable axial joint, 1, 15, linear elastic, 10.;
+end: elements;
+)",
+                                       fmt::arg("R10", matr(R10)), fmt::arg("R2", matr(R10 * rot::R3(0.2))),
+                                       fmt::arg("R3", matr(R10 * Rab)), fmt::arg("X4", vec(0.1 * e)),
+                                       fmt::arg("R4", matr(R10 * rot::R3(0.5))), fmt::arg("X5", vec(X5)),
+                                       fmt::arg("R6", matr(R6)), fmt::arg("C2", vec(C2)), fmt::arg("C3", vec(C3)),
+                                       fmt::arg("pitch", pitch), fmt::arg("e", vec(e)), fmt::arg("P", P),
+                                       fmt::arg("Cs", -P * k_pitch), fmt::arg("F5", vec(F5)), fmt::arg("F6", vec(F6)),
+                                       fmt::arg("C6", vec(C6)));
+  BuildResult b = run("driven_joints", deck);
+  // The reactions carry the start's dCoef-sized offsets of the dynamic nodes (relative 1e-5).
+  constexpr double kStart = 1e-4;
+  {
+    std::map<std::string, double> x;
+    put3(x, "r{1}", Vec3(0., 0., 0.2));
+    put3(x, "M{1}", R10.transpose() * C2);
+    check_kind("joint: drive hinge", "mbdyn/struct/drvhinge.cc `DriveHingeJoint`", element(b, "joint", 2), x, kStart);
+  }
+  {
+    std::map<std::string, double> x{{"theta", th}, {"phi", ph}};
+    put3(x, "lambda[{}]", lam);
+    check_kind("joint: gimbal rotation", "mbdyn/struct/gimbal.cc `GimbalRotationJoint`", element(b, "joint", 3), x, kStart);
+  }
+  {
+    std::map<std::string, double> x{{"d", 0.1}, {"r", 0.5}};
+    put3(x, "F{1}", -P * e);
+    put3(x, "M{1}", P * k_pitch * e);
+    check_kind("joint: screw", "mbdyn/struct/screwjoint.cc `ScrewJoint` (F, M global, as MBDyn's; its M, "
+               "C1 lambda, applies R1 to the already global axis where ours does not)",
+               element(b, "joint", 4), x, kStart);
+  }
+  {
+    std::map<std::string, double> x;
+    put3(x, "f{1}", -F5);
+    put3(x, "m{1}", Vec3(-X5.cross(F5)));
+    put3(x, "F{1}", Vec3(-R10.transpose() * F5));
+    put3(x, "M{1}", Vec3(-R10.transpose() * X5.cross(F5)));
+    check_kind("joint: offset displacement joint", "mbdyn/struct/offdispjad.cc `OffsetDispJointAd` (F, M in node 1's "
+               "frame; f, m global)", element(b, "joint", 5), x, kStart);
+  }
+  {
+    std::map<std::string, double> x;
+    put3(x, "f{1}", F6);
+    put3(x, "m{1}", C6);
+    put3(x, "F{1}", Vec3(R6.transpose() * F6));
+    put3(x, "M{1}", Vec3(R6.transpose() * C6));
+    check_kind("joint: rigid body displacement joint", "mbdyn/struct/rbdispjad.cc `RigidBodyDispJointAd` (F, M in "
+               "the master's frame; f, m global)", element(b, "joint", 6), x, kStart);
+  }
+  check_kind("joint: linear velocity", "mbdyn/struct/drvj.cc `LinearVelocityJoint`", element(b, "joint", 11),
+             {{"v", 2.}});
+  check_kind("joint: angular velocity", "mbdyn/struct/drvj.cc `AngularVelocityJoint`", element(b, "joint", 12),
+             {{"w", 1.5}});
+  // On a dynamic node the multiplier enters the momentum definition (MBDyn's iGetFirstRowIndex):
+  // it is the momentum m a t (J wp t) gained from rest, not a force.
+  const double t = 2e-3;
+  check_kind("joint: linear acceleration", "mbdyn/struct/accj.cc `LinearAccelerationJoint`", element(b, "joint", 13),
+             {{"F", 2. * 4. * t}, {"a", 4.}}, 1e-6);
+  check_kind("joint: angular acceleration", "mbdyn/struct/accj.cc `AngularAccelerationJoint`",
+             element(b, "joint", 14), {{"M", 3. * -1.5 * t}, {"wp", -1.5}}, 1e-6);
+  {
+    const StructNode& n = node(b, 15);
+    const double rz = rot::R_to_rotvec(n.R_WN())[2];
+    EXPECT_GT(rz, 0.3);
+    check_kind("joint: deformable axial joint", "mbdyn/struct/vehj4.cc `DeformableAxialJoint` (the law's "
+               "constitutiveLaw.* data: not yet)", element(b, "joint", 15),
+               {{"rz", rz}, {"wz", n.w_W()[2]}, {"Mz", 10. * rz}}, 1e-9);
+  }
+}
+
 // ---- inertia ---------------------------------------------------------------------------------------
 
 // Two point masses (no inertia of their own) read from the cards: the inertia element's mass,
