@@ -810,6 +810,85 @@ end: elements;
              1e-9);
 }
 
+// ---- motor, discrete control ------------------------------------------------------------------------
+
+// A motor (gain G = 5, L = 1e-3, R = 10, cogging M0 = 0.01, M1 = 0.02, 3 terminal pairs) between
+// a fixed node and a node turned by 0.4 about the axis, on 10 V: its torque is all that turns
+// node 2 about the axis, so M = d(gamma_z)/dt, i = (M - M0) / (G + M1), and L iP = U - G omega -
+// R i (motor.cc). A discrete control (the input manual's example: A_1 = B_1 = I, the measures
+// scaled by 1e-3) applies u[k] to abstract nodes held by unit springs: u[k] is their value, and
+// 1e-3 times the sum of the earlier measures.
+TEST(PrivateData, MotorAndDiscreteControl) {
+  const std::filesystem::path control =
+      std::filesystem::temp_directory_path() / fmt::format("mbl_private_data_control_{}.dat", ::getpid());
+  std::ofstream(control) << "1. 0.\n0. 1.\n1. 0.\n0. 1.\n";
+  const std::string deck = fmt::format(R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 5e-3; time step: 1e-3; tolerance: 1e-10; max iterations: 20;
+end: initial value;
+begin: control data; structural nodes: 2; electric nodes: 2; abstract nodes: 3; joints: 2; rigid bodies: 1;
+  electric elements: 2; genels: 5; forces: 1; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, null, euler123, 0., 0., 0.4, null, null;
+  electric: 1;
+  electric: 2;
+  abstract: 21;
+  abstract: 22;
+  abstract: 31;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, revolute hinge, 1, null, 2, null;
+  body: 2, 2, 1., null, diag, 1., 1., 2.;
+  electric: 1, motor, 1, 2, orientation, eye, 1, 2, 5., 1.e-3, const, 10., M0, const, 0.01, M1, const, 0.02,
+    terminal pairs, 3;
+  genel: 1, clamp, 1, electric, algebraic, 0.;
+  genel: 2, clamp, 2, electric, algebraic, 10.;
+  genel: 31, spring support, 31, abstract, algebraic, linear elastic, 1.;
+  force: 31, abstract, 31, abstract, sine, 0., 2*pi, 1., forever, 0.;
+  genel: 21, spring support, 21, abstract, algebraic, linear elastic, 1.;
+  genel: 22, spring support, 22, abstract, algebraic, linear elastic, 1.;
+  electric: 3, discrete control, 2, 2, 1, 1, control, "{control}",
+    outputs, node dof, 31, abstract, algebraic, scale, 1e-3,
+      drive, sine, 0., 2*pi, 1., forever, 0., scale, 2e-3,
+    inputs, 21, abstract, algebraic, 22, abstract, algebraic;
+end: elements;
+)",
+                                       fmt::arg("control", control.string()));
+  BuildResult b = run("motor_control", deck);
+  const StructNode& n2 = node(b, 2);
+  const double M = n2.gamma_dot()[2], i = (M - 0.01) / 5.02, omega = n2.w_W()[2];
+  const double phim = std::atan2(n2.R_WN()(1, 0), n2.R_WN()(0, 0));
+  EXPECT_GT(std::abs(i), 1e-3);
+  EXPECT_GT(phim, 0.4);
+  check_kind("electric: motor", "mbdyn/elec/motor.cc `Motor`", element(b, "electric", 1),
+             {{"omega", omega},
+              {"M", M},
+              {"Pmech", omega * M},
+              {"U", 10.},
+              {"i", i},
+              {"iP", (10. - 5. * omega - 10. * i) / 1e-3},
+              {"Pel", 10. * i},
+              {"Phimech", phim},
+              {"Phiel", std::fmod(3. * phim, 2. * M_PI)},
+              {"M0", 0.01},
+              {"M1", 0.02 * i},
+              {"R", 10.}},
+             1e-7);
+  // u(t_n) = 1e-3 sum_(j<n) y(t_j): the last of 5 steps applies the sum over steps 1..4.
+  double u1 = 0., u2 = 0.;
+  for (int j = 1; j < 5; ++j) {
+    u1 += 1e-3 * std::sin(2. * M_PI * 1e-3 * j);
+    u2 += 2e-3 * std::sin(2. * M_PI * 1e-3 * j);
+  }
+  EXPECT_NEAR(b.model->find_node("abstract", 21)->private_data(1), u1, 1e-12);
+  EXPECT_NEAR(b.model->find_node("abstract", 22)->private_data(1), u2, 1e-12);
+  check_kind("electric: discrete control", "mbdyn/elec/discctrl.cc `DiscreteControlElem` (u[1..number of inputs])",
+             element(b, "electric", 3), {{"u[1]", u1}, {"u[2]", u2}}, 1e-9);
+  std::filesystem::remove(control);
+}
+
 // ---- inertia ---------------------------------------------------------------------------------------
 
 // Two point masses (no inertia of their own) read from the cards: the inertia element's mass,
