@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "elements/aero/rotor.hpp"
 #include "elements/solids/solid_shapes.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
 #include "mbdyn-like/core/rotations.hpp"
@@ -887,6 +888,79 @@ end: elements;
   check_kind("electric: discrete control", "mbdyn/elec/discctrl.cc `DiscreteControlElem` (u[1..number of inputs])",
              element(b, "electric", 3), {{"u[1]", u1}, {"u[2]", u2}}, 1e-9);
   std::filesystem::remove(control);
+}
+
+// ---- generic aerodynamic force, rotor -------------------------------------------------------------
+
+// A generic aerodynamic force on a clamped, turned node in a steady airstream, its table constant
+// (c = 1..6 everywhere): f = q S (1, 2, 3), m = q S L (4, 5, 6) in the aerodynamic frame, F = R f
+// and M = R m + o x F global, alpha and beta from the body-frame airspeed (genfm.cc, "alpha
+// first"). A rotor (induced velocity, no inflow model) sums the loads its aerodynamic elements
+// send: T = sum F, M = sum M + (x - x_pole) x F (indvel.cc, Res.AddForces), its craft and rotor
+// nodes at the same point here (MBDyn's pole is the craft node's position, ours the rotor node's:
+// they differ when the two nodes do).
+TEST(PrivateData, GenericAerodynamicForceAndRotor) {
+  const std::filesystem::path table =
+      std::filesystem::temp_directory_path() / fmt::format("mbl_private_data_genfm_{}.dat", ::getpid());
+  {
+    std::ofstream t(table);
+    t << "2 2\n";
+    for (double b : {-90., 90.})
+      for (double a : {-180., 180.}) t << a << ' ' << b << " 1 2 3 4 5 6\n";
+  }
+  const Mat3 R = rot::euler123_to_R(Vec3(0.1, -0.2, 0.3));
+  const Vec3 x_hub(1., 2., 3.);
+  const std::string deck = fmt::format(R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2e-3; time step: 1e-3; tolerance: 1e-10; end: initial value;
+begin: control data; structural nodes: 3; joints: 3; aerodynamic elements: 1; induced velocity elements: 1;
+  air properties; end: control data;
+begin: nodes;
+  structural: 1, static, null, {R}, null, null;
+  structural: 2, static, {hub}, eye, null, null;
+  structural: 3, static, {hub}, euler123, 0.2, 0., 0., null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, clamp, 2, node, node;
+  joint: 3, clamp, 3, node, node;
+  air properties: 1.2, 340., -1., 0., -0.2, const, 30.;
+  generic aerodynamic force: 10, 1, position, 0.5, 0., 0., orientation, eye, reference surface, 2.,
+    reference length, 0.5, alpha first, yes, file, angle units, degrees, "{table}";
+  induced velocity: 5, rotor, 2, 3, induced velocity, no;
+end: elements;
+)",
+                                       fmt::arg("R", matr(R)), fmt::arg("hub", vec(x_hub)),
+                                       fmt::arg("table", table.string()));
+  BuildResult b = run("genfm_rotor", deck);
+  std::filesystem::remove(table);
+  {
+    const Vec3 o_W = R * Vec3(0.5, 0., 0.), v_W = -Vec3(-30., 0., -6.), v = R.transpose() * v_W;
+    const double q = 0.5 * 1.2 * v_W.squaredNorm();
+    const Vec3 f = q * 2. * Vec3(1., 2., 3.), m = q * 2. * 0.5 * Vec3(4., 5., 6.);
+    std::map<std::string, double> x{
+        {"alpha", std::atan2(v.z(), std::copysign(std::hypot(v.x(), v.y()), v.x()))},
+        {"beta", -std::atan2(v.y(), std::abs(v.x()))}};
+    put3(x, "F{1}", R * f);
+    put3(x, "M{1}", Vec3(R * m + o_W.cross(R * f)));
+    put3(x, "f{1}", f);
+    put3(x, "m{1}", m);
+    EXPECT_GT(std::abs(x["beta"]), 0.05);
+    check_kind("generic aerodynamic force", "mbdyn/aero/genfm.cc `GenericAerodynamicForce`",
+               element(b, "aerodynamic", 10), x, 1e-12);
+  }
+  {
+    auto& rotor = const_cast<elements::aero::Rotor&>(
+        dynamic_cast<const elements::aero::Rotor&>(element(b, "induced velocity", 5)));
+    const Vec3 F1(1., -2., 3.), M1(0.1, 0.2, -0.3), x1(1.5, 2., 3.), F2(-0.5, 1., 2.), M2(0., 0.4, 0.), x2(1., 1., 3.5);
+    rotor.add_load(F1, M1, x1);
+    rotor.add_load(F2, M2, x2);
+    std::map<std::string, double> x;
+    put3(x, "T{1}", Vec3(F1 + F2));
+    put3(x, "M{1}", Vec3(M1 + M2 + (x1 - x_hub).cross(F1) + (x2 - x_hub).cross(F2)));
+    check_kind("induced velocity: rotor", "mbdyn/aero/indvel.cc `InducedVelocity` (global frame; the moment about "
+               "the craft node in MBDyn, about the rotor node here)", rotor, x, 1e-12);
+  }
 }
 
 // ---- inertia ---------------------------------------------------------------------------------------
