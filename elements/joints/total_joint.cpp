@@ -470,7 +470,10 @@ const TotalListing& listing_of(TotalJoint::Flavor f) {
     add_slots(l, "M", "reaction moment, joint frame", 10);
     return l;
   }();
+  // totalequation.cc TotalReaction: the total joint's names without the angular velocity (21).
+  static const TotalListing reaction(total.begin(), total.end() - 3);
   switch (f) {
+    case F::Reaction: return reaction;
     case F::DriveDisplacement:
     case F::DriveDisplacementPin: return drive_displacement;
     case F::DriveHinge: return drive_hinge;

@@ -8,6 +8,7 @@
 // listings, with the status of each row.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -379,7 +380,7 @@ TEST(PrivateData, DeformableJointsAndRodFollowTheNodes) {
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: 3e-3; time step: 1e-3; tolerance: 1e-12; max iterations: 30;
 end: initial value;
-begin: control data; structural nodes: 3; rigid bodies: 2; joints: 6; end: control data;
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 7; end: control data;
 begin: nodes;
   structural: 1, static, null, eye, null, null;
   structural: 2, dynamic, 1., 0.2, -0.1, euler123, 0.2, -0.3, 0.4, 0.1, -0.2, 0.3, 0.3, 0.1, -0.2;
@@ -393,6 +394,7 @@ begin: elements;
   joint: 22, deformable hinge, 1, 2, linear elastic isotropic, 10.;
   joint: 23, deformable displacement joint, 1, null, 2, null, linear elastic isotropic, 5.;
   joint: 24, deformable joint, 1, null, 2, null, linear elastic isotropic, 3.;
+  joint: 25, viscous body, 2, position, null, linear viscous isotropic, 0.5;
   joint: 31, total joint, 1, position, null, 3, position, null,
     position constraint, active, active, active, null, orientation constraint, inactive, inactive, inactive, null;
 end: elements;
@@ -429,6 +431,18 @@ end: elements;
     put3(e, "M{1}", 3. * r);
     check_kind("joint: deformable joint, invariant deformable joint", "mbdyn/struct/vehj3.cc `DeformableJoint` (the "
                "law's constitutiveLaw.* data: not yet)", element(b, "joint", 24), e);
+  }
+  {
+    // vb.cc: the attachment frame is the node's here (no offset, no orientation).
+    const Mat3 RT = n.R_WN().transpose();
+    std::map<std::string, double> e;
+    put3(e, "r{1}", rot::R_to_rotvec(RT));
+    put3(e, "v{1}", RT * v);
+    put3(e, "w{1}", RT * w);
+    put3(e, "F{1}", 0.5 * RT * v);
+    put3(e, "M{1}", 0.5 * RT * w);
+    check_kind("joint: viscous body", "mbdyn/struct/vb.cc `ViscousBody` (the law's constitutiveLaw.* data: not yet)",
+               element(b, "joint", 25), e);
   }
   {
     const StructNode& n3 = node(b, 3);
@@ -913,12 +927,13 @@ TEST(PrivateData, GenericAerodynamicForceAndRotor) {
   const std::string deck = fmt::format(R"(
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: 2e-3; time step: 1e-3; tolerance: 1e-10; end: initial value;
-begin: control data; structural nodes: 3; joints: 3; aerodynamic elements: 1; induced velocity elements: 1;
-  air properties; end: control data;
+begin: control data; structural nodes: 4; rigid bodies: 1; joints: 3; aerodynamic elements: 2;
+  induced velocity elements: 1; air properties; end: control data;
 begin: nodes;
   structural: 1, static, null, {R}, null, null;
   structural: 2, static, {hub}, eye, null, null;
   structural: 3, static, {hub}, euler123, 0.2, 0., 0., null, null;
+  structural: 4, dynamic, 10., -20., 300., euler123, 0.05, 0.1, 0.3, 40., 10., 2., 0.01, -0.02, 0.03;
 end: nodes;
 begin: elements;
   joint: 1, clamp, 1, node, node;
@@ -928,6 +943,8 @@ begin: elements;
   generic aerodynamic force: 10, 1, position, 0.5, 0., 0., orientation, eye, reference surface, 2.,
     reference length, 0.5, alpha first, yes, file, angle units, degrees, "{table}";
   induced velocity: 5, rotor, 2, 3, induced velocity, no;
+  body: 4, 4, 1., null, eye;
+  aircraft instruments: 7, 4;
 end: elements;
 )",
                                        fmt::arg("R", matr(R)), fmt::arg("hub", vec(x_hub)),
@@ -948,6 +965,39 @@ end: elements;
     EXPECT_GT(std::abs(x["beta"]), 0.05);
     check_kind("generic aerodynamic force", "mbdyn/aero/genfm.cc `GenericAerodynamicForce`",
                element(b, "aerodynamic", 10), x, 1e-12);
+  }
+  {
+    // instruments.cc (flight mechanics axes: the node's frame), from the node's state; the
+    // initial position, geographic and atmosphere measures are left to the element tests.
+    const StructNode& n = node(b, 4);
+    const Mat3& R = n.R_WN();
+    const Vec3 v = n.v_W(), w = n.w_W(), v_air = v - Vec3(-30., 0., -6.), vb = R.transpose() * v_air;
+    double heading = -std::atan2(R(1, 0), R(0, 0));
+    if (heading < 0.) heading += 2. * M_PI;
+    std::map<std::string, double> x{{"airspeed", v_air.norm()},
+                                    {"groundspeed", std::hypot(v.x(), v.y())},
+                                    {"altitude", n.x_W().z()},
+                                    {"attitude", std::asin(R(2, 0))},
+                                    {"bank", std::asin(-R(2, 1))},
+                                    {"turn", 60. * w.z()},
+                                    {"slip", -std::atan2(vb.y(), vb.x())},
+                                    {"verticalspeed", v_air.z()},
+                                    {"angleofattack", -std::atan2(vb.z(), vb.x())},
+                                    {"heading", heading},
+                                    {"density", 1.2},
+                                    {"soundcelerity", 340.}};
+    const Vec3 rates = R.transpose() * w;
+    for (int k = 0; k < 3; ++k) {
+      x[std::array{"rollrate", "pitchrate", "yawrate"}[k]] = rates[k];
+      x[std::array{"body_vx", "body_vy", "body_vz"}[k]] = vb[k];
+      x[std::array{"body_axb", "body_ayb", "body_azb"}[k]] = n.xpp_W()[k];
+      x[std::array{"body_pd", "body_qd", "body_rd"}[k]] = n.wp_W()[k];
+    }
+    const Element& instruments = element(b, "aerodynamic", 7);
+    check_kind("aircraft instruments", "mbdyn/aero/instruments.cc `AircraftInstruments` (names in any letter case; "
+               "body_axb..body_rd on dynamic nodes only)", instruments, x, 1e-9);
+    EXPECT_EQ(instruments.private_data_index("AoA"), instruments.private_data_index("angleofattack"));
+    EXPECT_EQ(instruments.private_data_index("sideslip"), instruments.private_data_index("slip"));
   }
   {
     auto& rotor = const_cast<elements::aero::Rotor&>(
