@@ -65,16 +65,18 @@ class TableWriter : public ::testing::Environment {
          "checked, value not compared yet; **ours** — a datum MBDyn's kind does not have (an "
          "extension kept for decks written for mbdyn-like).\n\n"
          "Kinds with no MBDyn private data and none of ours are not listed: forces and couples "
-         "(MBDyn's strforces.cc defines none), gravity, beam slider (beamslider.cc: 0 data).\n\n"
-         "Kinds whose listing is in the code under MBDyn's names but that have no test deck here yet "
-         "(so no section below): drive hinge (drvhinge.cc: rx..rz, Mx..Mz), gimbal rotation "
-         "(gimbal.cc), screw (screwjoint.cc), offset and rigid body displacement joints "
-         "(offdispjad.cc, rbdispjad.cc), linear/angular velocity and acceleration joints (drvj.cc, "
-         "accj.cc), deformable axial joint (vehj4.cc), hbeam (hbeam.cc), modal joint (modal.cc), "
-         "rotor / induced velocity (indvel.cc: Tx..Tz, Mx..Mz), generic aerodynamic force (genfm.cc), "
-         "motor (motor.cc), discrete control (discctrl.cc), solids (solid.cc: E), variable mass "
-         "body (body_vm.cc), driven elements (their inner element's). Aircraft instruments and "
-         "loadable elements look names up their own way (no listing yet).\n";
+         "(MBDyn's strforces.cc defines none), gravity, beam slider (beamslider.cc: 0 data). Driven "
+         "elements expose their inner element's data (0 while inactive, driven.cc). The `automatic "
+         "structural` element of a dynamic node is reached by the node's label.\n\n"
+         "Not listed here: the data of constitutive laws that MBDyn's elements expose as "
+         "`constitutiveLaw.<name>` (deformable joints, viscous body, rod; constltp.h, "
+         "shockabsorber.h: p, A, Fe, Fv) -- not yet; rod bezier (rodbezj.cc), point contact, "
+         "shells and membranes (their iGetNumPrivData is declared, never defined): not implemented "
+         "kinds or no data; loadable (user defined) elements: whatever their module defines. "
+         "Differences from MBDyn kept on purpose: the screw's M (C1 lambda) takes the axis once in "
+         "the global frame (screwjoint.cc applies node 1's orientation to the already global axis "
+         "in C1); the rotor sums its moments about the rotor node, MBDyn's indvel.cc about "
+         "the craft node (the same point in most decks).\n";
     for (const Section& s : sections()) {
       t << "\n## " << s.kind << "\n\n" << s.source << "\n\n| index | name | meaning | status |\n|---:|---|---|---|\n";
       for (const Row& r : s.rows)
@@ -1011,6 +1013,95 @@ end: elements;
     check_kind("induced velocity: rotor", "mbdyn/aero/indvel.cc `InducedVelocity` (global frame; the moment about "
                "the craft node in MBDyn, about the rotor node here)", rotor, x, 1e-12);
   }
+}
+
+// ---- modal joint --------------------------------------------------------------------------------------
+
+// A clamped modal element of one mode (FEM node 2 moving along z: shape (0, 0, 1), generalized
+// mass 1, stiffness 100) whose FEM node 2 carries the static node 2, loaded by F = 2 along z:
+// q is the node's z, qP its velocity, qPP = (F - K q) / M; the FEM nodes' x, xP are the positions
+// and velocities of the points (modal.cc Modal::dGetPrivData, the 18 data of each FEM node).
+TEST(PrivateData, ModalJoint) {
+  const std::filesystem::path fem =
+      std::filesystem::temp_directory_path() / fmt::format("mbl_private_data_modal_{}.fem", ::getpid());
+  std::ofstream(fem) << "** RECORD GROUP 1, HEADER\n REV0 2 1 0 0 0\n"
+                        "** RECORD GROUP 2, FINITE ELEMENT NODE LIST\n 1 2\n"
+                        "** RECORD GROUP 3, INITIAL MODAL DISPLACEMENTS\n 0\n"
+                        "** RECORD GROUP 4, INITIAL MODALVELOCITIES\n 0\n"
+                        "** RECORD GROUP 5, NODAL X COORDINATES\n 0\n 1\n"
+                        "** RECORD GROUP 6, NODAL Y COORDINATES\n 0\n 0\n"
+                        "** RECORD GROUP 7, NODAL Z COORDINATES\n 0\n 0\n"
+                        "** RECORD GROUP 8, MODE SHAPES\n**    NORMAL MODE SHAPE # 1\n 0 0 0 0 0 0\n 0 0 1 0 0 0\n"
+                        "** RECORD GROUP 9, MATRIX\n 1\n** RECORD GROUP 10, MATRIX\n 100\n"
+                        "** RECORD GROUP 11, DIAGONAL OF LUMPED MASS MATRIX\n 0.5 0.5 0.5 0 0 0\n 0.5 0.5 0.5 0 0 0\n";
+  const std::string deck = fmt::format(R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 3e-3; time step: 1e-3; tolerance: 1e-12; end: initial value;
+begin: control data; structural nodes: 1; joints: 1; forces: 1; end: control data;
+begin: nodes; structural: 2, static, 1., 0., 0., eye, null, null; end: nodes;
+begin: elements;
+  joint: 1, modal, clamped, 1, from file, no damping, "{}", 1, "2", 2, null;
+  force: 1, absolute, 2, position, null, 0., 0., 1., const, 2.;
+end: elements;
+)",
+                                       fem.string());
+  BuildResult b = run("modal", deck);
+  std::filesystem::remove(fem);
+  const StructNode& n = node(b, 2);
+  const double q = n.x_W()[2];
+  ASSERT_GT(q, 1e-6);
+  std::map<std::string, double> x{{"q[1]", q}, {"qP[1]", n.v_W()[2]}, {"qPP[1]", 2. - 100. * q}};
+  put3(x, "x[1,{}]", Vec3::Zero());
+  put3(x, "xP[1,{}]", Vec3::Zero());
+  put3(x, "x[2,{}]", n.x_W());
+  put3(x, "xP[2,{}]", n.v_W());
+  for (int k = 1; k <= 2; ++k) put3(x, fmt::format("w[{},{{}}]", k), Vec3::Zero());
+  check_kind("joint: modal", "mbdyn/struct/modal.cc `Modal` (q, qP, qPP by mode number, also \"q[#j]\"; x, xP, w, "
+             "xPP, wP of FEM node n as \"x[n,i]\"; the rotation of each node has no name)",
+             element(b, "joint", 1), x, 1e-8);
+}
+
+// ---- automatic structural ----------------------------------------------------------------------------
+
+// The automatic structural element of a dynamic node carrying a body (mass 2, inertia diag(0.1,
+// 0.2, 0.3) about the node) under a constant force F and couple C: beta = m v, gamma = J_W w,
+// betaP = F, gammaP = C (the node's momentum balance, the body on the node), KE the body's
+// kinetic energy (autostr.cc). Read through an element drive and `bind` too.
+TEST(PrivateData, AutomaticStructural) {
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 3e-3; time step: 1e-3; tolerance: 1e-12; end: initial value;
+begin: control data; structural nodes: 1; rigid bodies: 1; forces: 2; parameter nodes: 1; end: control data;
+begin: nodes;
+  structural: 2, dynamic, 1., 0.5, -0.2, euler123, 0.3, -0.2, 0.1, 0.4, -0.1, 0.2, 0.3, 0.5, -0.4;
+  parameter: 5, element;
+end: nodes;
+begin: elements;
+  body: 2, 2, 2., null, diag, 0.1, 0.2, 0.3;
+  force: 1, absolute, 2, position, null, 1., -2., 0.5, const, 1.;
+  couple: 3, absolute, 2, 0.2, 0.1, -0.3, const, 1.;
+  bind: 2, automatic structural, 5, string, "KE";
+  drive caller: 1, element, 2, automatic structural, string, "beta[2]", direct;
+end: elements;
+)";
+  BuildResult b = run("automatic_structural", deck);
+  const StructNode& n = node(b, 2);
+  const Mat3 J = n.R_WN() * Vec3(0.1, 0.2, 0.3).asDiagonal() * n.R_WN().transpose();
+  const double KE = 0.5 * (2. * n.v_W().squaredNorm() + n.w_W().dot(J * n.w_W()));
+  std::map<std::string, double> x{{"KE", KE}};
+  put3(x, "beta[{}]", Vec3(2. * n.v_W()));
+  put3(x, "gamma[{}]", Vec3(J * n.w_W()));
+  put3(x, "betaP[{}]", Vec3(1., -2., 0.5));
+  put3(x, "gammaP[{}]", Vec3(0.2, 0.1, -0.3));
+  parser::PrivateDataOwner* a = b.model->find_element_data("automatic structural", 2);
+  ASSERT_NE(a, nullptr);
+  check_kind("automatic structural", "mbdyn/struct/autostr.cc `AutomaticStructElem` (dynamic nodes; "
+             "`AutomaticStructDispElem` for displacement-only ones, the same names)", *a, x, 1e-9);
+  EXPECT_NEAR(b.model->find_node("parameter", 5)->private_data(1), KE, 1e-12);
+  auto d = b.read_context->find_named<DriveCaller>("drive caller", "1");
+  ASSERT_TRUE(d);
+  EXPECT_NEAR(d->value(3e-3), 2. * n.v_W()[1], 1e-12);
+  EXPECT_EQ(b.model->find_element_data("automatic structural", 3), nullptr);
 }
 
 // ---- inertia ---------------------------------------------------------------------------------------
