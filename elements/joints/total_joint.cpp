@@ -413,7 +413,7 @@ std::string TotalJoint::log_line() const {
 // ---- private data ---------------------------------------------------------------------------------
 // Every flavour lists MBDyn's names in MBDyn's numbering, each name read from one of the 26
 // quantities ("slots") of total_datum(): 1-3 p, 4-6 r, 7-9 F, 10-12 M (joint frames), 13-15 d,
-// 16-18 t (imposed), 19-21 v, 22-24 w, 25 d and 26 f along the imposed direction.
+// 16-18 t (imposed), 19-21 v, 22-24 w, 25 d and 26 f along the imposed direction, 27-29 F global.
 namespace {
 struct TotalDatum {
   PrivateDatum info;
@@ -461,12 +461,12 @@ const TotalListing& listing_of(TotalJoint::Flavor f) {
     add_slots(l, "M", "reaction moment, joint frame", 10);
     return l;
   }();
-  // planej.cc AxialRotationJoint: rz, wz, then Fx..Mz.
+  // planej.cc AxialRotationJoint: rz, wz (the drive's value), then Fx..Fz (global) and Mx..Mz.
   static const TotalListing axial_rotation = [] {
     TotalListing l;
     l.push_back({{"rz", "relative rotation about the hinge axis"}, 6});
-    l.push_back({{"wz", "relative angular velocity about the hinge axis"}, 24});
-    add_slots(l, "F", "reaction force, joint frame", 7);
+    l.push_back({{"wz", "imposed relative angular velocity (the drive's value)"}, 18});
+    add_slots(l, "F", "reaction force, global frame", 27);
     add_slots(l, "M", "reaction moment, joint frame", 10);
     return l;
   }();
@@ -514,6 +514,7 @@ double TotalJoint::private_data(unsigned i) const {
 }
 
 double TotalJoint::total_datum(unsigned i) const {
+  if (i >= 27 && i <= 29) return F_W_[i - 27];  // the reaction force, global frame
   if (i < 1 || i > 26) return 0.0;
   const unsigned c = (i - 1) % 3;
   switch ((i - 1) / 3) {

@@ -99,7 +99,9 @@ void check_kind(const std::string& kind, const std::string& source, const parser
   for (unsigned i = 1; i <= n; ++i) {
     const parser::PrivateDataOwner::DatumInfo info = o.private_data_info(i);
     EXPECT_FALSE(info.meaning.empty()) << "datum " << i << " is not listed";
-    if (!info.name.empty()) EXPECT_EQ(o.private_data_index(info.name), i) << info.name;
+    if (!info.name.empty()) {
+      EXPECT_EQ(o.private_data_index(info.name), i) << info.name;
+    }
     const std::string key = info.name.empty() ? fmt::format("#{}", i) : info.name;
     std::string status = "listed";
     if (auto it = expected.find(key); it != expected.end()) {
@@ -258,7 +260,9 @@ end: elements;
 // along -z: its reaction is the body's weight m g, seen in the joint's frame R_WJ as R_WJ^T F_W;
 // no moment. The sign is the one of each kind's .jnt columns, which the deck agreement tests
 // compare with MBDyn's: the planar hinges give F_W = (0, 0, m g), the total, drive displacement
-// and clamp joints (0, 0, -m g). The kinematic data are those of the nodes.
+// and clamp joints (0, 0, -m g); the frame is the one of each kind's dGetPrivData (the revolute
+// hinge's and axial rotation's F global, the total joint's in the joint frame). The kinematic
+// data are those of the nodes.
 constexpr double kG = 9.81;
 
 TEST(PrivateData, JointsHoldingBodiesAtRest) {
@@ -310,10 +314,9 @@ end: elements;
   BuildResult b = run("joints_at_rest", deck);
   auto weight = [](double m) { return Vec3(0., 0., m * kG); };
   auto minus_weight = [](double m) { return Vec3(0., 0., -m * kG); };
-  const Mat3 R11 = rot::euler123_to_R(Vec3(0.3, 0.2, 0.1));
   {
     std::map<std::string, double> x{{"rz", 0.}, {"wz", 0.}};
-    put3(x, "F{1}", R11.transpose() * weight(1.5));
+    put3(x, "F{1}", weight(1.5));  // global (planej.cc), unlike M
     put3(x, "M{1}", Vec3::Zero());
     check_kind("joint: revolute hinge, revolute pin", "mbdyn/struct/planej.cc `PlaneHingeJoint`, `PlanePinJoint` "
                "(MBDyn counts 2 for the pin: rz, wz; its names Fx..Mz still resolve to 3..8)",
