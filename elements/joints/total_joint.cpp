@@ -447,11 +447,12 @@ TotalListing total_listing(bool imposed) {
 const TotalListing& listing_of(TotalJoint::Flavor f) {
   using F = TotalJoint::Flavor;
   static const TotalListing total = total_listing(false), imposed = total_listing(true);
-  // drvdisp.cc DriveDisplacementJoint: dx..dz the imposed displacement, fx..fz the reaction.
+  // drvdisp.cc DriveDisplacementJoint: dx..dz the imposed displacement, fx..fz the reaction
+  // (global: the .jnt's global columns).
   static const TotalListing drive_displacement = [] {
     TotalListing l;
-    add_slots(l, "d", "imposed relative position", 13);
-    add_slots(l, "f", "reaction force, joint frame", 7);
+    add_slots(l, "d", "imposed relative position (the drive's value, node 1's frame)", 13);
+    add_slots(l, "f", "reaction force, global frame", 27);
     return l;
   }();
   // drvhinge.cc DriveHingeJoint: rx..rz the imposed rotation, Mx..Mz the reaction moment.
