@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 #include <string>
 
 #include "elements/aero/air_properties.hpp"
@@ -123,6 +124,44 @@ void AircraftInstruments::output(OutputSink& out) const {
     for (int k = Airspeed; k < MeasureEnd; ++k) out.write(*os, measure_[k]);
     *os << '\n';
   }
+}
+
+parser::PrivateDataOwner::DatumInfo AircraftInstruments::private_data_info(unsigned i) const {
+  static constexpr std::pair<const char*, const char*> listing[MeasureEnd - 1] = {
+      {"airspeed", "airspeed (relative to the airstream)"},
+      {"groundspeed", "ground speed (horizontal)"},
+      {"altitude", "altitude (z)"},
+      {"attitude", "pitch attitude"},
+      {"bank", "bank angle"},
+      {"turn", "turn rate (rad/min)"},
+      {"slip", "sideslip angle (also \"sideslip\")"},
+      {"verticalspeed", "vertical speed"},
+      {"angleofattack", "angle of attack (also \"aoa\")"},
+      {"heading", "heading, [0, 2 pi)"},
+      {"init_x1", "initial x (north)"},
+      {"init_x2", "initial y"},
+      {"init_longitude", "initial longitude"},
+      {"longitude", "longitude"},
+      {"init_latitude", "initial latitude"},
+      {"latitude", "latitude"},
+      {"rollrate", "roll rate, aircraft frame"},
+      {"pitchrate", "pitch rate, aircraft frame"},
+      {"yawrate", "yaw rate, aircraft frame"},
+      {"body_axb", "acceleration x (dynamic nodes; global, as MBDyn 2024 stores it)"},
+      {"body_ayb", "acceleration y (dynamic nodes)"},
+      {"body_azb", "acceleration z (dynamic nodes)"},
+      {"body_pd", "angular acceleration x (dynamic nodes)"},
+      {"body_qd", "angular acceleration y (dynamic nodes)"},
+      {"body_rd", "angular acceleration z (dynamic nodes)"},
+      {"body_vx", "airspeed x, aircraft frame"},
+      {"body_vy", "airspeed y, aircraft frame"},
+      {"body_vz", "airspeed z, aircraft frame"},
+      {"density", "air density"},
+      {"soundcelerity", "speed of sound"},
+      {"staticpressure", "static pressure"},
+      {"temperature", "temperature"}};
+  if (i < 1 || i >= MeasureEnd) return {};
+  return {listing[i - 1].first, listing[i - 1].second};
 }
 
 unsigned AircraftInstruments::private_data_index(std::string_view name) const {

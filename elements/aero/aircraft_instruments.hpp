@@ -50,6 +50,9 @@ class AircraftInstruments final : public Element {
   void output(OutputSink& out) const override;
 
   unsigned private_data_index(std::string_view name) const override;
+  /// instruments.cc AircraftInstruments: one name per measure (the lookup also takes
+  /// "sideslip", "aoa" and any letter case).
+  DatumInfo private_data_info(unsigned i) const override;
   unsigned private_data_count() const override { return MeasureEnd - 1; }
   double private_data(unsigned i) const override { return i >= 1 && i < MeasureEnd ? measure_[i] : 0.0; }
 

@@ -80,7 +80,11 @@ void VariableMassBody::jacobian(JacobianSink& J, const StepContext& c) {
 }
 
 parser::PrivateDataOwner::DatumInfo VariableMassBody::private_data_info(unsigned i) const {
-  return body_private_data_info(i);
+  // body_vm.cc VariableBody: iGetNumPrivData is 1 (E); its "V", though named, lies past that
+  // count and a drive refuses it. V and m are ours here, as the Body's.
+  DatumInfo d = body_private_data_info(i);
+  if (i >= 2) d.extension = true;
+  return d;
 }
 
 double VariableMassBody::private_data(unsigned i) const {

@@ -26,7 +26,7 @@ parser::PrivateDataOwner* find_owner(parser::EntityDirectory* dir, std::string_v
                                      unsigned label) {
   if (auto* model = dynamic_cast<Model*>(dir)) {
     if (family == "node") return model->find_node(kind, label);
-    return model->find_element(kind, label);
+    return model->find_element_data(kind, label);
   }
   return dir ? dir->find_entity(kind, label) : nullptr;
 }

@@ -31,7 +31,10 @@ class AccelerationJoint final : public DirectionJoint {
   // accj.cc LinearAccelerationJoint "F", "a" / AngularAccelerationJoint "M", "wp".
   unsigned private_data_count() const override { return 2; }
   DatumInfo private_data_info(unsigned i) const override {
-    if (i == 1) return linear() ? DatumInfo{"F", "reaction force"} : DatumInfo{"M", "reaction moment"};
+    if (i == 1)
+      return linear() ? DatumInfo{"F", "reaction multiplier (a momentum on a dynamic node, a force on a static one)"}
+                      : DatumInfo{"M", "reaction multiplier (an angular momentum on a dynamic node, a moment on a "
+                                       "static one)"};
     if (i != 2) return {};
     return linear() ? DatumInfo{"a", "imposed acceleration"} : DatumInfo{"wp", "imposed angular acceleration"};
   }

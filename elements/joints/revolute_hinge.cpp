@@ -149,7 +149,7 @@ parser::PrivateDataOwner::DatumInfo RevoluteHinge::private_data_info(unsigned i)
     PrivateDataListing l;
     add_datum(l, "rz", "relative rotation about the hinge axis");
     add_datum(l, "wz", "relative angular velocity about the hinge axis");
-    add_xyz(l, "F", "reaction force, joint frame");
+    add_xyz(l, "F", "reaction force, global frame");
     return add_xyz(l, "M", "reaction moment, joint frame");
   }();
   static const PrivateDataListing rotation = [] {
@@ -167,6 +167,9 @@ double RevoluteHinge::private_data(unsigned i) const {
   if (i == 1) return rz();
   if (i == 2) return w_rel_J()[2];
   if (i < 1 || i > private_data_count()) return 0.0;
+  // planej.cc PlaneHingeJoint/PlanePinJoint::dGetPrivData: F is the multiplier in the global
+  // frame (the .jnt's global columns), M in the joint frame (its local ones).
+  if (variant_ != Variant::Rotation && i <= 5) return F_W_[i - 3];
   return Joint::private_data(variant_ == Variant::Rotation ? i + 1 : i - 2);
 }
 

@@ -161,8 +161,8 @@ void ScrewJoint::output_extra(OutputSink& out, std::ostream& os) const {
 parser::PrivateDataOwner::DatumInfo ScrewJoint::private_data_info(unsigned i) const {
   static const PrivateDataListing listing = [] {
     PrivateDataListing l;
-    add_xyz(l, "F", "reaction force, joint frame");
-    add_xyz(l, "M", "reaction moment, joint frame");
+    add_xyz(l, "F", "reaction force, global frame");
+    add_xyz(l, "M", "reaction moment, global frame (without the friction moment)");
     add_datum(l, "d", "relative displacement along the screw axis");
     return add_datum(l, "r", "relative rotation about the screw axis");
   }();
@@ -170,9 +170,13 @@ parser::PrivateDataOwner::DatumInfo ScrewJoint::private_data_info(unsigned i) co
 }
 
 double ScrewJoint::private_data(unsigned i) const {
+  // screwjoint.cc dGetPrivData: F1 lambda and C1 lambda, both global (unlike the .jnt's local
+  // columns of the other joints), the friction moment left out.
+  if (i >= 1 && i <= 3) return F_W_[i - 1];
+  if (i >= 4 && i <= 6) return M_W_[i - 4] - a_.R_WH().col(2)[i - 4] * friction_moment_;
   if (i == 7) return s_;
   if (i == 8) return theta_;
-  return Joint::private_data(i);
+  return 0.0;
 }
 
 std::string ScrewJoint::log_line() const {

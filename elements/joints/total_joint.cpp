@@ -413,7 +413,7 @@ std::string TotalJoint::log_line() const {
 // ---- private data ---------------------------------------------------------------------------------
 // Every flavour lists MBDyn's names in MBDyn's numbering, each name read from one of the 26
 // quantities ("slots") of total_datum(): 1-3 p, 4-6 r, 7-9 F, 10-12 M (joint frames), 13-15 d,
-// 16-18 t (imposed), 19-21 v, 22-24 w, 25 d and 26 f along the imposed direction.
+// 16-18 t (imposed), 19-21 v, 22-24 w, 25 d and 26 f along the imposed direction, 27-29 F global.
 namespace {
 struct TotalDatum {
   PrivateDatum info;
@@ -447,11 +447,12 @@ TotalListing total_listing(bool imposed) {
 const TotalListing& listing_of(TotalJoint::Flavor f) {
   using F = TotalJoint::Flavor;
   static const TotalListing total = total_listing(false), imposed = total_listing(true);
-  // drvdisp.cc DriveDisplacementJoint: dx..dz the imposed displacement, fx..fz the reaction.
+  // drvdisp.cc DriveDisplacementJoint: dx..dz the imposed displacement, fx..fz the reaction
+  // (global: the .jnt's global columns).
   static const TotalListing drive_displacement = [] {
     TotalListing l;
-    add_slots(l, "d", "imposed relative position", 13);
-    add_slots(l, "f", "reaction force, joint frame", 7);
+    add_slots(l, "d", "imposed relative position (the drive's value, node 1's frame)", 13);
+    add_slots(l, "f", "reaction force, global frame", 27);
     return l;
   }();
   // drvhinge.cc DriveHingeJoint: rx..rz the imposed rotation, Mx..Mz the reaction moment.
@@ -461,16 +462,19 @@ const TotalListing& listing_of(TotalJoint::Flavor f) {
     add_slots(l, "M", "reaction moment, joint frame", 10);
     return l;
   }();
-  // planej.cc AxialRotationJoint: rz, wz, then Fx..Mz.
+  // planej.cc AxialRotationJoint: rz, wz (the drive's value), then Fx..Fz (global) and Mx..Mz.
   static const TotalListing axial_rotation = [] {
     TotalListing l;
     l.push_back({{"rz", "relative rotation about the hinge axis"}, 6});
-    l.push_back({{"wz", "relative angular velocity about the hinge axis"}, 24});
-    add_slots(l, "F", "reaction force, joint frame", 7);
+    l.push_back({{"wz", "imposed relative angular velocity (the drive's value)"}, 18});
+    add_slots(l, "F", "reaction force, global frame", 27);
     add_slots(l, "M", "reaction moment, joint frame", 10);
     return l;
   }();
+  // totalequation.cc TotalReaction: the total joint's names without the angular velocity (21).
+  static const TotalListing reaction(total.begin(), total.end() - 3);
   switch (f) {
+    case F::Reaction: return reaction;
     case F::DriveDisplacement:
     case F::DriveDisplacementPin: return drive_displacement;
     case F::DriveHinge: return drive_hinge;
@@ -511,6 +515,7 @@ double TotalJoint::private_data(unsigned i) const {
 }
 
 double TotalJoint::total_datum(unsigned i) const {
+  if (i >= 27 && i <= 29) return F_W_[i - 27];  // the reaction force, global frame
   if (i < 1 || i > 26) return 0.0;
   const unsigned c = (i - 1) % 3;
   switch ((i - 1) / 3) {

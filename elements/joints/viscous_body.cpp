@@ -1,6 +1,8 @@
 #include "elements/joints/viscous_body.hpp"
 
 #include "mbdyn-like/core/nc_catalog.hpp"
+#include "mbdyn-like/core/private_data_listing.hpp"
+#include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
 
@@ -59,6 +61,31 @@ void ViscousBody::after_convergence(const StepContext& c) {
   F_W_ = R_WJ_ * law_->force().head<3>();
   M_W_ = R_WJ_ * law_->force().tail<3>();
   law_->after_convergence();
+}
+
+parser::PrivateDataOwner::DatumInfo ViscousBody::private_data_info(unsigned i) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_xyz(l, "r", "rotation vector of R_h^T (the attachment frame's, reversed)");
+    add_xyz(l, "v", "velocity of the attached point, node frame");
+    add_xyz(l, "w", "angular velocity, attachment frame");
+    add_xyz(l, "F", "force of the law, attachment frame");
+    return add_xyz(l, "M", "moment of the law, attachment frame");
+  }();
+  return listed(listing, i);
+}
+
+// vb.cc ViscousBody::dGetPrivData: r = VecRot(R_h^T), v = R^T (v + w x f) in the node's frame
+// (not the attachment's), w = R_h^T w, then the law's force and moment.
+double ViscousBody::private_data(unsigned i) const {
+  if (i < 1 || i > 15) return 0.0;
+  const unsigned c = (i - 1) % 3;
+  switch ((i - 1) / 3) {
+    case 0: return rot::R_to_rotvec(a_.R_WH().transpose())[c];
+    case 1: return (a_.node->R_WN().transpose() * a_.v_W())[c];
+    case 2: return (a_.R_WH().transpose() * a_.node->w_W())[c];
+    default: return Joint::private_data(i - 9);
+  }
 }
 
 void ViscousBody::output_extra(OutputSink& out, std::ostream& os) const {

@@ -20,6 +20,11 @@ class ViscousBody final : public Joint {
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
   void save_step_state() override { law_->save_step_state(); }
+  // vb.cc ViscousBody: rx..rz, vx..vz, wx..wz, Fx..Fz, Mx..Mz (the law's constitutiveLaw.*
+  // data: not yet).
+  unsigned private_data_count() const override { return 15; }
+  DatumInfo private_data_info(unsigned i) const override;
+  double private_data(unsigned i) const override;
   void restore_step_state() override { law_->restore_step_state(); }
 
  protected:

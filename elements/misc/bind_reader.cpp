@@ -20,7 +20,7 @@ void read_bind(CardReader& in, BuildContext& ctx, unsigned) {
   const unsigned element_label = air ? 1 : in.label();
   const parser::SourceLocation type_at = in.location();
   const std::string type = air ? std::string("air properties") : in.keyword();
-  const Element* e = ctx.model().find_element(type, element_label);
+  const parser::PrivateDataOwner* e = ctx.model().find_element_data(type, element_label);
   if (!e) ctx.skip_if_depends_on_skipped(in, type, element_label);
   if (!e) throw parser::InputError(type_at, fmt::format("expected an existing element, found no {} {}", type, element_label));
   const parser::SourceLocation node_at = in.location();

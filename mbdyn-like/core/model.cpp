@@ -72,9 +72,17 @@ Element* Model::find_element(std::string_view kind, unsigned label) const {
   return it == element_index_.end() ? nullptr : it->second;
 }
 
+parser::PrivateDataOwner* Model::find_element_data(std::string_view kind, unsigned label) const {
+  if (CardRegistry::normalise(kind) == "automaticstructural") {
+    auto* n = dynamic_cast<StructNode*>(find_node("structural", label));
+    return n && n->has_inertia_block() ? &n->automatic_structural() : nullptr;
+  }
+  return find_element(kind, label);
+}
+
 parser::PrivateDataOwner* Model::find_entity(std::string_view kind, unsigned label) {
   if (Node* n = find_node(kind, label)) return n;
-  return find_element(kind, label);
+  return find_element_data(kind, label);
 }
 
 void Model::setup_elements() {

@@ -38,6 +38,9 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   Node* find_node(std::string_view kind, unsigned label) const;
   StructNode* find_struct_node(unsigned label) const;
   Element* find_element(std::string_view kind, unsigned label) const;
+  /// The private data of element `kind` `label`: find_element's, or for `automatic structural`
+  /// those of the dynamic node `label` (MBDyn's automatic structural element).
+  parser::PrivateDataOwner* find_element_data(std::string_view kind, unsigned label) const;
   /// parser::EntityDirectory (node/element drives).
   parser::PrivateDataOwner* find_entity(std::string_view kind, unsigned label) override;
 

@@ -129,7 +129,7 @@ void Model::install_plugins() {
                           return find_node(t, l);
                         }));
   math_.register_plugin("element", datum_plugin("element", [this](const std::string& t, unsigned l) -> const parser::PrivateDataOwner* {
-                          return find_element(t, l);
+                          return find_element_data(t, l);
                         }));
 }
 

@@ -467,3 +467,27 @@ double StructNode::private_data(unsigned index) const {
 }
 
 }  // namespace mbl
+
+namespace mbl {
+
+// autostr.cc AutomaticStructElem::iGetPrivDataIdx / dGetPrivData.
+parser::PrivateDataOwner::DatumInfo AutomaticStructuralData::private_data_info(unsigned index) const {
+  static const PrivateDataListing listing = [] {
+    PrivateDataListing l;
+    add_indexed(l, "beta", "momentum, global frame");
+    add_indexed(l, "gamma", "momenta moment about the node, global frame");
+    add_indexed(l, "betaP", "rate of the momentum");
+    add_indexed(l, "gammaP", "rate of the momenta moment");
+    return add_datum(l, "KE", "kinetic energy (beta . v + gamma . omega) / 2");
+  }();
+  return listed(listing, index);
+}
+
+double AutomaticStructuralData::private_data(unsigned index) const {
+  if (index < 1 || index > 13) return 0.0;
+  if (index == 13) return 0.5 * (node_.beta().dot(node_.v_W()) + node_.gamma().dot(node_.w_W()));
+  const Vec3* v[] = {&node_.beta(), &node_.gamma(), &node_.beta_dot(), &node_.gamma_dot()};
+  return (*v[(index - 1) / 3])[(index - 1) % 3];
+}
+
+}  // namespace mbl

@@ -26,6 +26,29 @@
 
 namespace mbl {
 
+class StructNode;
+
+/// MBDyn's automatic structural element of a dynamic node (autostr.cc AutomaticStructElem,
+/// AutomaticStructDispElem), as far as its private data go: beta[1..3] momentum, gamma[1..3]
+/// momenta moment (global, about the node), betaP, gammaP their rates, KE = (beta . v +
+/// gamma . omega) / 2. Element drives, `bind` and the [element, ...] plugin reach it as
+/// `automatic structural`, labelled as its node (Model::find_element_data).
+class AutomaticStructuralData final : public parser::PrivateDataOwner {
+ public:
+  explicit AutomaticStructuralData(const StructNode& node) : node_(node) {}
+  AutomaticStructuralData(const AutomaticStructuralData&) = delete;
+  AutomaticStructuralData& operator=(const AutomaticStructuralData&) = delete;
+  unsigned private_data_index(std::string_view name) const override {
+    return parser::private_data_index_in_listing(*this, name);
+  }
+  unsigned private_data_count() const override { return 13; }
+  double private_data(unsigned index) const override;
+  DatumInfo private_data_info(unsigned index) const override;
+
+ private:
+  const StructNode& node_;
+};
+
 class StructNode : public Node {
  public:
   enum class Type { Static, Dynamic, Modal, DummyOffset, DummyRelativeFrame, StaticDisplacement, DynamicDisplacement };
@@ -88,6 +111,8 @@ class StructNode : public Node {
   /// Output of the node's automatic structural element (momentum B, G and derivatives; dynamic
   /// nodes only): off after `default output: none` (input manual §5.3.5 "all entities").
   bool autostruct_output = true;
+  /// The private data of the node's automatic structural element (dynamic nodes).
+  AutomaticStructuralData& automatic_structural() { return automatic_structural_; }
 
   /// The node as a rigid frame (for readers: `reference, node`).
   parser::RigidFrame frame() const { return {x_W_, R_WN_, v_W_, w_W_}; }
@@ -206,6 +231,7 @@ class StructNode : public Node {
   // NetCDF variable ids
   int nc_X_ = -1, nc_R_ = -1, nc_XP_ = -1, nc_W_ = -1, nc_XPP_ = -1, nc_WP_ = -1;
   int nc_B_ = -1, nc_G_ = -1, nc_BP_ = -1, nc_GP_ = -1;
+  AutomaticStructuralData automatic_structural_{*this};
 };
 
 }  // namespace mbl
