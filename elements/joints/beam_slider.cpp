@@ -286,6 +286,23 @@ void BeamSlider::after_convergence(const StepContext& c) {
   }
 }
 
+void BeamSlider::save_step_state() {
+  saved_ = {current_, s_ref_, v_slide_, l_, M_, F_W_, M_W_, R_WJ_};
+  if (p_.friction) p_.friction->save_step_state();
+}
+
+void BeamSlider::restore_step_state() {
+  current_ = saved_.current;
+  s_ref_ = saved_.s_ref;
+  v_slide_ = saved_.v_slide;
+  l_ = saved_.l;
+  M_ = saved_.M;
+  F_W_ = saved_.F_W;
+  M_W_ = saved_.M_W;
+  R_WJ_ = saved_.R_WJ;
+  if (p_.friction) p_.friction->restore_step_state();
+}
+
 void BeamSlider::output_extra(OutputSink& out, std::ostream& os) const {
   // §8.12.4: current beam label, abscissa, tangent.
   os << ' ' << p_.beams[current_].beam->label();

@@ -56,6 +56,10 @@ class BeamSlider final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  /// The current beam (moved on by the iterations), the converged values output and private data
+  /// read, and the friction's memory, given back when a step is abandoned (core/element.hpp).
+  void save_step_state() override;
+  void restore_step_state() override;
 
  protected:
   Vec3 f_local() const override { return R_WJ_.transpose() * F_W_; }
@@ -94,6 +98,13 @@ class BeamSlider final : public Joint {
   Vec3 l_ = Vec3::Zero();  ///< tangent at the last converged point (output)
   Vec3 M_ = Vec3::Zero();
   double v_slide_ = 0.0;   ///< friction: sliding velocity at the last converged point
+  struct StepMemory {
+    int current = 0;
+    double s_ref = 0.0, v_slide = 0.0;
+    Vec3 l, M, F_W, M_W;
+    Mat3 R_WJ;
+  };
+  StepMemory saved_{};
 };
 
 }  // namespace mbl::elements

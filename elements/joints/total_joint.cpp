@@ -311,6 +311,24 @@ void TotalJoint::after_convergence(const StepContext& c) {
   if (p_.friction) p_.friction->after_convergence(c, first_index() + n_dofs_, (p_.a.w_W() - p_.b.w_W()).dot(k_.R_ahr.col(2)));
 }
 
+void TotalJoint::save_step_state() {
+  saved_ = {k_, theta_converged_, theta_remnant_, x0_, theta0_, F_W_, M_W_, R_WJ_, R_WJm_};
+  if (p_.friction) p_.friction->save_step_state();
+}
+
+void TotalJoint::restore_step_state() {
+  k_ = saved_.k;
+  theta_converged_ = saved_.theta_converged;
+  theta_remnant_ = saved_.theta_remnant;
+  x0_ = saved_.x0;
+  theta0_ = saved_.theta0;
+  F_W_ = saved_.F_W;
+  M_W_ = saved_.M_W;
+  R_WJ_ = saved_.R_WJ;
+  R_WJm_ = saved_.R_WJm;
+  if (p_.friction) p_.friction->restore_step_state();
+}
+
 void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
   switch (p_.flavor) {
     case Flavor::DriveDisplacement:
