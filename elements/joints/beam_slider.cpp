@@ -287,19 +287,12 @@ void BeamSlider::after_convergence(const StepContext& c) {
 }
 
 void BeamSlider::save_step_state() {
-  saved_ = {current_, s_ref_, v_slide_, l_, M_, F_W_, M_W_, R_WJ_};
+  saved_ = step_memory();
   if (p_.friction) p_.friction->save_step_state();
 }
 
 void BeamSlider::restore_step_state() {
-  current_ = saved_.current;
-  s_ref_ = saved_.s_ref;
-  v_slide_ = saved_.v_slide;
-  l_ = saved_.l;
-  M_ = saved_.M;
-  F_W_ = saved_.F_W;
-  M_W_ = saved_.M_W;
-  R_WJ_ = saved_.R_WJ;
+  step_memory() = saved_;
   if (p_.friction) p_.friction->restore_step_state();
 }
 

@@ -312,20 +312,12 @@ void TotalJoint::after_convergence(const StepContext& c) {
 }
 
 void TotalJoint::save_step_state() {
-  saved_ = {k_, theta_converged_, theta_remnant_, x0_, theta0_, F_W_, M_W_, R_WJ_, R_WJm_};
+  saved_ = step_memory();
   if (p_.friction) p_.friction->save_step_state();
 }
 
 void TotalJoint::restore_step_state() {
-  k_ = saved_.k;
-  theta_converged_ = saved_.theta_converged;
-  theta_remnant_ = saved_.theta_remnant;
-  x0_ = saved_.x0;
-  theta0_ = saved_.theta0;
-  F_W_ = saved_.F_W;
-  M_W_ = saved_.M_W;
-  R_WJ_ = saved_.R_WJ;
-  R_WJm_ = saved_.R_WJm;
+  step_memory() = saved_;
   if (p_.friction) p_.friction->restore_step_state();
 }
 

@@ -38,37 +38,6 @@ begin: elements;
 end: elements;
 )";
 
-// A body on a Maxwell viscoelastic spring (internal viscous strains advanced per converged
-// step) pushed by a force through a discrete filter of a sample and hold (drives with memory):
-// element, law and drive states an abandoned step must give back.
-constexpr const char* kStatefulDeck = R"(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
-	structural nodes: 2;
-	rigid bodies: 1;
-	joints: 2;
-	forces: 1;
-end: control data;
-begin: nodes;
-	structural: 1, dynamic, 0.1, 0., 0., eye, 0., 0.3, 0., 0., 0., 0.;
-	structural: 2, static, null, eye, null, null;
-end: nodes;
-begin: elements;
-	body: 1, 1, 2., null, diag, 0.01, 0.02, 0.03;
-	joint: 10, clamp, 2, node, node;
-	joint: 11, deformable displacement joint, 1, null, 2, null,
-		linear viscoelastic maxwell 1, E0, 40., E1, 25., eta1, 3., C, eye;
-	force: 20, absolute, 1, position, null, 1., 0.5, 0.2,
-		discrete filter, 1, .5, .5, 0, sample and hold, sine, 0., 12., 1., forever, 0., string, "Step % 3 == 0";
-end: elements;
-)";
-
 /// The deck `deck` (kDeck by default) stepped by hand (tests/support/retried_step.hpp).
 struct Solve : mbl::test::StepBySteps {
   explicit Solve(const char* method, const char* deck = kDeck) : StepBySteps(method, deck) {}
@@ -114,7 +83,7 @@ TEST_P(RetriedStep, EqualsTheSmallerStepTakenFromTheStart) {
 TEST_P(RetriedStep, RestoresElementLawAndDriveState) {
   // Fails without Model::restore_checkpoint() giving back the elements' and drives' memory: the
   // stages of the failed step committed the law's viscous strain and the filter's sample.
-  mbl::test::expect_retry_equals_direct(GetParam(), kStatefulDeck, 0.05, 2, 6);
+  mbl::test::expect_retry_equals_direct(GetParam(), mbl::test::kStatefulDeck, 0.05, 2, 6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Esdirk, RetriedStep, ::testing::Values("Bathe", "mssth3", "DIRK54", "ms"));

@@ -75,6 +75,37 @@ struct StepBySteps {
   }
 };
 
+// A body on a Maxwell viscoelastic spring (internal viscous strains advanced per converged
+// step) pushed by a force through a discrete filter of a sample and hold (drives with memory):
+// element, law and drive states an abandoned step must give back.
+inline constexpr const char* kStatefulDeck = R"(begin: data;
+	problem: initial value;
+end: data;
+begin: initial value;
+	initial time: 0.;
+	final time: 1.;
+	time step: 1e-2;
+end: initial value;
+begin: control data;
+	structural nodes: 2;
+	rigid bodies: 1;
+	joints: 2;
+	forces: 1;
+end: control data;
+begin: nodes;
+	structural: 1, dynamic, 0.1, 0., 0., eye, 0., 0.3, 0., 0., 0., 0.;
+	structural: 2, static, null, eye, null, null;
+end: nodes;
+begin: elements;
+	body: 1, 1, 2., null, diag, 0.01, 0.02, 0.03;
+	joint: 10, clamp, 2, node, node;
+	joint: 11, deformable displacement joint, 1, null, 2, null,
+		linear viscoelastic maxwell 1, E0, 40., E1, 25., eta1, 3., C, eye;
+	force: 20, absolute, 1, position, null, 1., 0.5, 0.2,
+		discrete filter, 1, .5, .5, 0, sample and hold, sine, 0., 12., 1., forever, 0., string, "Step % 3 == 0";
+end: elements;
+)";
+
 /// Runs `deck` twice with `method`: `before` steps of dt, then one step of dt that fails at its
 /// end (its earlier stages converged) and is retried as `after` steps of dt / 2, against a run
 /// that takes the same steps without the failure. Returns the runs for further checks.
