@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # The Benchmarks table of docs/adaptive.md against references R times finer than its best fixed
-# step (the issue: "accuracy against a run with a 100x smaller fixed step"). For each benchmark
-# deck of examples/adaptive: a fixed-step reference with step h/R, then the error-controlled run
-# and the fixed runs h and 2h of the table; error = largest difference of any node's coordinate at
-# the final time T (every run ends there). Long (minutes): run it outside the build lock, at low priority:
+# step h (the issue: "accuracy against a run with a 100x smaller fixed step"). For each benchmark
+# deck of examples/adaptive: a fixed-step reference with step h/R, the error-controlled run, and
+# fixed runs h 2^k (k = 3 .. -1, and the deck's extra steps); error = largest difference of any
+# node's coordinate at the final time T. Prints the reference positions (what
+# Decks/ErrorControlBenchmark stores). Long (5 minutes of CPU at R = 100): run it outside the
+# build lock, at low priority:
 #   (echo 19 > /proc/self/autogroup; nice -n 19 bench/adaptive_reference.sh build/mbdyn-like [R] [T_scale])
-# T_scale < 1 shortens every run (final time T_scale T) to estimate the time of a full one.
+# T_scale < 1 shortens every run but the reference (final time T_scale T) to estimate the time.
 #
-# Two errors per fixed run: "deck T" runs the deck's final time as the table's runs and the test
-# (Decks/ErrorControlBenchmark) do; a fixed step then runs while t < T, so its last record is at
-# T + up to one step (MBDyn's loop) and part of its error is that overshoot. "at T" sets the final
-# time to T - h/2, so the last record is at n h = T up to round-off: the error of the method alone.
-# The reference and the error-controlled run always end at T (the latter exactly).
-# Only the final positions are needed: the runs write no output (`default output: none`) and read
-# them with --metric final(model::x/y/zposition(label)).
+# Every run ends at T: the fixed ones with `final time: T - h/2`, so that the last step is at n h
+# = T up to round-off (MBDyn's loop runs while t < T: with the deck's final time a fixed step
+# whose steps add up to just under T takes one more, and part of its error is that overshoot;
+# the "deck T" rows show it, as the earlier table measured). The error-controlled run ends at T
+# exactly. Only the final positions are needed: the runs write no output (`default output:
+# none`) and read them with --metric final(model::x/y/zposition(label)).
 set -euo pipefail
 BIN=$(realpath "$1"); R=${2:-100}; SCALE=${3:-1}
 SRC=$(cd "$(dirname "$0")/.." && pwd)/examples/adaptive
