@@ -1,7 +1,11 @@
 // `user defined: <label>, lua, <n>, <node_1>, ..., <node_n>, function, "<f>" [, jacobian, "<j>"]
-//     [, output, yes|no];` (input manual §8.19.2 user-defined elements; docs/lua.md): forces and
-// couples on n structural nodes computed by a Lua function f(t, nodes) that returns one
-// {F = {...}, M = {...}} per node, global frame, applied at the node.
+//     [, after convergence, "<a>"] [, output, yes|no];` (input manual §8.19.2 user-defined
+// elements; docs/lua.md): forces and couples on n structural nodes computed by a Lua function
+// f(t, nodes, state) that returns one {F = {...}, M = {...}} per node, global frame, applied at
+// the node. `state` is the element's own table, kept between calls; a(t, nodes, state) is called
+// at every converged point (MBDyn's AfterConvergence) to commit the step's memory into it. A step
+// that is abandoned (rejected by the error control, or a failed Newton iteration after some
+// stages converged) gives the table back as it was when the step began (a deep copy).
 //
 // Jacobian (assembly.hpp: J = -(dF/dy' + dCoef dF/dy) for a load F added to r). With
 // K = -dL/dq (q = positions and rotation vectors) and C = -dL/dq' (q' = velocities and angular
@@ -43,8 +47,8 @@ class LuaUserElement final : public Element {
   struct Params {
     std::shared_ptr<LuaEngine> engine;
     std::vector<StructNode*> nodes;
-    std::string function, jacobian;
-    int function_ref = -1, jacobian_ref = -1;
+    std::string function, jacobian, after_convergence;
+    int function_ref = -1, jacobian_ref = -1, after_convergence_ref = -1;
   };
   LuaUserElement(unsigned label, Params p)
       : Element(label),
@@ -52,7 +56,10 @@ class LuaUserElement final : public Element {
         loads_(Loads::Zero(size())),
         residual_loads_(Loads::Zero(size())),
         what_function_(fmt::format("user defined {} function \"{}\"", label, p_.function)),
-        what_jacobian_(fmt::format("user defined {} jacobian \"{}\"", label, p_.jacobian)) {}
+        what_jacobian_(fmt::format("user defined {} jacobian \"{}\"", label, p_.jacobian)),
+        what_after_convergence_(fmt::format("user defined {} after convergence \"{}\"", label, p_.after_convergence)),
+        state_ref_(p_.engine->new_table()),
+        saved_state_ref_(p_.engine->new_table()) {}
 
   std::string_view kind() const override { return "user defined"; }
   std::string_view type_name() const override { return "lua"; }
@@ -87,7 +94,22 @@ class LuaUserElement final : public Element {
     }
   }
 
-  void after_convergence(const StepContext& c) override { evaluate(c.t, states(), loads_); }
+  void after_convergence(const StepContext& c) override {
+    evaluate(c.t, states(), loads_);
+    if (p_.after_convergence_ref < 0) return;
+    lua_State* L = p_.engine->state();
+    StackGuard guard(L);
+    p_.engine->call_with_nodes(p_.after_convergence_ref, c.t, states(), nodes_ref_, what("after convergence"),
+                               where, state_ref_, 0);
+  }
+
+  /// The state table as the step began, and back to it (a deep copy, its identity kept).
+  void save_step_state() override {
+    p_.engine->copy_table(state_ref_, saved_state_ref_, "saving the state table of " + what_function_, where);
+  }
+  void restore_step_state() override {
+    p_.engine->copy_table(saved_state_ref_, state_ref_, "restoring the state table of " + what_function_, where);
+  }
 
   void output_setup(OutputSink& out) override {
     if (!out.netcdf() || !output_enabled()) return;
@@ -135,7 +157,9 @@ class LuaUserElement final : public Element {
     return states_;
   }
 
-  const std::string& what(std::string_view part) const { return part == "function" ? what_function_ : what_jacobian_; }
+  const std::string& what(std::string_view part) const {
+    return part == "function" ? what_function_ : part == "jacobian" ? what_jacobian_ : what_after_convergence_;
+  }
 
   [[noreturn]] void wrong(std::string_view part, const std::string& msg) const {
     throw EvaluationError(fmt::format("{}: Lua {} {}", where.str(), what(part), msg));
@@ -165,7 +189,7 @@ class LuaUserElement final : public Element {
   void evaluate(double t, const std::vector<NodeKinematics>& x, Loads& out) const {
     lua_State* L = p_.engine->state();
     StackGuard guard(L);
-    p_.engine->call_with_nodes(p_.function_ref, t, x, nodes_ref_, what("function"), where);
+    p_.engine->call_with_nodes(p_.function_ref, t, x, nodes_ref_, what("function"), where, state_ref_);
     const std::size_t n = p_.nodes.size();
     if (!lua_istable(L, -1) || lua_rawlen(L, -1) != n)
       wrong("function", fmt::format("returned {} instead of a table of {} node loads {{F = {{...}}, M = {{...}}}}",
@@ -214,7 +238,7 @@ class LuaUserElement final : public Element {
   void user_jacobian(double t, const std::vector<NodeKinematics>& x, Eigen::MatrixXd& K, Eigen::MatrixXd& C) const {
     lua_State* L = p_.engine->state();
     StackGuard guard(L);
-    p_.engine->call_with_nodes(p_.jacobian_ref, t, x, nodes_ref_, what("jacobian"), where);
+    p_.engine->call_with_nodes(p_.jacobian_ref, t, x, nodes_ref_, what("jacobian"), where, state_ref_);
     if (!lua_istable(L, -1)) wrong("jacobian", fmt::format("returned {} instead of {{K = ..., C = ...}}", luaL_typename(L, -1)));
     const int n = size();
     for (auto [key, M] : {std::pair<const char*, Eigen::MatrixXd*>{"K", &K}, {"C", &C}}) {
@@ -253,7 +277,8 @@ class LuaUserElement final : public Element {
   Eigen::MatrixXd K_, C_;  ///< -dL/dq, -dL/dq' (kept: no allocation per Jacobian)
   Loads residual_loads_;   ///< kept: no allocation per residual
   mutable std::vector<NodeKinematics> states_;
-  std::string what_function_, what_jacobian_;  ///< names in error messages
+  std::string what_function_, what_jacobian_, what_after_convergence_;  ///< names in error messages
+  int state_ref_, saved_state_ref_;  ///< the element's state table, and its copy as the step began
   std::vector<OutputSink::VarId> nc_F_, nc_M_;
 };
 
@@ -273,6 +298,11 @@ void read_user_defined(parser::CardReader& in, BuildContext& ctx, unsigned label
     at = in.location();
     p.jacobian = in.string();
     p.jacobian_ref = p.engine->function_ref(p.jacobian, at);
+  }
+  if (in.keyword_is("after convergence")) {
+    at = in.location();
+    p.after_convergence = in.string();
+    p.after_convergence_ref = p.engine->function_ref(p.after_convergence, at);
   }
   auto e = std::make_unique<LuaUserElement>(label, std::move(p));
   e->where = in.card_location();

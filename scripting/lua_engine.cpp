@@ -402,7 +402,8 @@ bool refill_nodes(lua_State* L, const std::vector<NodeKinematics>& nodes) {
 }  // namespace
 
 void LuaEngine::call_with_nodes(int ref, double t, const std::vector<NodeKinematics>& nodes, int& nodes_ref,
-                                std::string_view what, const parser::SourceLocation& where) {
+                                std::string_view what, const parser::SourceLocation& where, int state_ref,
+                                int nresults) {
   lua_rawgeti(L_, LUA_REGISTRYINDEX, ref);
   lua_pushnumber(L_, t);
   // The nodes' tables are reused from call to call (no garbage per call): filled in place.
@@ -424,7 +425,79 @@ void LuaEngine::call_with_nodes(int ref, double t, const std::vector<NodeKinemat
     lua_pushvalue(L_, -1);
     nodes_ref = luaL_ref(L_, LUA_REGISTRYINDEX);
   }
-  if (!protected_call(2, 1)) fail(what, where);
+  if (state_ref != LUA_NOREF) lua_rawgeti(L_, LUA_REGISTRYINDEX, state_ref);
+  if (!protected_call(state_ref != LUA_NOREF ? 3 : 2, nresults)) fail(what, where);
+}
+
+namespace {
+
+void push_copy(lua_State* L, int from, int seen);
+
+/// Copies the entries of table `from` into table `to` (both absolute indices).
+void copy_entries(lua_State* L, int from, int to, int seen) {
+  luaL_checkstack(L, 6, "copying a nested table");
+  lua_pushnil(L);
+  while (lua_next(L, from) != 0) {
+    const int value = lua_gettop(L);
+    push_copy(L, value - 1, seen);
+    push_copy(L, value, seen);
+    lua_rawset(L, to);
+    lua_pop(L, 1);  // the value; the key stays for lua_next
+  }
+}
+
+/// Pushes a deep copy of the value at `from`; `seen` maps the tables copied so far to their copies.
+void push_copy(lua_State* L, int from, int seen) {
+  from = lua_absindex(L, from);
+  luaL_checkstack(L, 4, "copying a nested table");
+  if (lua_type(L, from) != LUA_TTABLE) {
+    lua_pushvalue(L, from);
+    return;
+  }
+  lua_pushvalue(L, from);
+  if (lua_rawget(L, seen) != LUA_TNIL) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  const int copy = lua_gettop(L);
+  lua_pushvalue(L, from);
+  lua_pushvalue(L, copy);
+  lua_rawset(L, seen);
+  copy_entries(L, from, copy, seen);
+  if (lua_getmetatable(L, from)) lua_setmetatable(L, copy);
+}
+
+/// copy_into(from, to): runs protected (memory errors, deep nesting are Lua errors there).
+int copy_into(lua_State* L) {
+  lua_settop(L, 2);
+  // Clear `to` (clearing existing fields during a traversal is allowed, Lua 5.4 manual, next).
+  lua_pushnil(L);
+  while (lua_next(L, 2) != 0) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_pushnil(L);
+    lua_rawset(L, 2);
+  }
+  lua_newtable(L);  // seen, at 3: `from` itself maps to `to`, so that self-references follow
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
+  lua_rawset(L, 3);
+  copy_entries(L, 1, 2, 3);
+  if (lua_getmetatable(L, 1)) lua_setmetatable(L, 2);
+  return 0;
+}
+
+}  // namespace
+
+int LuaEngine::new_table() {
+  lua_newtable(L_);
+  return luaL_ref(L_, LUA_REGISTRYINDEX);
+}
+
+void LuaEngine::copy_table(int from_ref, int to_ref, std::string_view what, const parser::SourceLocation& where) {
+  lua_pushcfunction(L_, copy_into);
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, from_ref);
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, to_ref);
+  if (!protected_call(2, 0)) fail(what, where);
 }
 
 void LuaEngine::run_hooks(Event e, double t) {

@@ -66,9 +66,18 @@ class LuaEngine final : public StepObserver {
   /// stack (the caller reads it and pops it).
   /// `nodes_ref` keeps the nodes' tables between calls (start with kNoRef): they are refilled in
   /// place rather than allocated for every call.
+  /// `state_ref` (a table's ref, or kNoRef) is passed as a third argument.
   void call_with_nodes(int ref, double t, const std::vector<NodeKinematics>& nodes, int& nodes_ref,
-                       std::string_view what, const parser::SourceLocation& where);
+                       std::string_view what, const parser::SourceLocation& where, int state_ref = kNoRef,
+                       int nresults = 1);
   static constexpr int kNoRef = -2;  ///< LUA_NOREF
+
+  /// A new empty table, kept in the registry; returns its ref.
+  int new_table();
+  /// Makes table `to_ref` a deep copy of table `from_ref` (its own entries cleared first, its
+  /// identity kept): nested tables are copied (shared and cyclic ones as often as the original
+  /// holds them), metatables shared, other values (functions included) taken as they are.
+  void copy_table(int from_ref, int to_ref, std::string_view what, const parser::SourceLocation& where);
 
   /// Instructions one call (or chunk) may execute before it is stopped as a runaway.
   void set_instruction_limit(long long n) { instruction_limit_ = n; }

@@ -9,6 +9,7 @@
 // the control drive) turns the frame about axis 3, nose up; the airfoil (airfoil.hpp) gives the
 // load per unit span in that frame, the tip-loss shape scaling its normal force.
 #include <utility>
+#include <tuple>
 #include <vector>
 
 #include "elements/aero/airfoil.hpp"
@@ -46,6 +47,11 @@ class AeroSurface : public Element {
   int dof_count() const override { return p_.theodorsen ? 2 * static_cast<int>(out_.size()) : 0; }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
   void after_convergence(const StepContext& c) override;
+  /// The unsteady models' histories as the step began (core/element.hpp).
+  void save_step_state() override { saved_ = {history_, alpha_history_, converged_steps_, prev_time_}; }
+  void restore_step_state() override {
+    std::tie(history_, alpha_history_, converged_steps_, prev_time_) = saved_;
+  }
 
  protected:
   /// `blocks` groups of `p.points` Gauss points (one per beam portion; 1 for the body).
@@ -125,6 +131,7 @@ class AeroSurface : public Element {
   /// zero until three steps have converged.
   AlphaRates alpha_rates(int i, double alpha, double t) const;
   double prev_time_ = 0.;
+  std::tuple<std::vector<TheodorsenHistory>, std::vector<AlphaHistory>, int, double> saved_;
 };
 
 }  // namespace mbl::elements::aero

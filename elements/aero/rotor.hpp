@@ -29,6 +29,7 @@
 // the airstream at the hub, the disc angle, mu, lambda, chi, psi0, the convergence flag and the
 // iterations of the inflow iteration, and (dynamic inflow) v0, vs, vc.
 #include <string>
+#include <tuple>
 
 #include "elements/aero/induced_velocity.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
@@ -62,6 +63,10 @@ class Rotor final : public InducedVelocity {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  /// The mean induced velocity's memory (the converged value, the delay's weight) as the step
+  /// began (core/element.hpp).
+  void save_step_state() override { saved_ = {u_mean_, u_mean_ref_, u_mean_prev_, weight_}; }
+  void restore_step_state() override { std::tie(u_mean_, u_mean_ref_, u_mean_prev_, weight_) = saved_; }
   int dof_count() const override { return p_.model == RotorParams::Model::DynamicInflow ? 3 : 0; }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
   void initial_state(Vector& y, Vector& yp) const override;
@@ -109,6 +114,7 @@ class Rotor final : public InducedVelocity {
   double omega_ = 0., psi0_ = 0., sin_alpha_d_ = 1., cos_alpha_d_ = 0., speed_ = 0.;
   double mu_ = 0., lambda_ = 1., chi_ = 0.;
   double u_mean_ = 0., u_mean_ref_ = 0., u_mean_prev_ = 0., weight_ = 0.;
+  std::tuple<double, double, double, double> saved_{};
   double t_ = 0.;
   bool converged_ = false;
   int iterations_ = 0;

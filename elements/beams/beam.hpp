@@ -78,11 +78,18 @@ class Beam : public Element {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  /// The sections' converged orientations and curvatures and the nodes' converged orientations
+  /// (the reference after_predict() moves the sections from) and the laws' memory.
   void save_step_state() override {
     for (BeamSection& s : sections_) s.law->save_step_state();
+    saved_sec_ = sec_;
+    saved_R_node_conv_ = R_node_conv_;
   }
   void restore_step_state() override {
     for (BeamSection& s : sections_) s.law->restore_step_state();
+    sec_ = saved_sec_;
+    R_node_conv_ = saved_R_node_conv_;
+    evaluated_valid_ = false;
   }
   void after_predict(const StepContext& c) override;
 
@@ -143,6 +150,8 @@ class Beam : public Element {
   std::vector<const AbstractNode*> electrodes_;
   std::array<SectionState, kMaxSections> sec_;
   std::array<Mat3, kMaxNodes> R_node_conv_;  ///< node orientations at the last converged point
+  std::array<SectionState, kMaxSections> saved_sec_;  ///< sec_ and R_node_conv_ as the step began
+  std::array<Mat3, kMaxNodes> saved_R_node_conv_;
   double t_ = 0.0;
   std::array<std::array<int, 4>, kMaxSections> nc_{};
   /// What the last evaluation read (the points' positions and velocities, the nodes' increments,

@@ -9,6 +9,7 @@
 // control` forms are not implemented.
 #include <Eigen/Core>
 #include <vector>
+#include <tuple>
 
 #include "elements/genels/state_space.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
@@ -40,6 +41,13 @@ class DiscreteControl final : public Element {
   // The control forces are explicit (sampled) values: no Jacobian, as MBDyn's.
   void jacobian(JacobianSink&, const StepContext&) override {}
   void after_convergence(const StepContext& c) override;
+  /// The samples and the control computed from them, as the step began (core/element.hpp).
+  void save_step_state() override {
+    saved_ = {y_history_, u_history_, u_next_, u_applied_, new_sample_, steps_since_sample_};
+  }
+  void restore_step_state() override {
+    std::tie(y_history_, u_history_, u_next_, u_applied_, new_sample_, steps_since_sample_) = saved_;
+  }
 
   unsigned private_data_index(std::string_view name) const override;
   DatumInfo private_data_info(unsigned i) const override {
@@ -56,6 +64,7 @@ class DiscreteControl final : public Element {
   std::vector<double> u_applied_;          ///< applied in the current step
   bool new_sample_ = true;
   int steps_since_sample_ = 0;
+  std::tuple<Eigen::VectorXd, Eigen::VectorXd, Eigen::VectorXd, std::vector<double>, bool, int> saved_;
 };
 
 }  // namespace mbl::elements::electric

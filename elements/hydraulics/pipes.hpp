@@ -33,6 +33,9 @@ class Pipe final : public HydraulicElement {
   int dof_count() const override { return 1; }
   void initial_state(Vector& y, Vector& yp) const override;
   void after_convergence(const StepContext&) override;
+  /// The laminar/turbulent switch (its hysteresis) as the step began (core/element.hpp).
+  void save_step_state() override { saved_turbulent_ = turbulent_; }
+  void restore_step_state() override { turbulent_ = saved_turbulent_; }
   void output(OutputSink& out) const override { write_hyd(out, {vel_, flow_, Re_}); }
 
  protected:
@@ -42,7 +45,7 @@ class Pipe final : public HydraulicElement {
   PipeParams p_;
   double viscosity_;
   double klam_, ktra_, ktrb_;  ///< loss coefficients, with the density at the initial pressures
-  bool turbulent_;
+  bool turbulent_, saved_turbulent_ = false;
   double flow_ = 0.0, vel_ = 0.0, Re_ = 0.0;
 };
 
@@ -56,6 +59,8 @@ class DynamicPipe final : public HydraulicElement {
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
   void initial_state(Vector& y, Vector& yp) const override;
   void after_convergence(const StepContext&) override;
+  void save_step_state() override { saved_turbulent_ = turbulent_; }
+  void restore_step_state() override { turbulent_ = saved_turbulent_; }
   void output(OutputSink& out) const override;
 
  protected:
@@ -64,7 +69,7 @@ class DynamicPipe final : public HydraulicElement {
  private:
   PipeParams p_;
   double klam_, ktra_, ktrb_;
-  bool turbulent_;
+  bool turbulent_, saved_turbulent_ = false;
   double Re_ = 0.0;
   // Output (last residual).
   double p1_ = 0, p2_ = 0, p1p_ = 0, p2p_ = 0, q1_ = 0, q2_ = 0, q1p_ = 0, q2p_ = 0;

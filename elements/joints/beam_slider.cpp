@@ -286,6 +286,16 @@ void BeamSlider::after_convergence(const StepContext& c) {
   }
 }
 
+void BeamSlider::save_step_state() {
+  saved_ = step_memory();
+  if (p_.friction) p_.friction->save_step_state();
+}
+
+void BeamSlider::restore_step_state() {
+  step_memory() = saved_;
+  if (p_.friction) p_.friction->restore_step_state();
+}
+
 void BeamSlider::output_extra(OutputSink& out, std::ostream& os) const {
   // §8.12.4: current beam label, abscissa, tangent.
   os << ' ' << p_.beams[current_].beam->label();

@@ -20,6 +20,7 @@
 // |F|; the friction force -F3 l/|l| joins F in the loads of both sides (F_res = F - F3 l/|l|);
 // .jnt columns F3, the friction coefficient and v after the standard ones.
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "elements/beams/beam.hpp"
@@ -56,6 +57,10 @@ class BeamSlider final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  /// The current beam (moved on by the iterations), the converged values output and private data
+  /// read, and the friction's memory, given back when a step is abandoned (core/element.hpp).
+  void save_step_state() override;
+  void restore_step_state() override;
 
  protected:
   Vec3 f_local() const override { return R_WJ_.transpose() * F_W_; }
@@ -94,6 +99,9 @@ class BeamSlider final : public Joint {
   Vec3 l_ = Vec3::Zero();  ///< tangent at the last converged point (output)
   Vec3 M_ = Vec3::Zero();
   double v_slide_ = 0.0;   ///< friction: sliding velocity at the last converged point
+  /// What the iterations and after_convergence() change, as one assignable whole.
+  auto step_memory() { return std::tie(current_, s_ref_, v_slide_, l_, M_, F_W_, M_W_, R_WJ_); }
+  std::tuple<int, double, double, Vec3, Vec3, Vec3, Vec3, Mat3> saved_{};
 };
 
 }  // namespace mbl::elements

@@ -311,6 +311,16 @@ void TotalJoint::after_convergence(const StepContext& c) {
   if (p_.friction) p_.friction->after_convergence(c, first_index() + n_dofs_, (p_.a.w_W() - p_.b.w_W()).dot(k_.R_ahr.col(2)));
 }
 
+void TotalJoint::save_step_state() {
+  saved_ = step_memory();
+  if (p_.friction) p_.friction->save_step_state();
+}
+
+void TotalJoint::restore_step_state() {
+  step_memory() = saved_;
+  if (p_.friction) p_.friction->restore_step_state();
+}
+
 void TotalJoint::output_extra(OutputSink& out, std::ostream& os) const {
   switch (p_.flavor) {
     case Flavor::DriveDisplacement:

@@ -18,6 +18,7 @@
 // MBDyn's .jnt reports F = lambda_x, M = lambda_t (what the joint applies to node 1).
 #include <array>
 #include <memory>
+#include <tuple>
 #include <string>
 
 #include "elements/drives/template_drive.hpp"
@@ -123,6 +124,11 @@ class TotalJoint final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  /// What after_convergence() commits (the turns counted, the free rotation accumulated into the
+  /// target, the converged kinematics and reactions private data read, the friction's memory),
+  /// given back when a step is abandoned (core/element.hpp).
+  void save_step_state() override;
+  void restore_step_state() override;
   std::string log_line() const override;
 
   // Private data under MBDyn's names and numbers for each flavour (total_joint.cpp).
@@ -192,6 +198,11 @@ class TotalJoint final : public Joint {
   bool partial_rotation_ = false;  ///< one or two rotation components constrained in position
   Mat3 R_WJm_ = Mat3::Identity();  ///< frame of the local moment (R_ahr)
   Vec3 x0_ = Vec3::Zero(), theta0_ = Vec3::Zero();
+  /// What after_convergence() commits, as one assignable whole.
+  auto step_memory() {
+    return std::tie(k_, theta_converged_, theta_remnant_, x0_, theta0_, F_W_, M_W_, R_WJ_, R_WJm_);
+  }
+  std::tuple<Kinematics, Vec3, Vec3, Vec3, Vec3, Vec3, Vec3, Mat3, Mat3> saved_{};
   OutputSink::VarId nc_X_ = -1, nc_Phi_ = -1, nc_E_ = -1, nc_V_ = -1, nc_Omega_ = -1;
 };
 

@@ -6,6 +6,7 @@
 // first residual after the prediction (so `model::` functions in hints see the predicted state);
 // on each switch to active the hints re-read parts of the wrapped element.
 #include <functional>
+#include <tuple>
 #include <memory>
 #include <vector>
 
@@ -39,6 +40,15 @@ class Driven final : public Element {
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
   void after_predict(const StepContext& c) override;
+  /// The activity as the step began, and the wrapped element's memory (core/element.hpp).
+  void save_step_state() override {
+    saved_ = {active_, pending_, was_active_, stepping_};
+    inner_->save_step_state();
+  }
+  void restore_step_state() override {
+    std::tie(active_, pending_, was_active_, stepping_) = saved_;
+    inner_->restore_step_state();
+  }
 
   void output_setup(OutputSink& out) override;
   void output(OutputSink& out) const override;
@@ -67,6 +77,7 @@ class Driven final : public Element {
   bool was_active_ = true;  ///< the activity at the end of the previous step
   bool stepping_ = false;  ///< a step was predicted: `initial state` no longer applies
   int nc_activation_ = -1;
+  std::tuple<bool, bool, bool, bool> saved_{true, false, true, false};
 };
 
 }  // namespace mbl::elements

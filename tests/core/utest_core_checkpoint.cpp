@@ -7,12 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <limits>
-#include <memory>
 
-#include "integrators/integrator.hpp"
-#include "integrators/linear_solver.hpp"
-#include "mbdyn-like/model/model_builder.hpp"
+#include "support/retried_step.hpp"
 
 namespace {
 
@@ -42,93 +38,9 @@ begin: elements;
 end: elements;
 )";
 
-/// The model, with a residual that is not a number at `fail_time` while `armed`: the stage solved
-/// there fails (the Newton solver rejects a residual that is not finite).
-class FailingAt : public integ::Problem {
- public:
-  explicit FailingAt(mbl::Model& m) : m_(m) {}
-  double fail_time = -1.0;
-  bool armed = false;
-  int size() const override { return m_.size(); }
-  integ::DofOrder dof_order(int i) const override { return m_.dof_order(i); }
-  void update(double t, const Vector& y, const Vector& yp) override { m_.update(t, y, yp); }
-  void residual(double t, double dCoef, Vector& r, Vector* abs_r) override {
-    m_.residual(t, dCoef, r, abs_r);
-    if (armed && t == fail_time) r.setConstant(std::numeric_limits<double>::quiet_NaN());
-  }
-  void jacobian(double t, double dCoef, integ::SparseMatrix& J) override { m_.jacobian(t, dCoef, J); }
-  void after_convergence(double t, Vector& y, Vector& yp) override { m_.after_convergence(t, y, yp); }
-  void rebase_history(std::span<Vector> y, std::span<Vector> yp) override { m_.rebase_history(y, yp); }
-  void reserve_history(int points) override { m_.reserve_history(points); }
-  void after_predict(double t, Vector& y, Vector& yp) override { m_.after_predict(t, y, yp); }
-  void save_checkpoint() override { m_.save_checkpoint(); }
-  void restore_checkpoint() override { m_.restore_checkpoint(); }
-
- private:
-  mbl::Model& m_;
-};
-
-// A body on a Maxwell viscoelastic spring (internal viscous strains advanced per converged
-// step) pushed by a force through a discrete filter of a sample and hold (drives with memory):
-// element, law and drive states an abandoned step must give back.
-constexpr const char* kStatefulDeck = R"(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
-	structural nodes: 2;
-	rigid bodies: 1;
-	joints: 2;
-	forces: 1;
-end: control data;
-begin: nodes;
-	structural: 1, dynamic, 0.1, 0., 0., eye, 0., 0.3, 0., 0., 0., 0.;
-	structural: 2, static, null, eye, null, null;
-end: nodes;
-begin: elements;
-	body: 1, 1, 2., null, diag, 0.01, 0.02, 0.03;
-	joint: 10, clamp, 2, node, node;
-	joint: 11, deformable displacement joint, 1, null, 2, null,
-		linear viscoelastic maxwell 1, E0, 40., E1, 25., eta1, 3., C, eye;
-	force: 20, absolute, 1, position, null, 1., 0.5, 0.2,
-		discrete filter, 1, .5, .5, 0, sample and hold, sine, 0., 12., 1., forever, 0., string, "Step % 3 == 0";
-end: elements;
-)";
-
-struct Solve {
-  mbl::BuildResult built;
-  mbl::Model& model = *built.model;
-  FailingAt problem{model};
-  std::unique_ptr<integ::ImplicitStepIntegrator> integrator;
-  integ::NewtonSolver newton{[] {
-                               integ::NewtonOptions o;
-                               o.residual_tolerance = 1e-12;
-                               o.max_iterations = 30;
-                               return o;
-                             }(),
-                             std::make_unique<integ::DenseSolver>()};
-  explicit Solve(const char* method, const char* deck = kDeck)
-      : built(mbl::read_deck_text("checkpoint.mbd", deck)) {
-    integ::MethodSpec spec;
-    spec.name = method;
-    spec.rho = [](double) { return 0.0; };
-    integrator = integ::make_integrator(spec);
-    model.number_dofs();
-    Vector y, yp;
-    model.initial_state(y, yp);
-    model.set_time(0.0, 0.01, 0);
-    model.update(0.0, y, yp);
-    integrator->start(problem, 0.0, y, yp);
-  }
-  bool step(double dt) {
-    const double t = integrator->time() + dt;
-    model.set_time(t, dt, integrator->steps() + 1);
-    return integrator->advance(problem, t, dt, newton).converged;
-  }
+/// The deck `deck` (kDeck by default) stepped by hand (tests/support/retried_step.hpp).
+struct Solve : mbl::test::StepBySteps {
+  explicit Solve(const char* method, const char* deck = kDeck) : StepBySteps(method, deck) {}
   const mbl::StructNode& node(unsigned label) const { return *model.find_struct_node(label); }
 };
 
@@ -171,22 +83,7 @@ TEST_P(RetriedStep, EqualsTheSmallerStepTakenFromTheStart) {
 TEST_P(RetriedStep, RestoresElementLawAndDriveState) {
   // Fails without Model::restore_checkpoint() giving back the elements' and drives' memory: the
   // stages of the failed step committed the law's viscous strain and the filter's sample.
-  const double dt = 0.05;
-  Solve retried(GetParam(), kStatefulDeck), direct(GetParam(), kStatefulDeck);
-  for (int k = 0; k < 2; ++k)
-    for (Solve* r : {&retried, &direct}) ASSERT_TRUE(r->step(dt));
-  retried.problem.fail_time = retried.integrator->time() + dt;
-  retried.problem.armed = true;
-  ASSERT_FALSE(retried.step(dt));
-  retried.problem.armed = false;
-  for (int k = 0; k < 6; ++k)
-    for (Solve* r : {&retried, &direct}) {
-      r->newton.invalidate_jacobian();
-      ASSERT_TRUE(r->step(dt / 2));
-    }
-  EXPECT_EQ(retried.integrator->time(), direct.integrator->time());
-  EXPECT_EQ(retried.integrator->y(), direct.integrator->y());
-  EXPECT_EQ(retried.integrator->yp(), direct.integrator->yp());
+  mbl::test::expect_retry_equals_direct(GetParam(), mbl::test::kStatefulDeck, 0.05, 2, 6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Esdirk, RetriedStep, ::testing::Values("Bathe", "mssth3", "DIRK54", "ms"));
