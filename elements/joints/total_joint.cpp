@@ -92,6 +92,16 @@ TotalJoint::TotalJoint(unsigned label, Params p) : Joint(label), p_(std::move(p)
   k_ = kinematics();
 }
 
+int TotalJoint::initial_dof_count() const {
+  switch (p_.flavor) {
+    case Flavor::DriveDisplacement:
+    case Flavor::DriveDisplacementPin:
+    case Flavor::DriveHinge: return 6;
+    case Flavor::AxialRotation: return 11;
+    default: return 2 * n_dofs_;
+  }
+}
+
 std::string_view TotalJoint::type_name() const {
   switch (p_.flavor) {
     case Flavor::TotalPin:

@@ -116,6 +116,9 @@ class TotalJoint final : public Joint {
   std::string_view type_name() const override;
   bool is_equation() const { return p_.flavor == Flavor::Equation; }
   int dof_count() const override { return n_dofs_ + (p_.friction ? 1 : 0); }
+  /// drvdisp.h, drvhinge.h: 6; planej.h (axial rotation): 11; totalj.h, totalequation.h: 2 per
+  /// constraint.
+  int initial_dof_count() const override;
   DofOrder dof_order(int i) const override {
     return i == n_dofs_ && p_.friction ? p_.friction->dof_order() : DofOrder::Algebraic;
   }
