@@ -102,6 +102,77 @@ int TotalJoint::initial_dof_count() const {
   }
 }
 
+namespace {
+
+/// "<prefix><a>[-><b>]: <what> [<item>,<item>]" over the components `active` selects, MBDyn's
+/// TotalJoint::DescribeDof/DescribeEq lines: from `first` (0-based), "-><end>" when `count` > 1.
+template <class Item>
+void describe_components(std::ostream& os, std::string_view prefix, int first, int count, int end, std::string_view what,
+                         const std::array<bool, 3>& active, Item item) {
+  os << prefix << first + 1;
+  if (count > 1) os << "->" << end;
+  os << ": " << what << " [";
+  bool comma = false;
+  for (int i = 0; i < 3; ++i)
+    if (active[i]) {
+      if (comma) os << ',';
+      comma = true;
+      os << item(i);
+    }
+  os << "]\n";
+}
+
+constexpr char kXyz[] = "xyz";
+
+}  // namespace
+
+void TotalJoint::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  if (p_.flavor != Flavor::Total && p_.flavor != Flavor::ImposedDisplacement) return;
+  using S = Status;
+  std::array<bool, 3> pos_any{}, rot_any{}, pos_held{}, rot_held{};
+  int n_pos_any = 0, n_rot_any = 0, n_pos = 0, n_rot = 0;
+  for (int i = 0; i < 3; ++i) {
+    pos_any[i] = p_.position[i] != S::Inactive, rot_any[i] = p_.rotation[i] != S::Inactive;
+    pos_held[i] = p_.position[i] == S::Position, rot_held[i] = p_.rotation[i] == S::Position;
+    n_pos_any += pos_any[i], n_rot_any += rot_any[i], n_pos += pos_held[i], n_rot += rot_held[i];
+  }
+  auto named = [](const char* s) { return [s](int i) { return std::string(s) + kXyz[i]; }; };
+  const int d = first + n_pos_any + n_rot_any;  // the initial assembly's derivatives follow
+  if (n_pos_any > 0) describe_components(os, prefix, first, n_pos_any, first + n_pos_any, "reaction force(s)", pos_any, named("F"));
+  if (n_rot_any > 0)
+    describe_components(os, prefix, first + n_pos_any, n_rot_any, d, "reaction couple(s)", rot_any, named("m"));
+  if (!initial) return;
+  if (n_pos > 0) describe_components(os, prefix, d, n_pos, d + n_pos, "reaction force(s) derivative(s)", pos_held, named("FP"));
+  if (n_rot > 0)
+    describe_components(os, prefix, d + n_pos, n_rot, d + n_pos_any + n_rot_any, "reaction couple(s) derivative(s)", rot_held, named("mP"));
+}
+
+void TotalJoint::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  if (p_.flavor != Flavor::Total && p_.flavor != Flavor::ImposedDisplacement) return;
+  using S = Status;
+  std::array<bool, 3> pos_any{}, rot_any{}, pos_held{}, rot_held{};
+  int n_pos_any = 0, n_rot_any = 0, n_pos = 0, n_rot = 0;
+  for (int i = 0; i < 3; ++i) {
+    pos_any[i] = p_.position[i] != S::Inactive, rot_any[i] = p_.rotation[i] != S::Inactive;
+    pos_held[i] = p_.position[i] == S::Position, rot_held[i] = p_.rotation[i] == S::Position;
+    n_pos_any += pos_any[i], n_rot_any += rot_any[i], n_pos += pos_held[i], n_rot += rot_held[i];
+  }
+  const auto pair = [](const char* a, int i) { return fmt::format("{0}{1}1={0}{1}2", a, kXyz[i]); };
+  const int d = first + n_pos_any + n_rot_any;  // the initial assembly's derivatives follow
+  if (n_pos_any > 0)
+    describe_components(os, prefix, first, n_pos_any, first + n_pos_any, "position/velocity constraint(s)", pos_any,
+                        [&](int i) { return pair(p_.position[i] == S::Position ? "P" : "V", i); });
+  if (n_rot_any > 0)
+    describe_components(os, prefix, first + n_pos_any, n_rot_any, d, "orientation/angular velocity constraint(s)", rot_any,
+                        [&](int i) { return pair(p_.rotation[i] == S::Position ? "theta" : "W", i); });
+  if (!initial) return;
+  if (n_pos > 0)
+    describe_components(os, prefix, d, n_pos, d + n_pos, "velocity constraint(s)", pos_held, [&](int i) { return pair("v", i); });
+  if (n_rot > 0)
+    describe_components(os, prefix, d + n_pos, n_rot, d + n_pos_any + n_rot_any, "angular velocity constraint(s)", rot_held,
+                        [&](int i) { return pair("w", i); });
+}
+
 std::string_view TotalJoint::type_name() const {
   switch (p_.flavor) {
     case Flavor::TotalPin:

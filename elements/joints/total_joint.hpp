@@ -119,6 +119,10 @@ class TotalJoint final : public Joint {
   /// drvdisp.h, drvhinge.h: 6; planej.h (axial rotation): 11; totalj.h, totalequation.h: 2 per
   /// constraint.
   int initial_dof_count() const override;
+  /// MBDyn's TotalJoint texts (totalj.cc) for the total joint and imposed displacement; the
+  /// other flavours (pins, drive joints, axial rotation, total equation) are not described yet.
+  void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
+  void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   DofOrder dof_order(int i) const override {
     return i == n_dofs_ && p_.friction ? p_.friction->dof_order() : DofOrder::Algebraic;
   }

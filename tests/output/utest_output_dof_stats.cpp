@@ -171,3 +171,48 @@ TEST(OutputDofStats, UnknownFlagIsAnInputError) {
   EXPECT_EQ(run.rc, 2);
   EXPECT_NE(run.log().find("error: expected a print flag"), std::string::npos) << run.log();
 }
+
+TEST(OutputDofStats, TotalJointDescribesItsActiveComponents) {
+  // totalj.cc TotalJoint::DescribeDof/DescribeEq: the active components by kind (P/V, theta/W);
+  // in the initial assembly 2 unknowns per constraint and the derivatives of the position and
+  // rotation ones, the couples' range ending at first + 2 * constraints as MBDyn numbers it.
+  const auto run = mbl::test::run_deck_text("dof_total", R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; print: description, to file; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  body: 1, 2, 1., null, eye;
+  joint: 1, clamp, 1, node, node;
+  joint: 3, total joint,
+    1, position, 1., 0., 0., position orientation, eye, rotation orientation, eye,
+    2, position, null, position orientation, eye, rotation orientation, eye,
+    position constraint, active, velocity, inactive, null,
+    orientation constraint, active, inactive, active, null;
+end: elements;
+)");
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::string d = mbl::test::read_file(run.output("dof"));
+  EXPECT_NE(d.find("Joint(3): 8 37->44\n"
+                   "        37->38: reaction force(s) [Fx,Fy]\n"
+                   "        39->40: reaction couple(s) [mx,mz]\n"
+                   "        41: reaction force(s) derivative(s) [FPx]\n"
+                   "        42->44: reaction couple(s) derivative(s) [mPx,mPz]\n"
+                   "        37->38: position/velocity constraint(s) [Px1=Px2,Vy1=Vy2]\n"
+                   "        39->40: orientation/angular velocity constraint(s) [thetax1=thetax2,thetaz1=thetaz2]\n"
+                   "        41: velocity constraint(s) [vx1=vx2]\n"
+                   "        42->44: angular velocity constraint(s) [wx1=wx2,wz1=wz2]\n"
+                   "Regular steps dof stats\n"),
+            std::string::npos)
+      << d;
+  EXPECT_NE(d.find("Joint(3): 4 25->28\n"
+                   "        25->26: reaction force(s) [Fx,Fy]\n"
+                   "        27->28: reaction couple(s) [mx,mz]\n"
+                   "        25->26: position/velocity constraint(s) [Px1=Px2,Vy1=Vy2]\n"
+                   "        27->28: orientation/angular velocity constraint(s) [thetax1=thetax2,thetaz1=thetaz2]\n"),
+            std::string::npos)
+      << d;
+}
