@@ -9,6 +9,7 @@
 
 #include "elements/joints/deformable_kinematics.hpp"
 #include "elements/misc/driven.hpp"
+#include "mbdyn-like/core/dof_description.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
@@ -127,7 +128,27 @@ constexpr char kXyz[] = "xyz";
 }  // namespace
 
 void TotalJoint::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
-  if (p_.flavor != Flavor::Total && p_.flavor != Flavor::ImposedDisplacement) return;
+  switch (p_.flavor) {
+    case Flavor::DriveDisplacement:
+    case Flavor::DriveDisplacementPin:  // drvdisp.cc
+      describe_range(os, prefix, first, 3, "reaction forces [fx,fy,fz]");
+      if (initial) describe_range(os, prefix, first + 3, 3, "reaction force derivatives [fPx,fPy,fPz]");
+      return;
+    case Flavor::DriveHinge:  // drvhinge.cc
+      describe_range(os, prefix, first, 3, "reaction couples [mx,my,mz]");
+      if (initial) describe_range(os, prefix, first + 3, 3, "reaction couple derivatives [mPx,mPy,mPz]");
+      return;
+    case Flavor::AxialRotation:  // planej.cc AxialRotationJoint, without the friction state's lines
+      describe_range(os, prefix, first, 3, "reaction forces [Fx,Fy,Fz]");
+      describe_range(os, prefix, first + 3, 3, "reaction couples [mx,my,mz]");
+      if (!initial) return;
+      describe_range(os, prefix, first + 6, 3, "reaction force derivatives [FPx,FPy,FPz]");
+      describe_range(os, prefix, first + 9, 2, "reaction couple derivatives [mPx,mPy]");
+      return;
+    case Flavor::Total:
+    case Flavor::ImposedDisplacement: break;
+    default: return;
+  }
   using S = Status;
   std::array<bool, 3> pos_any{}, rot_any{}, pos_held{}, rot_held{};
   int n_pos_any = 0, n_rot_any = 0, n_pos = 0, n_rot = 0;
@@ -148,7 +169,28 @@ void TotalJoint::describe_dofs(std::ostream& os, std::string_view prefix, int fi
 }
 
 void TotalJoint::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
-  if (p_.flavor != Flavor::Total && p_.flavor != Flavor::ImposedDisplacement) return;
+  switch (p_.flavor) {
+    case Flavor::DriveDisplacement:
+    case Flavor::DriveDisplacementPin:  // drvdisp.cc
+      describe_range(os, prefix, first, 3, "position constraints [px1=px2,py1=py2,pz1=pz2]");
+      if (initial) describe_range(os, prefix, first + 3, 3, "velocity constraints [vx1=vx2,vy1=vy2,vz1=vz2]");
+      return;
+    case Flavor::DriveHinge:  // drvhinge.cc
+      describe_range(os, prefix, first, 3, "orientation constraints [gx1=gx2,gy1=gy2,gz1=gz2]");
+      if (initial) describe_range(os, prefix, first + 3, 3, "angular velocity constraints [wx1=wx2,wy1=wy2,wz1=wz2]");
+      return;
+    case Flavor::AxialRotation:  // planej.cc AxialRotationJoint (its texts as MBDyn writes them)
+      describe_range(os, prefix, first, 3, "position constraints [Px1=Px2,Py1=Py2,Pz1=Pz2]");
+      describe_range(os, prefix, first + 3, 2, "orientation constraints [gx1=gx2,gy1=gy2]");
+      describe_range(os, prefix, first + 5, 1, "angular velocity constraint wz2-wz1=Omega]");
+      if (!initial) return;
+      describe_range(os, prefix, first + 6, 3, "velocity constraints [vx1=vx2,vy1=vy2,vz1=vz2]");
+      describe_range(os, prefix, first + 9, 2, "reaction couple derivatives [wx1=wx2,wy1=wy2]");
+      return;
+    case Flavor::Total:
+    case Flavor::ImposedDisplacement: break;
+    default: return;
+  }
   using S = Status;
   std::array<bool, 3> pos_any{}, rot_any{}, pos_held{}, rot_held{};
   int n_pos_any = 0, n_rot_any = 0, n_pos = 0, n_rot = 0;

@@ -119,8 +119,9 @@ class TotalJoint final : public Joint {
   /// drvdisp.h, drvhinge.h: 6; planej.h (axial rotation): 11; totalj.h, totalequation.h: 2 per
   /// constraint.
   int initial_dof_count() const override;
-  /// MBDyn's TotalJoint texts (totalj.cc) for the total joint and imposed displacement; the
-  /// other flavours (pins, drive joints, axial rotation, total equation) are not described yet.
+  /// MBDyn's texts of the total joint and imposed displacement (totalj.cc TotalJoint), drive
+  /// displacement (pin) and drive hinge joints, axial rotation; not yet of the total pin joint
+  /// and the total equation.
   void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   DofOrder dof_order(int i) const override {

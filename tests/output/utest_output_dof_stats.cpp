@@ -216,3 +216,45 @@ end: elements;
             std::string::npos)
       << d;
 }
+
+TEST(OutputDofStats, DriveJointsAsMBDynDescribesThem) {
+  // drvdisp.cc DriveDisplacementJoint, drvhinge.cc DriveHingeJoint: 3 reactions, 6 unknowns in
+  // the initial assembly.
+  const auto run = mbl::test::run_deck_text("dof_drive", R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 2; rigid bodies: 1; joints: 3; print: description, to file; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  body: 1, 2, 1., null, eye;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, drive displacement, 1, 1., 0., 0., 2, null, single, 1., 0., 0., const, 0.;
+  joint: 3, drive hinge, 1, hinge, eye, 2, hinge, eye, single, 0., 0., 1., const, 0.;
+end: elements;
+)");
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::string d = mbl::test::read_file(run.output("dof"));
+  EXPECT_NE(d.find("Joint(2): 6 37->42\n"
+                   "        37->39: reaction forces [fx,fy,fz]\n"
+                   "        40->42: reaction force derivatives [fPx,fPy,fPz]\n"
+                   "        37->39: position constraints [px1=px2,py1=py2,pz1=pz2]\n"
+                   "        40->42: velocity constraints [vx1=vx2,vy1=vy2,vz1=vz2]\n"
+                   "Joint(3): 6 43->48\n"
+                   "        43->45: reaction couples [mx,my,mz]\n"
+                   "        46->48: reaction couple derivatives [mPx,mPy,mPz]\n"
+                   "        43->45: orientation constraints [gx1=gx2,gy1=gy2,gz1=gz2]\n"
+                   "        46->48: angular velocity constraints [wx1=wx2,wy1=wy2,wz1=wz2]\n"),
+            std::string::npos)
+      << d;
+  EXPECT_NE(d.find("Joint(2): 3 25->27\n"
+                   "        25->27: reaction forces [fx,fy,fz]\n"
+                   "        25->27: position constraints [px1=px2,py1=py2,pz1=pz2]\n"
+                   "Joint(3): 3 28->30\n"
+                   "        28->30: reaction couples [mx,my,mz]\n"
+                   "        28->30: orientation constraints [gx1=gx2,gy1=gy2,gz1=gz2]\n"),
+            std::string::npos)
+      << d;
+}
