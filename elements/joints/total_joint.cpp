@@ -138,12 +138,14 @@ void TotalJoint::describe_dofs(std::ostream& os, std::string_view prefix, int fi
       describe_range(os, prefix, first, 3, "reaction couples [mx,my,mz]");
       if (initial) describe_range(os, prefix, first + 3, 3, "reaction couple derivatives [mPx,mPy,mPz]");
       return;
-    case Flavor::AxialRotation:  // planej.cc AxialRotationJoint, without the friction state's lines
+    case Flavor::AxialRotation:  // planej.cc AxialRotationJoint
       describe_range(os, prefix, first, 3, "reaction forces [Fx,Fy,Fz]");
       describe_range(os, prefix, first + 3, 3, "reaction couples [mx,my,mz]");
-      if (!initial) return;
-      describe_range(os, prefix, first + 6, 3, "reaction force derivatives [FPx,FPy,FPz]");
-      describe_range(os, prefix, first + 9, 2, "reaction couple derivatives [mPx,mPy]");
+      if (initial) {
+        describe_range(os, prefix, first + 6, 3, "reaction force derivatives [FPx,FPy,FPz]");
+        describe_range(os, prefix, first + 9, 2, "reaction couple derivatives [mPx,mPy]");
+      }
+      if (p_.friction) p_.friction->describe(os, prefix, first + (initial ? 12 : 6), false);
       return;
     case Flavor::Total:
     case Flavor::ImposedDisplacement: break;
@@ -183,9 +185,11 @@ void TotalJoint::describe_equations(std::ostream& os, std::string_view prefix, i
       describe_range(os, prefix, first, 3, "position constraints [Px1=Px2,Py1=Py2,Pz1=Pz2]");
       describe_range(os, prefix, first + 3, 2, "orientation constraints [gx1=gx2,gy1=gy2]");
       describe_range(os, prefix, first + 5, 1, "angular velocity constraint wz2-wz1=Omega]");
-      if (!initial) return;
-      describe_range(os, prefix, first + 6, 3, "velocity constraints [vx1=vx2,vy1=vy2,vz1=vz2]");
-      describe_range(os, prefix, first + 9, 2, "reaction couple derivatives [wx1=wx2,wy1=wy2]");
+      if (initial) {
+        describe_range(os, prefix, first + 6, 3, "velocity constraints [vx1=vx2,vy1=vy2,vz1=vz2]");
+        describe_range(os, prefix, first + 9, 2, "reaction couple derivatives [wx1=wx2,wy1=wy2]");
+      }
+      if (p_.friction) p_.friction->describe(os, prefix, first + (initial ? 12 : 6), true);
       return;
     case Flavor::Total:
     case Flavor::ImposedDisplacement: break;

@@ -258,3 +258,43 @@ end: elements;
             std::string::npos)
       << d;
 }
+
+TEST(OutputDofStats, FrictionStateFollowsTheJointsUnknowns) {
+  // planej.cc PlaneHingeJoint: "friction dof(s)" after the joint's 5 unknowns (10 in the initial
+  // assembly, where the state takes no part but is numbered after them), then the model's line
+  // (friction.cc ModLugreFriction), indented twice.
+  const auto run = mbl::test::run_deck_text("dof_friction", R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;
+begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; print: description, to file; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, null, eye, null, null;
+end: nodes;
+scalar function: "mu", const, 0.3;
+begin: elements;
+  body: 1, 2, 1., null, eye;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, revolute hinge, 1, null, hinge, eye, 2, null, hinge, eye,
+    friction, 0.1, preload, 1., modlugre, 2000., 2.8, 0., 0.71, "mu", simple;
+end: elements;
+)");
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::string d = mbl::test::read_file(run.output("dof"));
+  EXPECT_NE(d.find("        45->46: reaction couple derivatives [mPx,mPy]\n"
+                   "        47: friction dof(s)\n"
+                   "                [1]: ModLugreFriction state\n"),
+            std::string::npos)
+      << d;
+  EXPECT_NE(d.find("Joint(2): 6 25->30\n"
+                   "        25->27: reaction forces [Fx,Fy,Fz]\n"
+                   "        28->29: reaction couples [mx,my]\n"
+                   "        30: friction dof(s)\n"
+                   "                [1]: ModLugreFriction state\n"
+                   "        25->27: position constraints [Px1=Px2,Py1=Py2,Pz1=Pz2]\n"
+                   "        28->29: orientation constraints [gx1=gx2,gy1=gy2]\n"
+                   "        30: friction equation(s)\n"
+                   "                [1]: ModLugreFriction equation\n"),
+            std::string::npos)
+      << d;
+}
