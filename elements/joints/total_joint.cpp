@@ -125,6 +125,21 @@ void describe_components(std::ostream& os, std::string_view prefix, int first, i
 
 constexpr char kXyz[] = "xyz";
 
+/// MBDyn's TotalJoint bookkeeping: the constrained components (position or velocity), those held
+/// in position (whose derivatives the initial assembly adds), and their counts.
+struct ActiveComponents {
+  std::array<bool, 3> pos_any{}, rot_any{}, pos_held{}, rot_held{};
+  int n_pos_any = 0, n_rot_any = 0, n_pos = 0, n_rot = 0;
+  ActiveComponents(const std::array<TotalJoint::Status, 3>& position, const std::array<TotalJoint::Status, 3>& rotation) {
+    using S = TotalJoint::Status;
+    for (int i = 0; i < 3; ++i) {
+      pos_any[i] = position[i] != S::Inactive, rot_any[i] = rotation[i] != S::Inactive;
+      pos_held[i] = position[i] == S::Position, rot_held[i] = rotation[i] == S::Position;
+      n_pos_any += pos_any[i], n_rot_any += rot_any[i], n_pos += pos_held[i], n_rot += rot_held[i];
+    }
+  }
+};
+
 }  // namespace
 
 void TotalJoint::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
@@ -151,14 +166,8 @@ void TotalJoint::describe_dofs(std::ostream& os, std::string_view prefix, int fi
     case Flavor::ImposedDisplacement: break;
     default: return;
   }
-  using S = Status;
-  std::array<bool, 3> pos_any{}, rot_any{}, pos_held{}, rot_held{};
-  int n_pos_any = 0, n_rot_any = 0, n_pos = 0, n_rot = 0;
-  for (int i = 0; i < 3; ++i) {
-    pos_any[i] = p_.position[i] != S::Inactive, rot_any[i] = p_.rotation[i] != S::Inactive;
-    pos_held[i] = p_.position[i] == S::Position, rot_held[i] = p_.rotation[i] == S::Position;
-    n_pos_any += pos_any[i], n_rot_any += rot_any[i], n_pos += pos_held[i], n_rot += rot_held[i];
-  }
+  const ActiveComponents a(p_.position, p_.rotation);
+  const auto& [pos_any, rot_any, pos_held, rot_held, n_pos_any, n_rot_any, n_pos, n_rot] = a;
   auto named = [](const char* s) { return [s](int i) { return std::string(s) + kXyz[i]; }; };
   const int d = first + n_pos_any + n_rot_any;  // the initial assembly's derivatives follow
   if (n_pos_any > 0) describe_components(os, prefix, first, n_pos_any, first + n_pos_any, "reaction force(s)", pos_any, named("F"));
@@ -196,13 +205,8 @@ void TotalJoint::describe_equations(std::ostream& os, std::string_view prefix, i
     default: return;
   }
   using S = Status;
-  std::array<bool, 3> pos_any{}, rot_any{}, pos_held{}, rot_held{};
-  int n_pos_any = 0, n_rot_any = 0, n_pos = 0, n_rot = 0;
-  for (int i = 0; i < 3; ++i) {
-    pos_any[i] = p_.position[i] != S::Inactive, rot_any[i] = p_.rotation[i] != S::Inactive;
-    pos_held[i] = p_.position[i] == S::Position, rot_held[i] = p_.rotation[i] == S::Position;
-    n_pos_any += pos_any[i], n_rot_any += rot_any[i], n_pos += pos_held[i], n_rot += rot_held[i];
-  }
+  const ActiveComponents a(p_.position, p_.rotation);
+  const auto& [pos_any, rot_any, pos_held, rot_held, n_pos_any, n_rot_any, n_pos, n_rot] = a;
   const auto pair = [](const char* a, int i) { return fmt::format("{0}{1}1={0}{1}2", a, kXyz[i]); };
   const int d = first + n_pos_any + n_rot_any;  // the initial assembly's derivatives follow
   if (n_pos_any > 0)
