@@ -21,7 +21,7 @@ void put(std::ostream& os, const Vec3& v) { os << v[0] << ' ' << v[1] << ' ' << 
 }  // namespace
 
 ExternalModalForce::ExternalModalForce(unsigned label, ExternalModalParams p)
-    : Element(label), p_(std::move(p)), link_(p_.communicator, fmt::format("external modal force {}", label)),
+    : ExternalForceElement(label, p.communicator, fmt::format("external modal force {}", label)), p_(std::move(p)),
       f_modal_(p_.modal ? std::size_t(modes()) : 0, 0.0) {
   if (!p_.mapping) return;
   const std::size_t n = p_.mapping->nodes.size();
@@ -267,24 +267,8 @@ void ExternalModalForce::read_edge_loads(std::istream& is) {
   }
 }
 
-void ExternalModalForce::after_predict(const StepContext& c) {
-  context_ = &c;
-  link_.after_predict(*this);
-  context_ = nullptr;
-}
-
-void ExternalModalForce::after_convergence(const StepContext& c) {
-  context_ = &c;
-  link_.after_convergence(*this);
-  context_ = nullptr;
-}
-
 void ExternalModalForce::residual(ResidualSink& r, const StepContext& c) {
-  if (c.initial_assembly) return;  // MBDyn's initial assembly has no external loads
-  context_ = &c;
-  link_.before_residual(*this);
-  context_ = nullptr;
-  if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
+  if (!exchange_before_residual(c)) return;
   if (p_.mapping) return mapped_residual(r);
   if (p_.rigid) {
     r.add(p_.node->eq_index(), F_);

@@ -31,9 +31,8 @@
 // `label#node F M x(6) x'(6)` per node (modal part).
 #include <optional>
 
-#include "elements/forces/external_link.hpp"
+#include "elements/forces/external_force_element.hpp"
 #include "elements/forces/mapping_matrix.hpp"
-#include "mbdyn-like/core/element.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 
 namespace mbl::elements {
@@ -58,21 +57,17 @@ struct ExternalModalParams {
   std::optional<Mapping> mapping;
 };
 
-class ExternalModalForce final : public Element, private ExternalPeer {
+class ExternalModalForce final : public ExternalForceElement {
  public:
   ExternalModalForce(unsigned label, ExternalModalParams p);
-  std::string_view kind() const override { return "force"; }
   std::string_view type_name() const override {
     return p_.mapping ? "external modal mapping" : "external modal";
   }
   void setup(Model& m) override;
   void residual(ResidualSink& r, const StepContext& c) override;
-  void jacobian(JacobianSink&, const StepContext&) override {}
-  void after_predict(const StepContext& c) override;
-  void after_convergence(const StepContext& c) override;
   void output(OutputSink& out) const override;
 
-  // ExternalPeer (public for the tests of the record formats)
+  // ExternalPeer
   std::array<std::uint32_t, 2> negotiation() const override;
   std::uint32_t negotiation_mask() const override;
   void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const override;
@@ -97,9 +92,7 @@ class ExternalModalForce final : public Element, private ExternalPeer {
   void mapped_output(OutputSink& out, std::ostream& os) const;
 
   ExternalModalParams p_;
-  ExternalLink link_;
   const aero::AirProperties* air_ = nullptr;
-  const StepContext* context_ = nullptr;  ///< the state the motion is read from, during an exchange
   Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();  ///< received for the node (F0, M0 of a mapping)
   std::vector<double> f_modal_;
   // mapping

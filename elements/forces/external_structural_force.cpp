@@ -60,7 +60,7 @@ void put(std::ostream& os, const Vec3& v) { os << v[0] << ' ' << v[1] << ' ' << 
 }  // namespace
 
 ExternalStructuralForce::ExternalStructuralForce(unsigned label, ExternalStructuralParams p)
-    : Element(label), p_(std::move(p)), link_(p_.communicator, fmt::format("external structural force {}", label)),
+    : ExternalForceElement(label, p.communicator, fmt::format("external structural force {}", label)), p_(std::move(p)),
       force_(p_.points.size(), Vec3::Zero()), moment_(p_.points.size(), Vec3::Zero()) {
   negotiated(negotiation()[0]);  // until a peer says otherwise
 }
@@ -350,14 +350,8 @@ void ExternalStructuralForce::read_edge_loads(std::istream& is) {
   }
 }
 
-void ExternalStructuralForce::after_predict(const StepContext&) { link_.after_predict(*this); }
-
-void ExternalStructuralForce::after_convergence(const StepContext&) { link_.after_convergence(*this); }
-
 void ExternalStructuralForce::residual(ResidualSink& r, const StepContext& c) {
-  if (c.initial_assembly) return;  // MBDyn's initial assembly has no external loads
-  link_.before_residual(*this);
-  if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
+  if (!exchange_before_residual(c)) return;
   const Mat3 R_ref = p_.reference ? p_.reference->R_WN() : Mat3::Identity();
   reference_loads_.clear_resultant();
   for (std::size_t i = 0; i < p_.points.size(); ++i) {

@@ -25,8 +25,7 @@
 #include <memory>
 #include <vector>
 
-#include "elements/forces/external_link.hpp"
-#include "mbdyn-like/core/element.hpp"
+#include "elements/forces/external_force_element.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 
 namespace mbl::elements {
@@ -69,19 +68,15 @@ struct ExternalStructuralParams {
   std::vector<Point> points;
 };
 
-class ExternalStructuralForce final : public Element, private ExternalPeer {
+class ExternalStructuralForce final : public ExternalForceElement {
  public:
   ExternalStructuralForce(unsigned label, ExternalStructuralParams p);
-  std::string_view kind() const override { return "force"; }
   std::string_view type_name() const override { return "external structural"; }
   void residual(ResidualSink& r, const StepContext& c) override;
-  void jacobian(JacobianSink&, const StepContext&) override {}
-  void after_predict(const StepContext& c) override;
-  void after_convergence(const StepContext& c) override;
   void output(OutputSink& out) const override;
   std::string log_line() const override;
 
-  // ExternalPeer (public for the tests of the record formats)
+  // ExternalPeer
   std::array<std::uint32_t, 2> negotiation() const override;
   std::uint32_t negotiation_mask() const override;
   void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const override;
@@ -109,7 +104,6 @@ class ExternalStructuralForce final : public Element, private ExternalPeer {
   void read_text_loads(std::istream& is);
 
   ExternalStructuralParams p_;
-  ExternalLink link_;
   mutable std::vector<Motion> motions_;  ///< motions() (no allocation per exchange)
   std::vector<Vec3> force_, moment_;  ///< as received (the reference node's frame with one)
   ReferenceNodeLoads reference_loads_;

@@ -17,8 +17,8 @@ std::size_t ExternalMappingParams::point_count() const {
 }
 
 ExternalStructuralMappingForce::ExternalStructuralMappingForce(unsigned label, ExternalMappingParams p)
-    : Element(label), p_(std::move(p)),
-      link_(p_.communicator, fmt::format("external structural mapping force {}", label)) {
+    : ExternalForceElement(label, p.communicator, fmt::format("external structural mapping force {}", label)),
+      p_(std::move(p)) {
   const std::size_t n = p_.point_count(), m = exchanged_points();
   if (p_.labels) {
     if (p_.mapping) exchanged_labels_ = p_.mapped_labels;
@@ -148,14 +148,8 @@ void ExternalStructuralMappingForce::read_loads(std::span<const char> record) {
   }
 }
 
-void ExternalStructuralMappingForce::after_predict(const StepContext&) { link_.after_predict(*this); }
-
-void ExternalStructuralMappingForce::after_convergence(const StepContext&) { link_.after_convergence(*this); }
-
 void ExternalStructuralMappingForce::residual(ResidualSink& r, const StepContext& c) {
-  if (c.initial_assembly) return;  // MBDyn's initial assembly has no external loads
-  link_.before_residual(*this);
-  if (!link_.applies_loads()) return;  // `coupling, none`: the motion is sent, nothing comes back
+  if (!exchange_before_residual(c)) return;
   reference_loads_.clear_resultant();
   for (std::size_t n = 0; n < p_.nodes.size(); ++n) {
     const StructNode& node = *p_.nodes[n].node;

@@ -29,9 +29,8 @@
 #include <optional>
 #include <vector>
 
-#include "elements/forces/external_link.hpp"
+#include "elements/forces/external_force_element.hpp"
 #include "elements/forces/mapping_matrix.hpp"
-#include "mbdyn-like/core/element.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 
 namespace mbl::elements {
@@ -61,18 +60,14 @@ struct ExternalMappingParams {
   std::size_t point_count() const;
 };
 
-class ExternalStructuralMappingForce final : public Element, private ExternalPeer {
+class ExternalStructuralMappingForce final : public ExternalForceElement {
  public:
   ExternalStructuralMappingForce(unsigned label, ExternalMappingParams p);
-  std::string_view kind() const override { return "force"; }
   std::string_view type_name() const override { return "external structural mapping"; }
   void residual(ResidualSink& r, const StepContext& c) override;
-  void jacobian(JacobianSink&, const StepContext&) override {}
-  void after_predict(const StepContext& c) override;
-  void after_convergence(const StepContext& c) override;
   void output(OutputSink& out) const override;
 
-  // ExternalPeer (public for the tests of the record formats)
+  // ExternalPeer
   std::array<std::uint32_t, 2> negotiation() const override;
   std::uint32_t negotiation_mask() const override;
   void write_motion(std::ostream& os, ExternalCommunicator::Kind kind) const override;
@@ -90,7 +85,6 @@ class ExternalStructuralMappingForce final : public Element, private ExternalPee
   void point_motion() const;
 
   ExternalMappingParams p_;
-  ExternalLink link_;
   std::vector<std::uint32_t> exchanged_labels_;
   mutable std::vector<double> x_, xp_, xpp_, q_, qp_, qpp_;  ///< kept across exchanges
   std::vector<double> f_peer_, f_;                          ///< received; mapped back (H^T)

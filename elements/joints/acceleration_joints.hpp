@@ -20,6 +20,7 @@ class AccelerationJoint final : public DirectionJoint {
 
   std::string_view type_name() const override { return linear() ? "Linear acceleration" : "Angular acceleration"; }  // accj.cc
   int dof_count() const override { return 2; }
+  int initial_dof_count() const override { return 0; }  // accj.cc
   DofOrder dof_order(int i) const override { return i == 0 ? DofOrder::Differential : DofOrder::Algebraic; }
   void initial_state(Vector& y, Vector& yp) const override;
   void residual(ResidualSink& r, const StepContext& c) override;

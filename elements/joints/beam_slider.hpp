@@ -52,6 +52,7 @@ class BeamSlider final : public Joint {
   std::string_view type_name() const override { return "Beam slider"; }  // MBDyn's NetCDF type
   std::string log_line() const override;
   int dof_count() const override { return 4 + rotation_multipliers() + (p_.friction ? 1 : 0); }
+  int initial_dof_count() const override { return 0; }  // beamslider.h
   DofOrder dof_order(int i) const override;
   void initial_state(Vector& y, Vector& yp) const override;
   void residual(ResidualSink& r, const StepContext& c) override;

@@ -22,6 +22,7 @@ class Brake final : public Joint {
   std::string_view type_name() const override { return "brake"; }  // MBDyn's NetCDF type
   std::string log_line() const override;
   int dof_count() const override { return 1; }
+  int initial_dof_count() const override { return 10; }  // brake.h
   DofOrder dof_order(int) const override { return friction_->dof_order(); }
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

@@ -23,6 +23,7 @@ class Cardano final : public Joint {
   std::string_view type_name() const override;
   std::string log_line() const override;
   int dof_count() const override { return position_ ? 4 : 1; }
+  int initial_dof_count() const override { return position_ ? 8 : 2; }  // univj.h
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

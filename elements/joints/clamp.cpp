@@ -3,9 +3,27 @@
 
 #include <fmt/format.h>
 
+#include "mbdyn-like/core/dof_description.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
+
+// MBDyn's ClampJoint::DescribeDof/DescribeEq (struct/genj.cc).
+void Clamp::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  describe_range(os, prefix, first, 3, "reaction forces [Fx,Fy,Fz]");
+  describe_range(os, prefix, first + 3, 3, "reaction couples [mx,my,mz]");
+  if (!initial) return;
+  describe_range(os, prefix, first + 6, 3, "reaction force derivatives [FPx,FPy,FPz]");
+  describe_range(os, prefix, first + 9, 3, "reaction couple derivatives [mPx,mPy,mPz]");
+}
+
+void Clamp::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  describe_range(os, prefix, first, 3, "position constraints [Px=Px0,Py=Py0,Pz=Pz0]");
+  describe_range(os, prefix, first + 3, 3, "orientation constraints [thetax=thetax0,thetay=thetay0,thetaz=thetaz0]");
+  if (!initial) return;
+  describe_range(os, prefix, first + 6, 3, "velocity constraints [vx=0,vy=0,vz=0]");
+  describe_range(os, prefix, first + 9, 3, "angular velocity constraints [wx=0,wy=0,wz=0]");
+}
 
 Clamp::Clamp(unsigned label, StructNode& node, const Vec3& x0_W, const Mat3& R0_W)
     : Joint(label), node_(node), x0_W_(x0_W), R0_W_(R0_W) {

@@ -10,6 +10,9 @@ class Clamp final : public Joint {
   Clamp(unsigned label, StructNode& node, const Vec3& x0_W, const Mat3& R0_W);
   std::string_view type_name() const override { return "Clamp"; }
   int dof_count() const override { return 6; }
+  int initial_dof_count() const override { return 12; }  // genj.h ClampJoint
+  void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
+  void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   bool concurrent_jacobian() const override { return true; }

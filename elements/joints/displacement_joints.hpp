@@ -31,6 +31,7 @@ class OffsetDisplacementJoint final : public NodeReactionJoint {
   OffsetDisplacementJoint(unsigned label, StructNode& node1, const Vec3& o1_N, StructNode& node2);
   std::string_view type_name() const override { return "Offset displacement joint"; }
   int dof_count() const override { return 3; }
+  int initial_dof_count() const override { return 6; }  // offdispjad.cc
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
@@ -53,6 +54,7 @@ class RigidBodyDisplacementJoint final : public NodeReactionJoint {
   RigidBodyDisplacementJoint(unsigned label, StructNode& master, std::vector<RigidBodySlave> slaves);
   std::string_view type_name() const override { return "Rigid body displacement joint"; }
   int dof_count() const override { return 6; }
+  int initial_dof_count() const override { return 12; }  // rbdispjad.cc
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

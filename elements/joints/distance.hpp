@@ -23,6 +23,7 @@ class Distance final : public Joint {
   Distance(unsigned label, const Attachment& a, const Attachment& b, DriveCallerPtr length);
   std::string_view type_name() const override { return offsets_ ? "Distance with offset" : "Distance"; }
   int dof_count() const override { return 4; }
+  int initial_dof_count() const override { return 2; }  // distance.h
   void initial_state(Vector& y, Vector& yp) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

@@ -14,6 +14,8 @@
 //   sticking imposes v = 0, sliding f = sign fs(v) + s2 v.
 #include <cmath>
 #include <memory>
+#include <ostream>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -42,6 +44,8 @@ class FrictionModel {
  public:
   virtual ~FrictionModel() = default;
   virtual DofOrder dof_order() const = 0;
+  /// MBDyn's class name, in the `print: dof description` listing ("ModLugreFriction state").
+  virtual std::string_view mbdyn_name() const = 0;
   /// Adds the state equation at `row` for the state z (rate zp) and the sliding velocity v;
   /// returns the friction coefficient f.
   virtual double residual(ResidualSink& r, int row, double z, double zp, double v) = 0;
@@ -61,6 +65,7 @@ class ModLugreFriction final : public FrictionModel {
   ModLugreFriction(double sigma0, double sigma1, double sigma2, double kappa, drives::ScalarFunctionPtr fs)
       : sigma0_(sigma0), sigma1_(sigma1), sigma2_(sigma2), kappa_(kappa), fs_(std::move(fs)) {}
   DofOrder dof_order() const override { return DofOrder::Differential; }
+  std::string_view mbdyn_name() const override { return "ModLugreFriction"; }
   double residual(ResidualSink& r, int row, double z, double zp, double v) override;
   double coefficient(double z, double zp, double v) const override;
   LinearForm jacobian(JacobianSink& J, int row, double z, double v, double dCoef, const LinearForm& dv) const override;
@@ -81,6 +86,7 @@ class DiscreteCoulombFriction final : public FrictionModel {
   DiscreteCoulombFriction(drives::ScalarFunctionPtr fs, double sigma2, double velocity_ratio)
       : fs_(std::move(fs)), sigma2_(sigma2), velocity_ratio_(velocity_ratio) {}
   DofOrder dof_order() const override { return DofOrder::Algebraic; }
+  std::string_view mbdyn_name() const override { return "DiscreteCoulombFriction"; }
   double residual(ResidualSink& r, int row, double f, double fp, double v) override;
   double coefficient(double f, double fp, double v) const override;
   LinearForm jacobian(JacobianSink& J, int row, double f, double v, double dCoef, const LinearForm& dv) const override;
@@ -138,6 +144,12 @@ class JointFriction {
                       double F_norm, const LinearForm& dF_norm, double& Q) const;
   void after_convergence(const StepContext& c, int row, double rate);
   void save_step_state() { model_->save_step_state(); }
+  /// MBDyn's lines for the friction state (the joints' DescribeDof/DescribeEq, friction.cc):
+  /// "<prefix><index+1>: friction dof(s)" and the model's own line below it.
+  void describe(std::ostream& os, std::string_view prefix, int index, bool equations) const {
+    os << prefix << index + 1 << (equations ? ": friction equation(s)\n" : ": friction dof(s)\n") << "        " << prefix
+       << "[1]: " << model_->mbdyn_name() << (equations ? " equation\n" : " state\n");
+  }
   void restore_step_state() { model_->restore_step_state(); }
   /// Q and f at the last residual (the .jnt columns "F3"/"M3" and "fc").
   double Q() const { return Q_; }

@@ -24,6 +24,7 @@ class GimbalRotation final : public Joint {
     return fmt::format("gimbalrotation: {} {} {}", label(), log_text(a_), log_text(b_));
   }
   int dof_count() const override { return 5; }
+  int initial_dof_count() const override { return 5; }  // gimbal.h
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

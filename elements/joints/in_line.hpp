@@ -28,6 +28,7 @@ class PointOnSubspace final : public Joint {
   std::string_view type_name() const override;
   std::string log_line() const override;
   int dof_count() const override { return int(directions_N_.size()) + (friction_ ? 1 : 0); }
+  int initial_dof_count() const override { return 2 * int(directions_N_.size()); }  // inline.h, inplanej.h
   DofOrder dof_order(int i) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

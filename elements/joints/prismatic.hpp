@@ -17,6 +17,7 @@ class Prismatic final : public Joint {
     return fmt::format("prismatic: {} {} {}", label(), log_text(a_), log_text(b_));
   }
   int dof_count() const override { return 3; }
+  int initial_dof_count() const override { return 6; }  // prismj.h
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

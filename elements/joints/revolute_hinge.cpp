@@ -5,6 +5,7 @@
 
 #include "elements/joints/axis_constraints.hpp"
 #include "elements/joints/spherical_hinge.hpp"
+#include "mbdyn-like/core/dof_description.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
 #include "mbdyn-like/core/rotations.hpp"
@@ -47,6 +48,40 @@ std::string_view RevoluteHinge::type_name() const {
     case Variant::Rotation: return "revolute rotation";
     default: return "revolute hinge";
   }
+}
+
+// MBDyn's PlaneHingeJoint, PlanePinJoint, PlaneRotationJoint DescribeDof/DescribeEq
+// (struct/planej.cc).
+void RevoluteHinge::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  if (!position_) {
+    describe_range(os, prefix, first, 2, "reaction couples [mx,my]");
+    if (initial) describe_range(os, prefix, first + 2, 2, "reaction couple derivatives [mPx,mPy]");
+    return;
+  }
+  describe_range(os, prefix, first, 3, "reaction forces [Fx,Fy,Fz]");
+  describe_range(os, prefix, first + 3, 2, "reaction couples [mx,my]");
+  if (initial) {
+    describe_range(os, prefix, first + 5, 3, "reaction force derivatives [FPx,FPy,FPz]");
+    describe_range(os, prefix, first + 8, 2, "reaction couple derivatives [mPx,mPy]");
+  }
+  // The friction state after the joint's 5 (10 initially) unknowns, as MBDyn numbers it.
+  if (friction_) friction_->describe(os, prefix, first + (initial ? 10 : 5), false);
+}
+
+void RevoluteHinge::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  if (!position_) {
+    describe_range(os, prefix, first, 2, "orientation constraints [gx1=gx2,gy1=gy2]");
+    if (initial) describe_range(os, prefix, first + 2, 2, "angular velocity constraints [wx1=wx2,wy1=wy2]");
+    return;
+  }
+  const bool pin = variant_ == Variant::Pin;
+  describe_range(os, prefix, first, 3, pin ? "position constraints [Px=Px0,Py=Py0,Pz=Pz0]" : "position constraints [Px1=Px2,Py1=Py2,Pz1=Pz2]");
+  describe_range(os, prefix, first + 3, 2, pin ? "orientation constraints [gx=gx0,gy=gy0]" : "orientation constraints [gx1=gx2,gy1=gy2]");
+  if (initial) {
+    describe_range(os, prefix, first + 5, 3, pin ? "velocity constraints [vx=0,vy=0,vz=0]" : "velocity constraints [vx1=vx2,vy1=vy2,vz1=vz2]");
+    describe_range(os, prefix, first + 8, 2, pin ? "angular velocity constraints [wx=0,wy=0]" : "angular velocity constraints [wx1=wx2,wy1=wy2]");
+  }
+  if (friction_) friction_->describe(os, prefix, first + (initial ? 10 : 5), true);
 }
 
 std::string RevoluteHinge::log_line() const {

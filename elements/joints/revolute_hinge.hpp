@@ -26,6 +26,10 @@ class RevoluteHinge final : public Joint {
   std::string_view type_name() const override;
   std::string log_line() const override;
   int dof_count() const override { return (position_ ? 5 : 2) + (friction_ ? 1 : 0); }
+  /// planej.h: 10 (hinge, pin; the friction state takes no part), 4 (rotation).
+  int initial_dof_count() const override { return position_ ? 10 : 4; }
+  void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
+  void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   DofOrder dof_order(int i) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;

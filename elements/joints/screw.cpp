@@ -9,6 +9,19 @@
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl::elements {
+
+// MBDyn's ScrewJoint::DescribeDof/DescribeEq (struct/screwjoint.cc): "a->a" ranges of one.
+void ScrewJoint::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  os << prefix << first + 1 << "->" << first + 1 << ": reaction force [f]\n";
+  if (initial) os << prefix << first + 2 << "->" << first + 2 << ": reaction force derivatives [fP]\n";
+  if (friction_) friction_->describe(os, prefix, first + (initial ? 2 : 1), false);
+}
+
+void ScrewJoint::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  os << prefix << first + 1 << "->" << first + 1 << ": screw constraint [g]\n";
+  if (initial) os << prefix << first + 2 << "->" << first + 2 << ": screw constraint derivative [gP]\n";
+  if (friction_) friction_->describe(os, prefix, first + (initial ? 2 : 1), true);
+}
 namespace {
 
 constexpr double kTwoPi = 2.0 * M_PI;

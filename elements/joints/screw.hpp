@@ -28,6 +28,9 @@ class ScrewJoint final : public Joint {
   std::string_view type_name() const override { return "Screw Joint"; }  // MBDyn's NetCDF type (screwjoint.cc)
   std::string log_line() const override;
   int dof_count() const override { return friction_ ? 2 : 1; }
+  int initial_dof_count() const override { return 2; }  // screwjoint.h
+  void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
+  void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   DofOrder dof_order(int i) const override {
     return friction_ && i == 1 ? friction_->dof_order() : DofOrder::Algebraic;
   }

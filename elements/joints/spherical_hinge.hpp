@@ -17,6 +17,7 @@ class SphericalHinge final : public Joint {
   std::string_view type_name() const override { return pin_ ? "Spherical pin" : "Spherical hinge"; }
   std::string log_line() const override;
   int dof_count() const override { return 3; }
+  int initial_dof_count() const override { return 6; }  // spherj.h
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   bool concurrent_jacobian() const override { return true; }

@@ -9,6 +9,7 @@
 
 #include "elements/joints/deformable_kinematics.hpp"
 #include "elements/misc/driven.hpp"
+#include "mbdyn-like/core/dof_description.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
@@ -90,6 +91,136 @@ TotalJoint::TotalJoint(unsigned label, Params p) : Joint(label), p_(std::move(p)
   R_WJ_ = p_.a.R_h_W();
   R_WJm_ = p_.a.R_hr_W();
   k_ = kinematics();
+}
+
+int TotalJoint::initial_dof_count() const {
+  switch (p_.flavor) {
+    case Flavor::DriveDisplacement:
+    case Flavor::DriveDisplacementPin:
+    case Flavor::DriveHinge: return 6;
+    case Flavor::AxialRotation: return 11;
+    default: return 2 * n_dofs_;
+  }
+}
+
+namespace {
+
+/// "<prefix><a>[-><b>]: <what> [<item>,<item>]" over the components `active` selects, MBDyn's
+/// TotalJoint::DescribeDof/DescribeEq lines: from `first` (0-based), "-><end>" when `count` > 1.
+template <class Item>
+void describe_components(std::ostream& os, std::string_view prefix, int first, int count, int end, std::string_view what,
+                         const std::array<bool, 3>& active, Item item) {
+  os << prefix << first + 1;
+  if (count > 1) os << "->" << end;
+  os << ": " << what << " [";
+  bool comma = false;
+  for (int i = 0; i < 3; ++i)
+    if (active[i]) {
+      if (comma) os << ',';
+      comma = true;
+      os << item(i);
+    }
+  os << "]\n";
+}
+
+constexpr char kXyz[] = "xyz";
+
+/// MBDyn's TotalJoint bookkeeping: the constrained components (position or velocity), those held
+/// in position (whose derivatives the initial assembly adds), and their counts.
+struct ActiveComponents {
+  std::array<bool, 3> pos_any{}, rot_any{}, pos_held{}, rot_held{};
+  int n_pos_any = 0, n_rot_any = 0, n_pos = 0, n_rot = 0;
+  ActiveComponents(const std::array<TotalJoint::Status, 3>& position, const std::array<TotalJoint::Status, 3>& rotation) {
+    using S = TotalJoint::Status;
+    for (int i = 0; i < 3; ++i) {
+      pos_any[i] = position[i] != S::Inactive, rot_any[i] = rotation[i] != S::Inactive;
+      pos_held[i] = position[i] == S::Position, rot_held[i] = rotation[i] == S::Position;
+      n_pos_any += pos_any[i], n_rot_any += rot_any[i], n_pos += pos_held[i], n_rot += rot_held[i];
+    }
+  }
+};
+
+}  // namespace
+
+void TotalJoint::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  switch (p_.flavor) {
+    case Flavor::DriveDisplacement:
+    case Flavor::DriveDisplacementPin:  // drvdisp.cc
+      describe_range(os, prefix, first, 3, "reaction forces [fx,fy,fz]");
+      if (initial) describe_range(os, prefix, first + 3, 3, "reaction force derivatives [fPx,fPy,fPz]");
+      return;
+    case Flavor::DriveHinge:  // drvhinge.cc
+      describe_range(os, prefix, first, 3, "reaction couples [mx,my,mz]");
+      if (initial) describe_range(os, prefix, first + 3, 3, "reaction couple derivatives [mPx,mPy,mPz]");
+      return;
+    case Flavor::AxialRotation:  // planej.cc AxialRotationJoint
+      describe_range(os, prefix, first, 3, "reaction forces [Fx,Fy,Fz]");
+      describe_range(os, prefix, first + 3, 3, "reaction couples [mx,my,mz]");
+      if (initial) {
+        describe_range(os, prefix, first + 6, 3, "reaction force derivatives [FPx,FPy,FPz]");
+        describe_range(os, prefix, first + 9, 2, "reaction couple derivatives [mPx,mPy]");
+      }
+      if (p_.friction) p_.friction->describe(os, prefix, first + (initial ? 12 : 6), false);
+      return;
+    case Flavor::Total:
+    case Flavor::ImposedDisplacement: break;
+    default: return;
+  }
+  const ActiveComponents a(p_.position, p_.rotation);
+  const auto& [pos_any, rot_any, pos_held, rot_held, n_pos_any, n_rot_any, n_pos, n_rot] = a;
+  auto named = [](const char* s) { return [s](int i) { return std::string(s) + kXyz[i]; }; };
+  const int d = first + n_pos_any + n_rot_any;  // the initial assembly's derivatives follow
+  if (n_pos_any > 0) describe_components(os, prefix, first, n_pos_any, first + n_pos_any, "reaction force(s)", pos_any, named("F"));
+  if (n_rot_any > 0)
+    describe_components(os, prefix, first + n_pos_any, n_rot_any, d, "reaction couple(s)", rot_any, named("m"));
+  if (!initial) return;
+  if (n_pos > 0) describe_components(os, prefix, d, n_pos, d + n_pos, "reaction force(s) derivative(s)", pos_held, named("FP"));
+  if (n_rot > 0)
+    describe_components(os, prefix, d + n_pos, n_rot, d + n_pos_any + n_rot_any, "reaction couple(s) derivative(s)", rot_held, named("mP"));
+}
+
+void TotalJoint::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  switch (p_.flavor) {
+    case Flavor::DriveDisplacement:
+    case Flavor::DriveDisplacementPin:  // drvdisp.cc
+      describe_range(os, prefix, first, 3, "position constraints [px1=px2,py1=py2,pz1=pz2]");
+      if (initial) describe_range(os, prefix, first + 3, 3, "velocity constraints [vx1=vx2,vy1=vy2,vz1=vz2]");
+      return;
+    case Flavor::DriveHinge:  // drvhinge.cc
+      describe_range(os, prefix, first, 3, "orientation constraints [gx1=gx2,gy1=gy2,gz1=gz2]");
+      if (initial) describe_range(os, prefix, first + 3, 3, "angular velocity constraints [wx1=wx2,wy1=wy2,wz1=wz2]");
+      return;
+    case Flavor::AxialRotation:  // planej.cc AxialRotationJoint (its texts as MBDyn writes them)
+      describe_range(os, prefix, first, 3, "position constraints [Px1=Px2,Py1=Py2,Pz1=Pz2]");
+      describe_range(os, prefix, first + 3, 2, "orientation constraints [gx1=gx2,gy1=gy2]");
+      describe_range(os, prefix, first + 5, 1, "angular velocity constraint wz2-wz1=Omega]");
+      if (initial) {
+        describe_range(os, prefix, first + 6, 3, "velocity constraints [vx1=vx2,vy1=vy2,vz1=vz2]");
+        describe_range(os, prefix, first + 9, 2, "reaction couple derivatives [wx1=wx2,wy1=wy2]");
+      }
+      if (p_.friction) p_.friction->describe(os, prefix, first + (initial ? 12 : 6), true);
+      return;
+    case Flavor::Total:
+    case Flavor::ImposedDisplacement: break;
+    default: return;
+  }
+  using S = Status;
+  const ActiveComponents a(p_.position, p_.rotation);
+  const auto& [pos_any, rot_any, pos_held, rot_held, n_pos_any, n_rot_any, n_pos, n_rot] = a;
+  const auto pair = [](const char* a, int i) { return fmt::format("{0}{1}1={0}{1}2", a, kXyz[i]); };
+  const int d = first + n_pos_any + n_rot_any;  // the initial assembly's derivatives follow
+  if (n_pos_any > 0)
+    describe_components(os, prefix, first, n_pos_any, first + n_pos_any, "position/velocity constraint(s)", pos_any,
+                        [&](int i) { return pair(p_.position[i] == S::Position ? "P" : "V", i); });
+  if (n_rot_any > 0)
+    describe_components(os, prefix, first + n_pos_any, n_rot_any, d, "orientation/angular velocity constraint(s)", rot_any,
+                        [&](int i) { return pair(p_.rotation[i] == S::Position ? "theta" : "W", i); });
+  if (!initial) return;
+  if (n_pos > 0)
+    describe_components(os, prefix, d, n_pos, d + n_pos, "velocity constraint(s)", pos_held, [&](int i) { return pair("v", i); });
+  if (n_rot > 0)
+    describe_components(os, prefix, d + n_pos, n_rot, d + n_pos_any + n_rot_any, "angular velocity constraint(s)", rot_held,
+                        [&](int i) { return pair("w", i); });
 }
 
 std::string_view TotalJoint::type_name() const {

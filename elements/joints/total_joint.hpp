@@ -117,6 +117,14 @@ class TotalJoint final : public Joint {
   std::string_view type_name() const override;
   bool is_equation() const { return p_.flavor == Flavor::Equation; }
   int dof_count() const override { return n_dofs_ + (p_.friction ? 1 : 0); }
+  /// drvdisp.h, drvhinge.h: 6; planej.h (axial rotation): 11; totalj.h, totalequation.h: 2 per
+  /// constraint.
+  int initial_dof_count() const override;
+  /// MBDyn's texts of the total joint and imposed displacement (totalj.cc TotalJoint), drive
+  /// displacement (pin) and drive hinge joints, axial rotation; not yet of the total pin joint
+  /// and the total equation.
+  void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
+  void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   DofOrder dof_order(int i) const override {
     return i == n_dofs_ && p_.friction ? p_.friction->dof_order() : DofOrder::Algebraic;
   }

@@ -19,6 +19,7 @@ class VelocityJoint final : public DirectionJoint {
   std::string_view type_name() const override { return linear() ? "Linear velocity" : "Angular velocity"; }
   std::string log_line() const override;
   int dof_count() const override { return 1; }
+  int initial_dof_count() const override { return 1; }  // drvj.h
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

@@ -38,6 +38,7 @@ class Membrane4 : public Element {
   std::string_view kind() const override { return "plate"; }
   std::string_view type_name() const override { return "Membrane4EAS"; }
   int dof_count() const override { return 7; }
+  int initial_dof_count() const override { return 0; }  // MBDyn's EAS shells and membranes (shelleas.h, membraneeas.h)
   bool netcdf_listed() const override { return false; }  // MBDyn's membranes write no NetCDF
 
   void setup(Model&) override;

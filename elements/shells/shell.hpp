@@ -78,6 +78,7 @@ class Shell4 : public Element {
   bool ans() const { return ans_; }
 
   int dof_count() const override { return 7; }
+  int initial_dof_count() const override { return 0; }  // MBDyn's EAS shells and membranes (shelleas.h, membraneeas.h)
 
   void setup(Model&) override;
   void residual(ResidualSink& r, const StepContext& c) override;

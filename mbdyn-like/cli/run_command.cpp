@@ -106,6 +106,10 @@ int run_command(const RunOptions& opt) {
   oc.step_lines = s.output_messages;
   oc.step_key = !s.inverse_dynamics.enabled;
   oc.reference_frames = s.output_reference_frames;
+  oc.dof_stats.flags = s.print_flags;
+  oc.dof_stats.initial_assembly = !s.skip_initial_joint_assembly && !s.inverse_dynamics.enabled;
+  oc.dof_stats.assembly_kinds = s.assembly_use;
+  oc.dof_stats.silent = opt.quiet;
   // MBDyn's dynamic nodes with output write their automatic structural element's .ine line
   // unless `output inertia, no` (strnode.cc keeps the legacy default, autostr.cc writes it).
   oc.inertia_text = true;

@@ -3,6 +3,7 @@
 // and over their own unknowns (Lagrange multipliers, internal states). See assembly.hpp for the
 // sign convention. Elements never read cards (their readers build them from a Params struct)
 // and never know which integrator runs.
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -70,6 +71,13 @@ class Element : public parser::PrivateDataOwner {
   virtual void output(OutputSink&) const {}
   /// The element's line in the .log model description (appendix E), without the newline.
   virtual std::string log_line() const { return {}; }
+  /// MBDyn's DescribeDof/DescribeEq text for `print: dof description, equation description`
+  /// (the .dof listing): lines starting with `prefix`, indices 1-based from the 0-based `first`;
+  /// `initial`: the unknowns of the initial assembly. Nothing where MBDyn describes none.
+  virtual void describe_dofs(std::ostream&, std::string_view prefix, int first, bool initial) const {}
+  virtual void describe_equations(std::ostream&, std::string_view prefix, int first, bool initial) const {}
+  /// Own unknowns during MBDyn's initial assembly (iGetInitialNumDof); -1: not known here.
+  virtual int initial_dof_count() const { return dof_count() == 0 ? 0 : -1; }
   bool output_enabled() const { return output_; }
   void set_output_enabled(bool on) { output_ = on; }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Nodes own unknowns of the global state (MBDyn's DofOwner). The model numbers them; a node
 // then finds its unknowns at first_index() .. first_index() + dof_count() - 1.
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -46,6 +47,15 @@ class Node : public parser::PrivateDataOwner {
   virtual void output_setup(OutputSink&) {}
   virtual void output(OutputSink&) const {}
   bool output_enabled() const { return output_; }
+
+  // ---- `print: dof description, equation description` (the .dof listing) ---------------------
+  /// MBDyn's DescribeDof/DescribeEq text: lines starting with `prefix`, indices 1-based from the
+  /// 0-based `first`; `initial`: the unknowns of the initial assembly. Nothing where MBDyn
+  /// describes none (abstract, electric, ... nodes).
+  virtual void describe_dofs(std::ostream&, std::string_view prefix, int first, bool initial) const {}
+  virtual void describe_equations(std::ostream&, std::string_view prefix, int first, bool initial) const {}
+  /// Unknowns during MBDyn's initial assembly (iGetInitialNumDof): none but structural nodes'.
+  virtual int initial_dof_count() const { return 0; }
   void set_output_enabled(bool on) { output_ = on; }
 
   // PrivateDataOwner: none by default.

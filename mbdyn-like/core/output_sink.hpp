@@ -10,9 +10,9 @@
 namespace mbl {
 
 /// The text files of MBDyn, by extension.
-enum class OutputFile { Out, Log, Mov, Jnt, Frc, Ine, Act, Drv, Grv, Abs, Rot, Prm, Prs, Hyd, Mod, Aer, Air, Thn, Prl, Rfm, Pla };
-/// The number of OutputFile kinds (Pla, plates, is the last).
-inline constexpr int kOutputFileKinds = static_cast<int>(OutputFile::Pla) + 1;
+enum class OutputFile { Out, Log, Mov, Jnt, Frc, Ine, Act, Drv, Grv, Abs, Rot, Prm, Prs, Hyd, Mod, Aer, Air, Thn, Prl, Rfm, Pla, Dof };
+/// The number of OutputFile kinds (Dof, the `print: ..., to file` listing, is the last).
+inline constexpr int kOutputFileKinds = static_cast<int>(OutputFile::Dof) + 1;
 
 /// Shape of a NetCDF variable per time record (time is always the first, unlimited dimension).
 /// Scalar is a double ("doublereal"); IntScalar an int ("integer", e.g. elem.driven.<L>.activation,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "mbdyn-like/core/dof_description.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 
 namespace mbl {
@@ -45,6 +46,57 @@ int StructNode::dof_count() const {
     case Type::StaticDisplacement: return 3;
     default: return 0;
   }
+}
+
+// The texts of MBDyn's StructDispNode/StructNode/DynamicStruct*Node/ModalNode DescribeDof and
+// DescribeEq (struct/strnode.cc), with their numbering (the displacement node's initial velocity
+// equations are numbered from first + 7, as MBDyn writes them).
+void StructNode::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  if (is_dummy()) return;
+  describe_range(os, prefix, first, 3, "position [px,py,pz]");
+  if (is_displacement()) {
+    if (initial) describe_range(os, prefix, first + 3, 3, "linear velocity [vx,vy,vz]");
+    else if (is_dynamic()) describe_range(os, prefix, first + 3, 3, "momentum [Bx,By,Bz]");
+    return;
+  }
+  describe_range(os, prefix, first + 3, 3, "orientation parameters [gx,gy,gz]");
+  if (initial) {
+    describe_range(os, prefix, first + 6, 3, "linear velocity [vx,vy,vz]");
+    describe_range(os, prefix, first + 9, 3, "angular velocity [wx,wy,wz]");
+  } else if (type_ == Type::Dynamic) {
+    describe_range(os, prefix, first + 6, 3, "momentum [Bx,By,Bz]");
+    describe_range(os, prefix, first + 9, 3, "momenta moment [Gx,Gy,Gz]");
+  } else if (type_ == Type::Modal) {
+    describe_range(os, prefix, first + 6, 3, "velocity [vx,vy,vz]");
+    describe_range(os, prefix, first + 9, 3, "angular velocity [wx,wy,wz]");
+  }
+}
+
+void StructNode::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  if (is_dummy()) return;
+  if (initial) {
+    describe_range(os, prefix, first, 3, "position [Px,Py,Pz]");
+    if (is_displacement()) {
+      describe_range(os, prefix, first + 6, 3, "linear velocity [vx,vy,vz]");
+      return;
+    }
+    describe_range(os, prefix, first + 3, 3, "orientation [gx,gy,gz]");
+    describe_range(os, prefix, first + 6, 3, "linear velocity [vx,vy,vz]");
+    describe_range(os, prefix, first + 9, 3, "angular velocity [wx,wy,wz]");
+    return;
+  }
+  if (type_ == Type::DynamicDisplacement) describe_range(os, prefix, first, 3, "momentum definition [Bx,By,Bz]");
+  if (type_ == Type::Dynamic) {
+    describe_range(os, prefix, first, 3, "momentum definition [Bx,By,Bz]");
+    describe_range(os, prefix, first + 3, 3, "momenta moment definition [Gx,Gy,Gz]");
+  }
+  if (type_ == Type::Modal) {
+    describe_range(os, prefix, first, 3, "linear velocity definition [vx,vy,vz]");
+    describe_range(os, prefix, first + 3, 3, "angular velocity definition [wx,wy,wz]");
+  }
+  const int eq = first + (has_inertia_block() ? kinematic_dof_count() : 0);
+  describe_range(os, prefix, eq, 3, "force equilibrium [Fx,Fy,Fz]");
+  if (!is_displacement()) describe_range(os, prefix, eq + 3, 3, "moment equilibrium [Mx,My,Mz]");
 }
 
 void StructNode::initial_state(Vector& y, Vector& yp) const {

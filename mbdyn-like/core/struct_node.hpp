@@ -76,6 +76,10 @@ class StructNode : public Node {
   bool is_dummy() const { return type_ == Type::DummyOffset || type_ == Type::DummyRelativeFrame; }
 
   int dof_count() const override;
+  /// 12 (x, g, v, w) or 6 (x, v) unknowns in MBDyn's initial assembly; none for dummy nodes.
+  int initial_dof_count() const override { return is_dummy() ? 0 : is_displacement() ? 6 : 12; }
+  void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
+  void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
 
   int dof_index() const { return first_index(); }

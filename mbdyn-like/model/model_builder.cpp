@@ -15,6 +15,7 @@
 #include "elements/drives/drive_reader.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
+#include "mbdyn-like/output/dof_stats.hpp"
 #include "parser/deck/deck_reader.hpp"
 #include "parser/errors.hpp"
 #include "parser/size_limits.hpp"
@@ -575,7 +576,28 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
          } while (!in.at_end());
        }},
       {"title", [](CardReader& in, RunSettings& s, BuildContext&) { s.title = in.string(); }},
-      {"print", [](CardReader& in, RunSettings&, BuildContext&) { in.skip_rest(); }},
+      {"print",
+       [](CardReader& in, RunSettings& s, BuildContext&) {
+         // `print: <item> [, ...]` as MBDyn's ReadControl (dataman3.cc, PRINT); written by
+         // output/dof_stats.cpp. `all` sets every flag but `to file`, `none` clears them all.
+         namespace pf = output::print_flag;
+         unsigned& f = s.print_flags;
+         while (!in.at_end()) {
+           if (in.keyword_is("dof stats")) f |= pf::kDofStats;
+           else if (in.keyword_is("dof description")) f |= pf::kDofStats | pf::kDofDescription;
+           else if (in.keyword_is("equation description")) f |= pf::kDofStats | pf::kEquationDescription;
+           else if (in.keyword_is("description")) f |= pf::kDofStats | pf::kDofDescription | pf::kEquationDescription;
+           else if (in.keyword_is("element connection")) f |= pf::kElementConnection;
+           else if (in.keyword_is("node connection")) f |= pf::kNodeConnection;
+           else if (in.keyword_is("connection")) f |= pf::kElementConnection | pf::kNodeConnection;
+           else if (in.keyword_is("all")) f = pf::kAll;
+           else if (in.keyword_is("none")) f = 0;
+           else if (in.keyword_is("to file")) f |= pf::kToFile;
+           else
+             in.fail_expected("a print flag (dof stats, dof description, equation description, description, "
+                              "element connection, node connection, connection, all, none, to file)");
+         }
+       }},
       {"model",
        [](CardReader& in, RunSettings&, BuildContext& ctx) {
          // §5.3.16: the only model type is `static`.

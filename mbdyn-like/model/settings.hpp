@@ -150,6 +150,8 @@ struct RunSettings {
   bool netcdf = false, netcdf_sync = false, text = true;
   /// `default output: reference frames` (input manual §5.3.5): the .rfm file.
   bool output_reference_frames = false;
+  /// `print: dof stats, ...` (§5.3.2): MBDyn's print flags (output/dof_stats.hpp, print_flag).
+  unsigned print_flags = 0;
   std::string title;
 
   InverseDynamicsSettings inverse_dynamics;

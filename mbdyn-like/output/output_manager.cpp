@@ -31,6 +31,7 @@ std::string_view extension(OutputFile f) {
     case OutputFile::Prl: return "prl";  // surface loads
     case OutputFile::Rfm: return "rfm";  // reference frames
     case OutputFile::Pla: return "pla";  // plates (shells, membranes)
+    case OutputFile::Dof: return "dof";  // `print: ..., to file`
   }
   return "txt";
 }

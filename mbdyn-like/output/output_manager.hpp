@@ -33,6 +33,7 @@
 #include "mbdyn-like/core/drive_caller.hpp"
 #include "mbdyn-like/core/output_sink.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
+#include "mbdyn-like/output/dof_stats.hpp"
 #include "mbdyn-like/output/format.hpp"
 #include "mbdyn-like/output/nc_writer.hpp"
 
@@ -77,6 +78,8 @@ struct OutputConfig {
   };
   bool reference_frames = false;
   std::vector<ReferenceFrameLine> reference_frame_lines;
+  /// `print:` (the unknowns' listing on stdout, or the .dof file with `to file`).
+  DofStatsSettings dof_stats;
 };
 
 /// File name extension of each text file.

@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
+#include "mbdyn-like/output/dof_stats.hpp"
 
 namespace mbl {
 
@@ -36,6 +38,20 @@ std::string nc_group_of(std::string_view kind) {
   if (kind == "couple") return "force";
   if (kind == "body" || kind == "gravity") return {};
   return std::string(kind);
+}
+
+/// `print:` (dataman2.cc InitialJointAssembly, DofOwnerInit): the unknowns' listing on stdout,
+/// or in the .dof with `to file` and text output (the file is created even when `-s` leaves it
+/// empty, as MBDyn opens it).
+void write_dof_listing(output::OutputManager& manager, const Model& model) {
+  const output::DofStatsSettings& d = manager.config().dof_stats;
+  std::ostream* os = (d.flags & output::print_flag::kToFile) ? manager.text(OutputFile::Dof) : nullptr;
+  if (d.silent) return;
+  if (d.flags & (output::print_flag::kElementConnection | output::print_flag::kNodeConnection))
+    std::cerr << "mbdyn-like: warning: print: the element and node connections are not written (not implemented)\n";
+  if (!output::write_dof_stats(os ? *os : std::cout, model, d))
+    std::cerr << "mbdyn-like: warning: print: the initial assembly dof stats are not written (an element with "
+                 "unknowns whose initial assembly count is not known here)\n";
 }
 
 std::string group_kind(std::string_view kind) { return kind == "couple" ? "force" : std::string(kind); }
@@ -164,6 +180,7 @@ void ModelOutput::setup(Model& model) {
   }
   for (Element* e : output_order_) e->output_setup(manager_);
   write_log(model);
+  write_dof_listing(manager_, model);
   write_reference_frames();
   manager_.end_setup();
 }

@@ -20,6 +20,7 @@
 #include "mbdyn-like/core/model.hpp"
 #include "parser/math/math_parser.hpp"
 #include "parser/fuzz/fuzz_targets.hpp"
+#include "tests/support/frc_text_sink.hpp"
 
 namespace {
 
@@ -27,19 +28,7 @@ using namespace mbl;
 using namespace mbl::elements;
 
 /// The .frc line of the element: what the loads it holds print as.
-class FrcText final : public OutputSink {
- public:
-  std::ostringstream frc;
-  std::ostream* text(OutputFile f) override { return f == OutputFile::Frc ? &frc : nullptr; }
-  void write(std::ostream& os, double v) override { os << ' ' << v; }
-  void write_label(std::ostream& os, unsigned label) override { os << label; }
-  bool netcdf() const override { return false; }
-  void declare_entity(const std::string&, const std::string&) override {}
-  VarId declare(const std::string&, NcShape, const std::string&, const std::string&) override { return 0; }
-  void put(VarId, double) override {}
-  void put(VarId, const Vec3&) override {}
-  void put(VarId, const Mat3&) override {}
-};
+using FrcText = test_support::FrcTextSink;
 
 /// Hands the link's exchanges to the element's record coder, and checks what it decoded.
 template <class Force>

@@ -10,26 +10,14 @@
 #include "elements/forces/external_modal_force.hpp"
 #include "elements/forces/external_structural_force.hpp"
 #include "support/element_fixture.hpp"
+#include "support/frc_text_sink.hpp"
 
 namespace mbl::elements {
 namespace {
 
 using test_support::ElementFixture;
 
-/// .frc text only: "<id> v v v ...".
-class FrcSink final : public OutputSink {
- public:
-  std::ostringstream frc;
-  std::ostream* text(OutputFile f) override { return f == OutputFile::Frc ? &frc : nullptr; }
-  void write(std::ostream& os, double v) override { os << ' ' << v; }
-  void write_label(std::ostream& os, unsigned label) override { os << label; }
-  bool netcdf() const override { return false; }
-  void declare_entity(const std::string&, const std::string&) override {}
-  VarId declare(const std::string&, NcShape, const std::string&, const std::string&) override { return 0; }
-  void put(VarId, double) override {}
-  void put(VarId, const Vec3&) override {}
-  void put(VarId, const Mat3&) override {}
-};
+using FrcSink = test_support::FrcTextSink;
 
 /// Reads the record from its start: doubles and 32-bit words in native order.
 struct RecordReader {

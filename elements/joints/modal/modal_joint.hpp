@@ -46,6 +46,7 @@ class ModalJoint final : public Element {
   void setup(Model& model) override;
 
   int dof_count() const override { return 2 * modes() + 6 * static_cast<int>(interfaces_.size()); }
+  int initial_dof_count() const override { return 2 * modes() + 12 * static_cast<int>(interfaces_.size()); }  // modal.cc
   DofOrder dof_order(int i) const override { return i < 2 * modes() ? DofOrder::Differential : DofOrder::Algebraic; }
   void initial_state(Vector& y, Vector& yp) const override;
 

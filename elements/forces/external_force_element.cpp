@@ -1,0 +1,25 @@
+#include "elements/forces/external_force_element.hpp"
+
+namespace mbl::elements {
+
+void ExternalForceElement::after_predict(const StepContext& c) {
+  context_ = &c;
+  link_.after_predict(*this);
+  context_ = nullptr;
+}
+
+void ExternalForceElement::after_convergence(const StepContext& c) {
+  context_ = &c;
+  link_.after_convergence(*this);
+  context_ = nullptr;
+}
+
+bool ExternalForceElement::exchange_before_residual(const StepContext& c) {
+  if (c.initial_assembly) return false;
+  context_ = &c;
+  link_.before_residual(*this);
+  context_ = nullptr;
+  return link_.applies_loads();
+}
+
+}  // namespace mbl::elements

@@ -1,0 +1,160 @@
+#include "mbdyn-like/output/dof_stats.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+#include "mbdyn-like/core/model.hpp"
+
+namespace mbl::output {
+
+namespace {
+
+/// MBDyn's element types in their Elem::Type order (base/elem.h) with their psElemNames
+/// (base/enums.cc), by our kinds. "Automatic Structural" (index 2) has no element of ours.
+struct ElementTypeName {
+  std::string_view kind;
+  std::string_view name;
+};
+constexpr ElementTypeName kElementTypes[] = {
+    {"air properties", "Air Properties"},
+    {"induced velocity", "Rotor"},
+    {"", "Automatic Structural"},
+    {"gravity", "Gravity"},
+    {"body", "Rigid Body"},
+    {"joint", "Joint"},
+    {"joint regularization", "Joint Regularization"},
+    {"beam", "Beam"},
+    {"plate", "Plate"},
+    {"solid", "Solid"},
+    {"surface load", "Surface Load"},
+    {"force", "Force"},
+    {"inertia", "Inertia"},
+    {"electric bulk", "Electric Bulk"},
+    {"electric", "Electric"},
+    {"thermal", "Thermal"},
+    {"hydraulic", "Hydraulic"},
+    {"bulk", "Bulk"},
+    {"user defined", "Loadable"},
+    {"driven", "Driven"},
+    {"external", "External"},
+    {"aeromodal", "Aeromodal"},
+    {"aerodynamic", "Aerodynamic Element"},
+    {"genel", "GENEL"},
+    {"output element", "Socket Stream Output"},
+};
+
+std::string_view element_kind(const Element& e) { return e.kind() == "couple" ? "force" : e.kind(); }
+
+int element_type_index(std::string_view kind) {
+  for (std::size_t i = 0; i < std::size(kElementTypes); ++i)
+    if (!kind.empty() && kElementTypes[i].kind == kind) return int(i);
+  return int(std::size(kElementTypes));
+}
+
+/// The elements in MBDyn's iteration order (ElemIter, ElemData[type]): by type, then input order.
+std::vector<const Element*> in_mbdyn_order(const Model& model) {
+  std::vector<const Element*> order;
+  for (const auto& e : model.elements()) order.push_back(e.get());
+  std::stable_sort(order.begin(), order.end(), [](const Element* a, const Element* b) {
+    return element_type_index(element_kind(*a)) < element_type_index(element_kind(*b));
+  });
+  return order;
+}
+
+/// "<Name>(<label>): <count> <first>[-><last>]", as DofOwnerInit and InitialJointAssembly.
+void owner_line(std::ostream& os, std::string_view name, unsigned label, int count, int first) {
+  os << name << '(' << label << "): " << count << ' ' << first + 1;
+  if (count > 1) os << "->" << first + count;
+  os << '\n';
+}
+
+constexpr std::string_view kIndent = "        ";
+
+template <class Owner>
+void describe(std::ostream& os, const Owner& o, unsigned flags, int first, bool initial) {
+  if (flags & print_flag::kDofDescription) o.describe_dofs(os, kIndent, first, initial);
+  if (flags & print_flag::kEquationDescription) o.describe_equations(os, kIndent, first, initial);
+}
+
+/// Element types MBDyn uses in the initial assembly by default (elman.cc) or by `use: ..., in
+/// assembly`.
+bool in_assembly(const Element& e, const DofStatsSettings& s) {
+  static constexpr std::string_view by_default[] = {"joint", "joint regularization", "beam", "plate", "solid", "surface load"};
+  const std::string_view k = element_kind(e);
+  return std::find(std::begin(by_default), std::end(by_default), k) != std::end(by_default) ||
+         std::find(s.assembly_kinds.begin(), s.assembly_kinds.end(), k) != s.assembly_kinds.end();
+}
+
+// InitialJointAssembly (dataman2.cc): the structural nodes, then the elements used in the
+// assembly with unknowns there, numbered from 1 in that order.
+bool write_initial_section(std::ostream& os, const Model& model, const std::vector<const Element*>& elements,
+                           const DofStatsSettings& s) {
+  std::vector<const Element*> parts;
+  for (const Element* e : elements)
+    if (in_assembly(*e, s) && e->dof_count() > 0) {
+      if (e->initial_dof_count() < 0) return false;
+      if (e->initial_dof_count() > 0) parts.push_back(e);
+    }
+  os << "Initial assembly dof stats\n";
+  int next = 0;
+  for (const auto& n : model.nodes()) {
+    if (n->kind() != "structural" || n->initial_dof_count() == 0) continue;
+    owner_line(os, mbdyn_node_name(n->kind()), n->label(), n->initial_dof_count(), next);
+    describe(os, *n, s.flags, next, true);
+    next += n->initial_dof_count();
+  }
+  for (const Element* e : parts) {
+    owner_line(os, mbdyn_element_name(element_kind(*e)), e->label(), e->initial_dof_count(), next);
+    describe(os, *e, s.flags, next, true);
+    next += e->initial_dof_count();
+  }
+  return true;
+}
+
+// DofOwnerInit (dataman2.cc): every node with unknowns, then every element with unknowns.
+void write_regular_section(std::ostream& os, const Model& model, const std::vector<const Element*>& elements,
+                           unsigned flags) {
+  os << "Regular steps dof stats\n";
+  for (const auto& n : model.nodes()) {
+    if (n->dof_count() == 0) continue;
+    owner_line(os, mbdyn_node_name(n->kind()), n->label(), n->dof_count(), n->first_index());
+    describe(os, *n, flags, n->first_index(), false);
+  }
+  for (const Element* e : elements) {
+    if (e->dof_count() == 0) continue;
+    owner_line(os, mbdyn_element_name(element_kind(*e)), e->label(), e->dof_count(), e->first_index());
+    describe(os, *e, flags, e->first_index(), false);
+  }
+}
+
+}  // namespace
+
+std::string_view mbdyn_node_name(std::string_view kind) {
+  if (kind == "structural") return "Structural";
+  if (kind == "electric") return "Electric";
+  if (kind == "thermal") return "Thermal";
+  if (kind == "parameter") return "Parameter";
+  if (kind == "hydraulic") return "Hydraulic";
+  return "Abstract";
+}
+
+std::string_view mbdyn_element_name(std::string_view kind) {
+  const int i = element_type_index(kind == "couple" ? "force" : kind);
+  return i < int(std::size(kElementTypes)) ? kElementTypes[i].name : kind;
+}
+
+bool write_dof_stats(std::ostream& os, const Model& model, const DofStatsSettings& s) {
+  if (!(s.flags & print_flag::kDofStats)) return true;
+  const std::vector<const Element*> elements = in_mbdyn_order(model);
+  bool whole = true;
+  // MBDyn runs its initial assembly when an element of a type used in it is defined (dataman.cc).
+  const bool assembly = s.initial_assembly && std::any_of(elements.begin(), elements.end(), [&](const Element* e) {
+                          return in_assembly(*e, s);
+                        });
+  if (assembly) whole = write_initial_section(os, model, elements, s);
+  write_regular_section(os, model, elements, s.flags);
+  os.flush();
+  return whole;
+}
+
+}  // namespace mbl::output

@@ -1,0 +1,27 @@
+#pragma once
+// An OutputSink that keeps the .frc text only, in memory: "<id> v v v ..." with one blank before
+// each number and labels unpadded (what the external forces' output prints, for the tests of
+// their records and the fuzz target of their socket protocol, parser/fuzz/fuzz_extforce.cpp).
+#include <ostream>
+#include <sstream>
+#include <string>
+
+#include "mbdyn-like/core/output_sink.hpp"
+
+namespace mbl::test_support {
+
+class FrcTextSink final : public OutputSink {
+ public:
+  std::ostringstream frc;
+  std::ostream* text(OutputFile f) override { return f == OutputFile::Frc ? &frc : nullptr; }
+  void write(std::ostream& os, double v) override { os << ' ' << v; }
+  void write_label(std::ostream& os, unsigned label) override { os << label; }
+  bool netcdf() const override { return false; }
+  void declare_entity(const std::string&, const std::string&) override {}
+  VarId declare(const std::string&, NcShape, const std::string&, const std::string&) override { return 0; }
+  void put(VarId, double) override {}
+  void put(VarId, const Vec3&) override {}
+  void put(VarId, const Mat3&) override {}
+};
+
+}  // namespace mbl::test_support
