@@ -1,4 +1,4 @@
-// Boost's assertions in the sanitized build (build-fuzz/, parser/fuzz/run_fuzz.sh): that build
+// Boost's assertions in the sanitized build (build-fuzz/, tests/fuzz/targets/run_fuzz.sh): that build
 // keeps NDEBUG as the program does, but compiles the parser with BOOST_ENABLE_ASSERT_HANDLER, so
 // Boost.Spirit's own checks (a character class given a byte it cannot classify, ...) still stop
 // the unit suite and the fuzzers there. Empty in every other build.

@@ -38,7 +38,7 @@ class SocketChannel {
   void connect();
   bool connected() const { return fd_ >= 0; }
   /// Uses `fd`, an already connected stream socket (one end of a socketpair: the in-process
-  /// fuzzing of the protocols, parser/fuzz/fuzz_extforce.cpp); the channel owns it.
+  /// fuzzing of the protocols, tests/fuzz/targets/fuzz_extforce.cpp); the channel owns it.
   void adopt(int fd);
   /// Reads exactly n bytes; false when the peer closed the connection (the channel is then
   /// abandoned, as MBDyn's). Throws std::runtime_error on other errors.

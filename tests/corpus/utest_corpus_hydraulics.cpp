@@ -45,7 +45,12 @@ TEST(CorpusHydraulics, DecksRunAndAgreeWithMBDyn) {
   for (std::size_t i = 0; i < decks.size(); ++i) {
     const auto* s = std::find_if(std::begin(kDecks), std::end(kDecks), [&](const HydraulicDeck& x) { return decks[i].id == x.id; });
     EXPECT_STREQ(outcome_name(results[i].outcome), outcome_name(s->expected)) << decks[i].id << ": " << results[i].message;
-    if (s->expected == Outcome::Agree) EXPECT_EQ(results[i].run_records, decks[i].records) << decks[i].id;
+    if (s->expected == Outcome::Agree) {
+      EXPECT_EQ(results[i].run_records, decks[i].records) << decks[i].id;
+      // Every column: the nodes' velocities too (corpus tool, 1e-4 of each range).
+      EXPECT_TRUE(results[i].velocities_agree) << decks[i].id << ": " << results[i].velocity_worst << " = "
+                                               << results[i].velocity_error;
+    }
     EXPECT_EQ(test_runs::step_lines(work / decks[i].id / "run.out"), s->mbdyn_steps) << decks[i].id;
   }
 }

@@ -1,7 +1,7 @@
 // The fuzzing campaigns' findings (issue #30), kept minimized under tests/bad/fuzz/<target>/, fed
-// again to the fuzz targets' own entries (parser/fuzz/fuzz_targets.hpp): each input must be read
+// again to the fuzz targets' own entries (tests/fuzz/targets/fuzz_targets.hpp): each input must be read
 // or refused as the target accepts (an input error, the reader's message, the peer's stop). In the
-// sanitized build (parser/fuzz/run_fuzz.sh) this runs under ASan + UBSan, where the memory and
+// sanitized build (tests/fuzz/targets/run_fuzz.sh) this runs under ASan + UBSan, where the memory and
 // undefined-behaviour findings show.
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "parser/fuzz/fuzz_targets.hpp"
+#include "tests/fuzz/targets/fuzz_targets.hpp"
 
 namespace fs = std::filesystem;
 

@@ -1,7 +1,7 @@
 #pragma once
 // An OutputSink that keeps the .frc text only, in memory: "<id> v v v ..." with one blank before
 // each number and labels unpadded (what the external forces' output prints, for the tests of
-// their records and the fuzz target of their socket protocol, parser/fuzz/fuzz_extforce.cpp).
+// their records and the fuzz target of their socket protocol, tests/fuzz/targets/fuzz_extforce.cpp).
 #include <ostream>
 #include <sstream>
 #include <string>

@@ -229,6 +229,23 @@ void run_and_compare(const Deck& d, const Options& o, const fs::path& work, Resu
     if (!rep.covers_ref)
       r.message += fmt::format("; covers t = {:g} .. {:g} of {:g} .. {:g}", rep.t_begin, rep.t_end,
                                rep.ref_begin, rep.ref_end);
+    // Agreement means every column: the velocities too, each against its own range (a model's
+    // size says nothing of its speeds), small ranges compared in absolute terms.
+    if (r.outcome == Outcome::Agree) {
+      output::CompareOptions cv;
+      cv.tol = o.tol;
+      cv.norm = output::Normalisation::Range;
+      cv.floor = 1e-3;
+      cv.patterns = {"node.struct.*.XP", "node.struct.*.Omega"};
+      const output::CompareReport vel = output::compare_results(run, reference, cv);
+      r.velocity_error = 0.0;
+      for (const auto& v : vel.vars)
+        if (v.normalised >= r.velocity_error) {
+          r.velocity_error = v.normalised;
+          r.velocity_worst = fmt::format("{} at t = {:g}", v.name, v.worst_time);
+        }
+      r.velocities_agree = vel.all_within();
+    }
   } catch (const std::exception& ex) {
     r.outcome = Outcome::Disagree;
     r.message = std::string("cannot compare: ") + ex.what();
@@ -265,7 +282,7 @@ std::string summary(const std::vector<Deck>& decks, const std::vector<Result>& r
   std::map<Outcome, std::size_t> check_counts;
   std::map<std::string, std::size_t> kinds;
   std::vector<std::string> errors;
-  std::size_t runnable = 0, agree = 0;
+  std::size_t runnable = 0, agree = 0, agree_velocities = 0;
   std::map<Outcome, std::size_t> run_counts;
   for (std::size_t i = 0; i < decks.size(); ++i) {
     const Deck& d = decks[i];
@@ -282,6 +299,7 @@ std::string summary(const std::vector<Deck>& decks, const std::vector<Result>& r
       ++runnable;
       ++run_counts[r.outcome];
       agree += r.outcome == Outcome::Agree ? 1 : 0;
+      agree_velocities += r.velocities_agree ? 1 : 0;
     }
   }
   std::string s;
@@ -298,6 +316,8 @@ std::string summary(const std::vector<Deck>& decks, const std::vector<Result>& r
     s += fmt::format("| run: MBDyn completed with a .mov, every card implemented | {} |\n", runnable);
     s += fmt::format("| agree with MBDyn (positions, 1e-4 of model size, same records) | {} ({:.0f} %) |\n",
                      agree, runnable ? 100.0 * double(agree) / double(runnable) : 0.0);
+    s += fmt::format("| ... and in velocities too (XP, Omega; 1e-4 of each range, ranges below 1e-3 absolute) | {} ({:.0f} %) |\n",
+                     agree_velocities, runnable ? 100.0 * double(agree_velocities) / double(runnable) : 0.0);
     s += fmt::format("| disagree | {} |\n", run_counts[Outcome::Disagree]);
     s += fmt::format("| solution failure | {} |\n", run_counts[Outcome::SolveFail]);
     s += fmt::format("| crash or timeout | {} |\n",

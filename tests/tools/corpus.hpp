@@ -50,6 +50,11 @@ struct Result {
   std::vector<std::string> not_implemented;  ///< kinds reported `not implemented`
   std::string message;                       ///< first error line, or the comparison summary
   double error = -1.0;                       ///< --run: worst position error / model size
+  /// --run, decks agreeing in positions: worst velocity error (XP, Omega) / each variable's range
+  /// (ranges below 1e-3 count as 1e-3); -1 when not compared.
+  double velocity_error = -1.0;
+  std::string velocity_worst;  ///< the variable and time of velocity_error
+  bool velocities_agree = false;  ///< velocity_error within the tolerance
   std::size_t run_records = 0, ref_records = 0;
   double wall_s = 0.0;
 };

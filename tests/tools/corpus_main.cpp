@@ -46,13 +46,14 @@ int main(int argc, char** argv) {
   std::cout << summary(decks, results, o.run);
   if (!tsv.empty()) {
     std::ofstream out(tsv);
-    out << "id\tmbdyn_status\tcheck\toutcome\terror\twall_s\tmessage\tnot_implemented\n";
+    out << "id\tmbdyn_status\tcheck\toutcome\terror\twall_s\tmessage\tnot_implemented\tvelocity_error\tvelocity_worst\n";
     for (std::size_t i = 0; i < decks.size(); ++i) {
       const Result& r = results[i];
       std::string ni;
       for (const auto& k : r.not_implemented) ni += (ni.empty() ? "" : "; ") + k;
-      out << fmt::format("{}\t{}\t{}\t{}\t{:.3g}\t{:.2f}\t{}\t{}\n", r.id, decks[i].mbdyn_status,
-                         outcome_name(r.check), outcome_name(r.outcome), r.error, r.wall_s, r.message, ni);
+      out << fmt::format("{}\t{}\t{}\t{}\t{:.3g}\t{:.2f}\t{}\t{}\t{:.3g}\t{}\n", r.id, decks[i].mbdyn_status,
+                         outcome_name(r.check), outcome_name(r.outcome), r.error, r.wall_s, r.message, ni,
+                         r.velocity_error, r.velocity_worst);
     }
   }
   for (std::size_t i = 0; i < decks.size(); ++i)

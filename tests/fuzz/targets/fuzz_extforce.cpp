@@ -19,7 +19,7 @@
 #include "elements/forces/external_structural_force.hpp"
 #include "mbdyn-like/core/model.hpp"
 #include "parser/math/math_parser.hpp"
-#include "parser/fuzz/fuzz_targets.hpp"
+#include "tests/fuzz/targets/fuzz_targets.hpp"
 #include "tests/support/frc_text_sink.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include "parser/errors.hpp"
 #include "parser/math/math_parser.hpp"
 #include "parser/read_context.hpp"
-#include "parser/fuzz/fuzz_targets.hpp"
+#include "tests/fuzz/targets/fuzz_targets.hpp"
 
 int mbl::fuzz::deck_one_input(const std::uint8_t* data, std::size_t size) {
   using namespace mbl;

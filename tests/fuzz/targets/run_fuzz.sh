@@ -6,7 +6,7 @@
 # evaluator, the c81 airfoil reader, the FEM file reader and the external forces' socket protocol.
 # Seeds: a few shared decks and data files (copied to build-fuzz/fuzz-corpus/, which keeps what
 # the fuzzers add), plus the regression inputs kept in tests/bad/fuzz/<target>/.
-# Usage: parser/fuzz/run_fuzz.sh [seconds]
+# Usage: tests/fuzz/targets/run_fuzz.sh [seconds]
 #   MBL_SANITIZE=0   skip the sanitized unit suite (local iteration only; ./dev test runs it)
 #   seconds = 0      skip the fuzzing
 #   MBL_FUZZ_TARGETS="c81 fem"  fuzz only these targets
@@ -15,7 +15,7 @@
 #   MBL_FUZZ_ARGS="-fork=1 -ignore_crashes=1"  more libFuzzer options (a campaign that goes on)
 set -eu
 seconds=${1:-20}
-src=$(cd "$(dirname "$0")/../.." && pwd)
+src=$(cd "$(dirname "$0")/../../.." && pwd)
 shared=${MBL_SHARED_DIR:-$src/../shared}
 build=$src/build-fuzz
 targets=${MBL_FUZZ_TARGETS:-deck math c81 fem extforce}
@@ -97,6 +97,6 @@ for target in $targets; do
   [ -d "$src/tests/bad/fuzz/$target" ] && seeds="$seeds $src/tests/bad/fuzz/$target"
   # -timeout: a single input taking more than 10 s is a hang; -rss_limit_mb keeps the 2-core box usable.
   # shellcheck disable=SC2086
-  "${MBL_FUZZ_BIN:-$build/parser/fuzz}"/fuzz_$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
+  "${MBL_FUZZ_BIN:-$build/tests/fuzz/targets}"/fuzz_$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
     -print_final_stats=1 ${MBL_FUZZ_ARGS:-} $seeds
 done

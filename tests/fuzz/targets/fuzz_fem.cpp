@@ -9,7 +9,7 @@
 
 #include "elements/joints/modal/fem_file.hpp"
 #include "parser/errors.hpp"
-#include "parser/fuzz/fuzz_targets.hpp"
+#include "tests/fuzz/targets/fuzz_targets.hpp"
 
 int mbl::fuzz::fem_one_input(const std::uint8_t* data, std::size_t size) {
   using namespace mbl;

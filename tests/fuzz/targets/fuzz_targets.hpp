@@ -1,6 +1,6 @@
 #pragma once
 // The fuzz targets' entries, one per target: fuzz_main.cpp makes one of them the
-// LLVMFuzzerTestOneInput of each libFuzzer executable (parser/fuzz/CMakeLists.txt), and the
+// LLVMFuzzerTestOneInput of each libFuzzer executable (tests/fuzz/targets/CMakeLists.txt), and the
 // replay test (tests/fuzz/utest_fuzz_replay.cpp) calls all five on the inputs kept under
 // tests/bad/fuzz/<target>/. Each returns 0 or fails as a finding (an exception it does not expect
 // escapes, a sanitizer stops the process, or it aborts).

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "elements/aero/c81_data.hpp"
-#include "parser/fuzz/fuzz_targets.hpp"
+#include "tests/fuzz/targets/fuzz_targets.hpp"
 
 int mbl::fuzz::c81_one_input(const std::uint8_t* data, std::size_t size) {
   using namespace mbl::elements::aero;
