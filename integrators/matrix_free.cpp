@@ -200,7 +200,7 @@ NewtonResult NewtonSolver::solve_matrix_free(Problem& problem, double t, double 
     const double error = tested_error(problem, dCoef, need_abs);
     res.residual_error = error;
     if (iter == 0) first_error = error;
-    const bool residual_ok = !test_residual || error <= opt_.residual_tolerance;
+    const bool residual_ok = (!test_residual || error <= opt_.residual_tolerance) && problem.externally_converged();
     // " J": this iteration assembles the preconditioner (MBDyn's trace).
     if (opt_.trace)
       *opt_.trace << "\tIteration(" << iter << ") " << error << (!jacobian_valid_ && !residual_ok ? " J" : "") << '\n';
@@ -243,7 +243,7 @@ NewtonResult NewtonSolver::solve_matrix_free(Problem& problem, double t, double 
     take_step(problem, t, dCoef, dCoef_alg, mode, 1.0, y, yp);
     res.solution_error = test_solution ? convergence_error(opt_.solution_test, d_, nullptr, &problem) : 0.0;
     if (!std::isfinite(res.solution_error)) return fail(FailureReason::NotANumber, "solution error is not a number");
-    if (res.solution_error <= opt_.solution_tolerance || !test_solution) {
+    if ((res.solution_error <= opt_.solution_tolerance || !test_solution) && problem.externally_converged()) {
       res.converged = true;
       return res;
     }

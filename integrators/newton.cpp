@@ -189,7 +189,8 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
       return fail(FailureReason::MaxResidual, fmt::format("current residual {} > maximum residual {}",
                                                           res.residual_error, opt_.max_residual));
     const double tolerance = ls.enabled && iter == 0 ? 1e-2 * opt_.residual_tolerance : opt_.residual_tolerance;
-    const bool residual_ok = !test_residual || res.residual_error <= tolerance;
+    // The external vote joins both tests, as MBDyn's MakeResTest and MakeSolTest (nonlin.cc).
+    const bool residual_ok = (!test_residual || res.residual_error <= tolerance) && problem.externally_converged();
     if (residual_ok && solution_ok) {
       res.converged = true;
       return res;
@@ -253,7 +254,7 @@ NewtonResult NewtonSolver::solve(Problem& problem, double t, double dCoef, doubl
       res.solution_error = std::abs(last_scale) * convergence_error(opt_.solution_test, d, nullptr, &problem);
       if (!std::isfinite(res.solution_error))
         return fail(FailureReason::NotANumber, "solution error is not a number");
-      solution_ok = res.solution_error <= opt_.solution_tolerance;
+      solution_ok = res.solution_error <= opt_.solution_tolerance && problem.externally_converged();
     }
     // Newton-Raphson: the residual before this update had passed.
     if (!ls.enabled && residual_ok && solution_ok) {

@@ -48,6 +48,11 @@ class Problem {
   virtual void residual(double t, double dCoef, Vector& r, Vector* abs_r) = 0;
   /// J = df/dy' + dCoef df/dy at the state of the last update(); J has been zeroed.
   virtual void jacobian(double t, double dCoef, SparseMatrix& J) = 0;
+  /// Whether the parts of the problem the residual does not measure agree that the point has
+  /// converged (MBDyn's DataManager::IsConverged, which its NonlinearSolver::MakeResTest and
+  /// MakeSolTest require besides the tolerance, nonlin.cc: a tightly coupled peer that has not
+  /// yet answered "converged" holds the Newton iteration).
+  virtual bool externally_converged() const { return true; }
 
   // ---- rotation-aware history (seed 000 §3.1) --------------------------------------------------
   /// Called once per converged time point (a step or an ESDIRK stage), in order. The problem

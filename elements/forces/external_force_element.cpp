@@ -1,6 +1,12 @@
 #include "elements/forces/external_force_element.hpp"
 
+#include "mbdyn-like/core/model.hpp"
+
 namespace mbl::elements {
+
+void ExternalForceElement::setup(Model& m) {
+  m.add_convergence_vote([this] { return link_.converged(); });
+}
 
 void ExternalForceElement::after_predict(const StepContext& c) {
   context_ = &c;

@@ -19,6 +19,8 @@ class ExternalForceElement : public Element, public ExternalPeer {
   std::string_view kind() const override { return "force"; }
   /// The loads are explicit: MBDyn's ExtForce adds nothing to the Jacobian.
   void jacobian(JacobianSink&, const StepContext&) override {}
+  /// Registers the link's convergence vote with the model (subclasses' setup() call it).
+  void setup(Model& m) override;
   void after_predict(const StepContext& c) final;
   void after_convergence(const StepContext& c) final;
 

@@ -220,12 +220,7 @@ void ExternalLink::before_residual(ExternalPeer& peer) {
 
 void ExternalLink::after_convergence(ExternalPeer& peer) {
   if (!predicted_) return;  // the start of the integration after the derivatives: no step was made
-  // Our Newton converged before the peer did: go on exchanging until it does (MBDyn would
-  // iterate on with the peer's loads).
-  while (tight() && !peer_converged_ && !peer_quit_ && !(socket_ && socket_->abandoned())) {
-    update(peer);
-    receive(peer);
-  }
+  // A tight peer's further exchanges were Newton iterations (converged() held the solver).
   if (c_.coupling != 1 && !c_.send_after_predict) send(peer, SendWhen::AfterConvergence);
   predicted_ = false;
 }

@@ -145,6 +145,12 @@ class ExternalLink {
   /// The exchanges before a residual assembly (not during the initial assembly).
   void before_residual(ExternalPeer& peer);
   void after_convergence(ExternalPeer& peer);
+  /// The vote of a tightly coupled link on the Newton convergence (MBDyn's ExtForce Converged
+  /// member, registered above loose coupling): not converged from the prediction until the peer
+  /// answers that it has converged (or has gone); loose links always agree.
+  bool converged() const {
+    return !tight() || !predicted_ || peer_converged_ || peer_quit_ || (socket_ && socket_->abandoned());
+  }
 
  private:
   enum class SendWhen { FirstTime, Regular, AfterConvergence };

@@ -40,7 +40,7 @@ ExternalModalForce::ExternalModalForce(unsigned label, ExternalModalParams p)
 }
 
 void ExternalModalForce::setup(Model& m) {
-  Element::setup(m);
+  ExternalForceElement::setup(m);
   // The EDGE rigid-body velocity is relative to the airstream, when there is one (as MBDyn).
   air_ = dynamic_cast<const aero::AirProperties*>(m.find_element("air properties", 1));
 }

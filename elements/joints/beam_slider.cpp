@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "elements/joints/friction_output.hpp"
+#include "mbdyn-like/core/dof_description.hpp"
 
 namespace mbl::elements {
 namespace {
@@ -326,6 +327,26 @@ void BeamSlider::output_netcdf_extra(OutputSink& out) const {
   out.put(nc_FF_, p_.friction->Q());
   out.put(nc_fc_, p_.friction->coefficient());
   out.put(nc_v_, v_slide_);
+}
+
+// beamslider.cc BeamSliderJoint::DescribeDof (nothing in the initial assembly, where it has no
+// unknowns) and DescribeEq: the contact coordinate and the three reactions, the two (classic) or
+// three (spline) moment multipliers, then the friction state.
+void BeamSlider::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  if (initial) return;
+  describe_range(os, prefix, first, 1, "contact local coordinate");
+  os << prefix << first + 2 << "->" << first + 4 << ": reaction forces [fx,fy,fz]\n";
+  const int m = rotation_multipliers();
+  if (m > 0) os << prefix << first + 5 << "->" << first + 4 + m << ": reaction moments " << (m == 2 ? "[my, mz]\n" : "[mx, my, mz]\n");
+  if (p_.friction) p_.friction->describe(os, prefix, first + 4 + m, false);
+}
+
+void BeamSlider::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  describe_range(os, prefix, first, 1, "reaction force component tangent to the beam");
+  os << prefix << first + 2 << "->" << first + 4 << ": contact position along the beam\n";
+  const int m = rotation_multipliers();
+  if (m > 0) os << prefix << first + 5 << "->" << first + 4 + m << ": orientation constraints\n";
+  if (p_.friction) p_.friction->describe(os, prefix, first + 4 + m, true, true);
 }
 
 }  // namespace mbl::elements

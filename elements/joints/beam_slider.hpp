@@ -55,6 +55,9 @@ class BeamSlider final : public Joint {
   int initial_dof_count() const override { return 0; }  // beamslider.h
   DofOrder dof_order(int i) const override;
   void initial_state(Vector& y, Vector& yp) const override;
+  /// beamslider.cc BeamSliderJoint::DescribeDof/DescribeEq.
+  void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
+  void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

@@ -145,9 +145,12 @@ class JointFriction {
   void after_convergence(const StepContext& c, int row, double rate);
   void save_step_state() { model_->save_step_state(); }
   /// MBDyn's lines for the friction state (the joints' DescribeDof/DescribeEq, friction.cc):
-  /// "<prefix><index+1>: friction dof(s)" and the model's own line below it.
-  void describe(std::ostream& os, std::string_view prefix, int index, bool equations) const {
-    os << prefix << index + 1 << (equations ? ": friction equation(s)\n" : ": friction dof(s)\n") << "        " << prefix
+  /// "<prefix><index+1>: friction dof(s)" and the model's own line below it; `as_range`:
+  /// "<index+1>-><index+1>", as BeamSliderJoint::DescribeEq writes its one friction equation.
+  void describe(std::ostream& os, std::string_view prefix, int index, bool equations, bool as_range = false) const {
+    os << prefix << index + 1;
+    if (as_range) os << "->" << index + 1;
+    os << (equations ? ": friction equation(s)\n" : ": friction dof(s)\n") << "        " << prefix
        << "[1]: " << model_->mbdyn_name() << (equations ? " equation\n" : " state\n");
   }
   void restore_step_state() { model_->restore_step_state(); }

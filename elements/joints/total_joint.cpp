@@ -107,12 +107,17 @@ namespace {
 
 /// "<prefix><a>[-><b>]: <what> [<item>,<item>]" over the components `active` selects, MBDyn's
 /// TotalJoint::DescribeDof/DescribeEq lines: from `first` (0-based), "-><end>" when `count` > 1.
+/// `numbered` false: the text alone, as TotalPinJoint::DescribeDof writes it for a kind of
+/// constraint it does not have (no prefix, no indices, empty brackets).
 template <class Item>
 void describe_components(std::ostream& os, std::string_view prefix, int first, int count, int end, std::string_view what,
-                         const std::array<bool, 3>& active, Item item) {
-  os << prefix << first + 1;
-  if (count > 1) os << "->" << end;
-  os << ": " << what << " [";
+                         const std::array<bool, 3>& active, Item item, bool numbered = true) {
+  if (numbered) {
+    os << prefix << first + 1;
+    if (count > 1) os << "->" << end;
+    os << ": ";
+  }
+  os << what << " [";
   bool comma = false;
   for (int i = 0; i < 3; ++i)
     if (active[i]) {
@@ -163,20 +168,29 @@ void TotalJoint::describe_dofs(std::ostream& os, std::string_view prefix, int fi
       if (p_.friction) p_.friction->describe(os, prefix, first + (initial ? 12 : 6), false);
       return;
     case Flavor::Total:
-    case Flavor::ImposedDisplacement: break;
+    case Flavor::ImposedDisplacement:
+    case Flavor::Equation:  // totalequation.cc TotalEquation: TotalJoint's text
+    case Flavor::TotalPin:
+    case Flavor::ImposedDisplacementPin: break;
     default: return;
   }
   const ActiveComponents a(p_.position, p_.rotation);
   const auto& [pos_any, rot_any, pos_held, rot_held, n_pos_any, n_rot_any, n_pos, n_rot] = a;
   auto named = [](const char* s) { return [s](int i) { return std::string(s) + kXyz[i]; }; };
   const int d = first + n_pos_any + n_rot_any;  // the initial assembly's derivatives follow
-  if (n_pos_any > 0) describe_components(os, prefix, first, n_pos_any, first + n_pos_any, "reaction force(s)", pos_any, named("F"));
-  if (n_rot_any > 0)
-    describe_components(os, prefix, first + n_pos_any, n_rot_any, d, "reaction couple(s)", rot_any, named("m"));
+  // totalj.cc TotalPinJoint::DescribeDof writes each line, numbered only when it has such
+  // constraints; TotalJoint and TotalEquation leave out the lines they have none of.
+  const bool pin = p_.flavor == Flavor::TotalPin || p_.flavor == Flavor::ImposedDisplacementPin;
+  if (pin || n_pos_any > 0)
+    describe_components(os, prefix, first, n_pos_any, first + n_pos_any, "reaction force(s)", pos_any, named("F"), n_pos_any > 0);
+  if (pin || n_rot_any > 0)
+    describe_components(os, prefix, first + n_pos_any, n_rot_any, d, "reaction couple(s)", rot_any, named("m"), n_rot_any > 0);
   if (!initial) return;
-  if (n_pos > 0) describe_components(os, prefix, d, n_pos, d + n_pos, "reaction force(s) derivative(s)", pos_held, named("FP"));
-  if (n_rot > 0)
-    describe_components(os, prefix, d + n_pos, n_rot, d + n_pos_any + n_rot_any, "reaction couple(s) derivative(s)", rot_held, named("mP"));
+  if (pin || n_pos > 0)
+    describe_components(os, prefix, d, n_pos, d + n_pos, "reaction force(s) derivative(s)", pos_held, named("FP"), n_pos > 0);
+  if (pin || n_rot > 0)
+    describe_components(os, prefix, d + n_pos, n_rot, d + n_pos_any + n_rot_any, "reaction couple(s) derivative(s)", rot_held,
+                        named("mP"), n_rot > 0);
 }
 
 void TotalJoint::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
@@ -201,23 +215,34 @@ void TotalJoint::describe_equations(std::ostream& os, std::string_view prefix, i
       if (p_.friction) p_.friction->describe(os, prefix, first + (initial ? 12 : 6), true);
       return;
     case Flavor::Total:
-    case Flavor::ImposedDisplacement: break;
+    case Flavor::ImposedDisplacement:
+    case Flavor::Equation:
+    case Flavor::TotalPin:
+    case Flavor::ImposedDisplacementPin: break;
     default: return;
   }
   using S = Status;
   const ActiveComponents a(p_.position, p_.rotation);
   const auto& [pos_any, rot_any, pos_held, rot_held, n_pos_any, n_rot_any, n_pos, n_rot] = a;
-  const auto pair = [](const char* a, int i) { return fmt::format("{0}{1}1={0}{1}2", a, kXyz[i]); };
+  const bool pin = p_.flavor == Flavor::TotalPin || p_.flavor == Flavor::ImposedDisplacementPin;
+  // Node 1 against node 2 ("Px1=Px2"); a pin against its fixed point ("Px=Px0", TotalPinJoint);
+  // TotalEquation names the rotation "g" where TotalJoint says "theta".
+  const auto pair = [pin](const char* a, int i) {
+    return pin ? fmt::format("{0}{1}={0}{1}0", a, kXyz[i]) : fmt::format("{0}{1}1={0}{1}2", a, kXyz[i]);
+  };
+  const char* rotation = p_.flavor == Flavor::Equation ? "g" : "theta";
   const int d = first + n_pos_any + n_rot_any;  // the initial assembly's derivatives follow
   if (n_pos_any > 0)
     describe_components(os, prefix, first, n_pos_any, first + n_pos_any, "position/velocity constraint(s)", pos_any,
                         [&](int i) { return pair(p_.position[i] == S::Position ? "P" : "V", i); });
   if (n_rot_any > 0)
     describe_components(os, prefix, first + n_pos_any, n_rot_any, d, "orientation/angular velocity constraint(s)", rot_any,
-                        [&](int i) { return pair(p_.rotation[i] == S::Position ? "theta" : "W", i); });
+                        [&](int i) { return pair(p_.rotation[i] == S::Position ? rotation : "W", i); });
   if (!initial) return;
+  // TotalPinJoint::DescribeEq writes "->" on its velocity line even for one constraint.
   if (n_pos > 0)
-    describe_components(os, prefix, d, n_pos, d + n_pos, "velocity constraint(s)", pos_held, [&](int i) { return pair("v", i); });
+    describe_components(os, prefix, d, pin ? 2 : n_pos, d + n_pos, "velocity constraint(s)", pos_held,
+                        [&](int i) { return pair("v", i); });
   if (n_rot > 0)
     describe_components(os, prefix, d + n_pos, n_rot, d + n_pos_any + n_rot_any, "angular velocity constraint(s)", rot_held,
                         [&](int i) { return pair("w", i); });

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "mbdyn-like/core/card_registry.hpp"
+#include "mbdyn-like/core/mbdyn_types.hpp"
 #include "mbdyn-like/core/model_second_order.hpp"
 #include "parser/errors.hpp"
 
@@ -87,6 +88,7 @@ parser::PrivateDataOwner* Model::find_entity(std::string_view kind, unsigned lab
 
 void Model::setup_elements() {
   after_residual_.clear();
+  convergence_votes_.clear();
   for (auto& e : elements_) {
     // What an element finds wrong in its reference configuration (a beam of zero length, ...)
     // is an input error at its card.
@@ -106,13 +108,26 @@ void Model::number_dofs() {
       struct_nodes_.push_back(s);
       if (s->is_dummy()) dummy_nodes_.push_back(s);
     }
+  // MBDyn's order (DofOwner::Type, mbdyn_types.hpp): nodes by type (structural, electric,
+  // thermal, abstract, hydraulic), then elements by DofOwner type (joints, plates, genels, ...),
+  // each type in input order; KLU, the outputs indexing unknowns and the .dof listing follow it.
+  std::vector<Node*> node_order;
+  for (auto& n : nodes_) node_order.push_back(n.get());
+  std::stable_sort(node_order.begin(), node_order.end(), [](const Node* a, const Node* b) {
+    return mbdyn_types::node_dof_owner_index(a->kind()) < mbdyn_types::node_dof_owner_index(b->kind());
+  });
+  std::vector<Element*> element_order;
+  for (auto& e : elements_) element_order.push_back(e.get());
+  std::stable_sort(element_order.begin(), element_order.end(), [](const Element* a, const Element* b) {
+    return mbdyn_types::element_dof_owner_index(a->kind()) < mbdyn_types::element_dof_owner_index(b->kind());
+  });
   int next = 0;
   dof_order_.clear();
   equation_order_.clear();
   // Equation types as MBDyn's GetEqType: nodes keep the default differential type, even for an
   // algebraic unknown (a pressure node's flow balance, an algebraic abstract node); the
   // algebraic unknowns of elements (joint, genel clamp multipliers) come with constraint equations.
-  for (auto& n : nodes_) {
+  for (Node* n : node_order) {
     n->set_first_index(next);
     for (int k = 0; k < n->dof_count(); ++k) {
       dof_order_.push_back(n->dof_order(k));
@@ -120,7 +135,7 @@ void Model::number_dofs() {
     }
     next += n->dof_count();
   }
-  for (auto& e : elements_) {
+  for (Element* e : element_order) {
     e->set_first_index(next);
     for (int k = 0; k < e->dof_count(); ++k) {
       dof_order_.push_back(e->dof_order(k));
@@ -130,6 +145,10 @@ void Model::number_dofs() {
   }
   n_dofs_ = next;
   second_order_.reset();
+}
+
+bool Model::externally_converged() const {
+  return std::all_of(convergence_votes_.begin(), convergence_votes_.end(), [](const auto& vote) { return vote(); });
 }
 
 integrators::SecondOrderProblem* Model::second_order() {

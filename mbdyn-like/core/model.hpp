@@ -1,6 +1,7 @@
 #pragma once
 // The model (MBDyn's DataManager, minus reading): owns nodes, elements, drives and the math
 // environment; numbers the unknowns; and is the integrators::Problem the solution phases solve.
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -52,6 +53,11 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   /// An element whose after_residual() must run after every residual assembly registers here
   /// in its setup() (most elements keep no state between assemblies: no call for them).
   void call_after_residual(Element& e) { after_residual_.push_back(&e); }
+  /// An element whose peer decides, besides the residual, when a time point has converged (a
+  /// tightly coupled external force) registers its vote in setup(), as MBDyn's
+  /// DataManager::ConvergedRegister: Newton converges only when every vote says so.
+  void add_convergence_vote(std::function<bool()> vote) { convergence_votes_.push_back(std::move(vote)); }
+  bool externally_converged() const override;
 
   math::MathParser& math() { return math_; }
   DriveEnvironment& drive_env() { return drive_env_; }
@@ -62,7 +68,8 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   void add_step_observer(std::shared_ptr<StepObserver> o) { step_observers_.push_back(std::move(o)); }
   const std::vector<std::shared_ptr<StepObserver>>& step_observers() const { return step_observers_; }
 
-  /// Numbers every unknown (nodes first, in input order, then elements) and sizes the state.
+  /// Numbers every unknown in MBDyn's order (nodes by type, then elements by DofOwner type,
+  /// each type in input order: mbdyn_types.hpp) and sizes the state.
   void number_dofs();
   /// Initial y, y' from the nodes' and elements' initial conditions.
   void initial_state(Vector& y, Vector& yp) const;
@@ -134,6 +141,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::vector<StructNode::Checkpoint> node_checkpoints_;  ///< save_checkpoint()
   std::vector<StructNode::HistoryPoint> node_history_;  ///< reserve_history()
   std::vector<Element*> after_residual_;  ///< filled by setup_elements()
+  std::vector<std::function<bool()>> convergence_votes_;  ///< filled by setup_elements()
   const GravityField* gravity_ = nullptr;
   std::map<std::string, double> current_values_;
   void install_model_functions();

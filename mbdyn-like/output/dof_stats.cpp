@@ -3,60 +3,21 @@
 #include <algorithm>
 #include <ostream>
 
+#include "mbdyn-like/core/mbdyn_types.hpp"
 #include "mbdyn-like/core/model.hpp"
 
 namespace mbl::output {
 
 namespace {
 
-/// MBDyn's element types in their Elem::Type order (base/elem.h) with their psElemNames
-/// (base/enums.cc), by our kinds. "Automatic Structural" (index 2) has no element of ours.
-struct ElementTypeName {
-  std::string_view kind;
-  std::string_view name;
-};
-constexpr ElementTypeName kElementTypes[] = {
-    {"air properties", "Air Properties"},
-    {"induced velocity", "Rotor"},
-    {"", "Automatic Structural"},
-    {"gravity", "Gravity"},
-    {"body", "Rigid Body"},
-    {"joint", "Joint"},
-    {"joint regularization", "Joint Regularization"},
-    {"beam", "Beam"},
-    {"plate", "Plate"},
-    {"solid", "Solid"},
-    {"surface load", "Surface Load"},
-    {"force", "Force"},
-    {"inertia", "Inertia"},
-    {"electric bulk", "Electric Bulk"},
-    {"electric", "Electric"},
-    {"thermal", "Thermal"},
-    {"hydraulic", "Hydraulic"},
-    {"bulk", "Bulk"},
-    {"user defined", "Loadable"},
-    {"driven", "Driven"},
-    {"external", "External"},
-    {"aeromodal", "Aeromodal"},
-    {"aerodynamic", "Aerodynamic Element"},
-    {"genel", "GENEL"},
-    {"output element", "Socket Stream Output"},
-};
+std::string_view element_kind(const Element& e) { return mbdyn_types::element_type_kind(e.kind()); }
 
-std::string_view element_kind(const Element& e) { return e.kind() == "couple" ? "force" : e.kind(); }
-
-int element_type_index(std::string_view kind) {
-  for (std::size_t i = 0; i < std::size(kElementTypes); ++i)
-    if (!kind.empty() && kElementTypes[i].kind == kind) return int(i);
-  return int(std::size(kElementTypes));
-}
-
-/// The elements in MBDyn's iteration order (ElemIter, ElemData[type]): by type, then input order.
-std::vector<const Element*> in_mbdyn_order(const Model& model) {
+/// The elements in the order of MBDyn's ElemData[type] containers: by type, then input order.
+std::vector<const Element*> by_element_type(const Model& model) {
   std::vector<const Element*> order;
   for (const auto& e : model.elements()) order.push_back(e.get());
   std::stable_sort(order.begin(), order.end(), [](const Element* a, const Element* b) {
-    return element_type_index(element_kind(*a)) < element_type_index(element_kind(*b));
+    return mbdyn_types::element_type_index(a->kind()) < mbdyn_types::element_type_index(b->kind());
   });
   return order;
 }
@@ -111,16 +72,17 @@ bool write_initial_section(std::ostream& os, const Model& model, const std::vect
   return true;
 }
 
-// DofOwnerInit (dataman2.cc): every node with unknowns, then every element with unknowns.
-void write_regular_section(std::ostream& os, const Model& model, const std::vector<const Element*>& elements,
-                           unsigned flags) {
+// DofOwnerInit (dataman2.cc): every node with unknowns, then every element with unknowns, each
+// in input order (the Nodes and Elems vectors, filled as ReadNodes and ReadElems read); their
+// indices are those of Model::number_dofs (by type), so they need not increase down the list.
+void write_regular_section(std::ostream& os, const Model& model, unsigned flags) {
   os << "Regular steps dof stats\n";
   for (const auto& n : model.nodes()) {
     if (n->dof_count() == 0) continue;
     owner_line(os, mbdyn_node_name(n->kind()), n->label(), n->dof_count(), n->first_index());
     describe(os, *n, flags, n->first_index(), false);
   }
-  for (const Element* e : elements) {
+  for (const auto& e : model.elements()) {
     if (e->dof_count() == 0) continue;
     owner_line(os, mbdyn_element_name(element_kind(*e)), e->label(), e->dof_count(), e->first_index());
     describe(os, *e, flags, e->first_index(), false);
@@ -130,29 +92,25 @@ void write_regular_section(std::ostream& os, const Model& model, const std::vect
 }  // namespace
 
 std::string_view mbdyn_node_name(std::string_view kind) {
-  if (kind == "structural") return "Structural";
-  if (kind == "electric") return "Electric";
-  if (kind == "thermal") return "Thermal";
-  if (kind == "parameter") return "Parameter";
-  if (kind == "hydraulic") return "Hydraulic";
-  return "Abstract";
+  const int i = mbdyn_types::node_type_index(kind);
+  return i < int(std::size(mbdyn_types::kNodeTypes)) ? mbdyn_types::kNodeTypes[i].name : "Abstract";
 }
 
 std::string_view mbdyn_element_name(std::string_view kind) {
-  const int i = element_type_index(kind == "couple" ? "force" : kind);
-  return i < int(std::size(kElementTypes)) ? kElementTypes[i].name : kind;
+  const int i = mbdyn_types::element_type_index(kind);
+  return i < int(std::size(mbdyn_types::kElementTypes)) ? mbdyn_types::kElementTypes[i].name : kind;
 }
 
 bool write_dof_stats(std::ostream& os, const Model& model, const DofStatsSettings& s) {
   if (!(s.flags & print_flag::kDofStats)) return true;
-  const std::vector<const Element*> elements = in_mbdyn_order(model);
+  const std::vector<const Element*> elements = by_element_type(model);
   bool whole = true;
   // MBDyn runs its initial assembly when an element of a type used in it is defined (dataman.cc).
   const bool assembly = s.initial_assembly && std::any_of(elements.begin(), elements.end(), [&](const Element* e) {
                           return in_assembly(*e, s);
                         });
   if (assembly) whole = write_initial_section(os, model, elements, s);
-  write_regular_section(os, model, elements, s.flags);
+  write_regular_section(os, model, s.flags);
   os.flush();
   return whole;
 }

@@ -8,8 +8,8 @@
 //           1->3: position [px,py,pz]    (dof description / equation description)
 //   Joint(1): 12 13->24                  elements with unknowns in the assembly
 //   Regular steps dof stats
-//   Structural(1): 6 1->6                every node, then every element with unknowns, by
-//   Joint(1): 6 7->12                    MBDyn's element type then input order
+//   Structural(1): 6 1->6                every node, then every element with unknowns, in
+//   Joint(1): 6 7->12                    input order (indices by MBDyn's DofOwner type order)
 #include <iosfwd>
 #include <string_view>
 #include <vector>

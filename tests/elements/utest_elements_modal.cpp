@@ -413,6 +413,40 @@ TEST(ModalJoint, FirstResidualAfterAPredictionSeesThePreviousAccelerations) {
   EXPECT_GT((r_later - r_first).norm(), 1e-2);
 }
 
+TEST(ModalJoint, DescribesItsUnknownsAsMBDyn) {
+  // modal.cc Modal::DescribeDof/DescribeEq: q, qP ("a->b" even for one mode), then per interface
+  // node (labelled by its multibody node) F, M, and in the initial assembly FP, MP right after.
+  ModalFixture f(false);
+  const auto& joint = *f.model.elements().front();
+  std::ostringstream dofs, eqs, initial;
+  joint.describe_dofs(dofs, "  ", 30, false);
+  joint.describe_equations(eqs, "  ", 30, false);
+  joint.describe_dofs(initial, "  ", 30, true);
+  EXPECT_EQ(dofs.str(),
+            "  31->32: modal displacements [q(1..2)]\n"
+            "  33->34: modal velocities [qP(1..2)]\n"
+            "  35->37: StructNode(11) reaction forces [Fx,Fy,Fz]\n"
+            "  38->40: StructNode(11) reaction couples [Mx,My,Mz]\n"
+            "  41->43: StructNode(12) reaction forces [Fx,Fy,Fz]\n"
+            "  44->46: StructNode(12) reaction couples [Mx,My,Mz]\n");
+  EXPECT_EQ(eqs.str(),
+            "  31->32: modal velocity definitions [q(1..2)=qP(1..2)]\n"
+            "  33->34: modal equilibrium equations [1..2]\n"
+            "  35->37: StructNode(11) position constraints [Px=PxN,Py=PyN,Pz=PzN]\n"
+            "  38->40: StructNode(11) orientation constraints [gx=gxN,gy=gyN,gz=gzN]\n"
+            "  41->43: StructNode(12) position constraints [Px=PxN,Py=PyN,Pz=PzN]\n"
+            "  44->46: StructNode(12) orientation constraints [gx=gxN,gy=gyN,gz=gzN]\n");
+  EXPECT_NE(initial.str().find("  35->37: StructNode(11) reaction forces [Fx,Fy,Fz]\n"
+                               "  38->40: StructNode(11) reaction couples [Mx,My,Mz]\n"
+                               "  41->43: StructNode(11) reaction force derivatives [FPx,FPy,FPz]\n"
+                               "  44->46: StructNode(11) reaction couple derivatives [MPx,MPy,MPz]\n"
+                               "  47->49: StructNode(12) reaction forces [Fx,Fy,Fz]\n"),
+            std::string::npos)
+      << initial.str();
+  EXPECT_EQ(30 + joint.initial_dof_count(), 58);  // the last line ends at 58
+  EXPECT_NE(initial.str().find("  56->58: StructNode(12) reaction couple derivatives [MPx,MPy,MPz]\n"), std::string::npos);
+}
+
 TEST(ModalPrivateData, ModesAndFemNodesOfTheFloatingFrame) {
   ModalFixture f(false);
   f.check(0.37);  // leaves the model updated at the checked state

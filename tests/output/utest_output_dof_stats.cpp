@@ -14,10 +14,13 @@
 
 namespace {
 
+/// The data and initial value blocks of every deck here: one step of 1 ms.
+constexpr const char* kOneStep =
+    "begin: data; problem: initial value; end: data;\n"
+    "begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;\n";
+
 std::string deck(const std::string& print, const std::string& extra_control = "") {
-  return R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;
+  return std::string(kOneStep) + R"(
 begin: control data;
   structural nodes: 3; abstract nodes: 1; rigid bodies: 1; joints: 2; genels: 1;
   )" + print + "\n" + extra_control + R"(
@@ -176,9 +179,7 @@ TEST(OutputDofStats, TotalJointDescribesItsActiveComponents) {
   // totalj.cc TotalJoint::DescribeDof/DescribeEq: the active components by kind (P/V, theta/W);
   // in the initial assembly 2 unknowns per constraint and the derivatives of the position and
   // rotation ones, the couples' range ending at first + 2 * constraints as MBDyn numbers it.
-  const auto run = mbl::test::run_deck_text("dof_total", R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;
+  const auto run = mbl::test::run_deck_text("dof_total", std::string(kOneStep) + R"(
 begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; print: description, to file; end: control data;
 begin: nodes;
   structural: 1, static, null, eye, null, null;
@@ -220,9 +221,7 @@ end: elements;
 TEST(OutputDofStats, DriveJointsAsMBDynDescribesThem) {
   // drvdisp.cc DriveDisplacementJoint, drvhinge.cc DriveHingeJoint: 3 reactions, 6 unknowns in
   // the initial assembly.
-  const auto run = mbl::test::run_deck_text("dof_drive", R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;
+  const auto run = mbl::test::run_deck_text("dof_drive", std::string(kOneStep) + R"(
 begin: control data; structural nodes: 2; rigid bodies: 1; joints: 3; print: description, to file; end: control data;
 begin: nodes;
   structural: 1, static, null, eye, null, null;
@@ -263,9 +262,7 @@ TEST(OutputDofStats, FrictionStateFollowsTheJointsUnknowns) {
   // planej.cc PlaneHingeJoint: "friction dof(s)" after the joint's 5 unknowns (10 in the initial
   // assembly, where the state takes no part but is numbered after them), then the model's line
   // (friction.cc ModLugreFriction), indented twice.
-  const auto run = mbl::test::run_deck_text("dof_friction", R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 1.e-3; time step: 1.e-3; end: initial value;
+  const auto run = mbl::test::run_deck_text("dof_friction", std::string(kOneStep) + R"(
 begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; print: description, to file; end: control data;
 begin: nodes;
   structural: 1, static, null, eye, null, null;
@@ -295,6 +292,148 @@ end: elements;
                    "        28->29: orientation constraints [gx1=gx2,gy1=gy2]\n"
                    "        30: friction equation(s)\n"
                    "                [1]: ModLugreFriction equation\n"),
+            std::string::npos)
+      << d;
+}
+
+TEST(OutputDofStats, UnknownsNumberedByMBDynsDofOwnerTypes) {
+  // MBDyn numbers the unknowns by DofOwner::Type (dofown.h; DofDataInit, DofInit in dofman.cc):
+  // structural, electric, thermal, abstract, hydraulic nodes, then joints, ..., genels, each
+  // type in input order (dataman3.cc ReadNodes, dataman4.cc ReadElems); DofOwnerInit lists the
+  // nodes and the elements in input order (the Nodes and Elems vectors), with those indices.
+  const auto run = mbl::test::run_deck_text("dof_order", std::string(kOneStep) + R"(
+begin: control data;
+  structural nodes: 2; abstract nodes: 1; hydraulic nodes: 1; electric nodes: 1; joints: 2; genels: 1;
+  print: dof stats, to file;
+end: control data;
+begin: nodes;
+  hydraulic: 7, 1.e5;
+  abstract: 3;
+  structural: 2, static, 1., 0., 0., eye, null, null;
+  electric: 9;
+  structural: 1, static, null, eye, null, null;
+end: nodes;
+begin: elements;
+  genel: 5, clamp, 3, abstract, null;
+  joint: 1, clamp, 1, node, node;
+  joint: 4, clamp, 2, node, node;
+end: elements;
+)");
+  ASSERT_EQ(run.rc, 0) << run.log();
+  EXPECT_EQ(mbl::test::read_file(run.output("dof")),
+            "Initial assembly dof stats\n"
+            "Structural(2): 12 1->12\n"
+            "Structural(1): 12 13->24\n"
+            "Joint(1): 12 25->36\n"
+            "Joint(4): 12 37->48\n"
+            "Regular steps dof stats\n"
+            "Hydraulic(7): 1 15\n"
+            "Abstract(3): 1 14\n"
+            "Structural(2): 6 1->6\n"
+            "Electric(9): 1 13\n"
+            "Structural(1): 6 7->12\n"
+            "GENEL(5): 1 28\n"
+            "Joint(1): 6 16->21\n"
+            "Joint(4): 6 22->27\n");
+  // DofOwnerInit's .log lines: the first position index of each structural node, 0-based.
+  const std::string log = mbl::test::read_file(run.output("log"));
+  EXPECT_NE(log.find("struct node dofs: 0 6\n"), std::string::npos) << log;
+}
+
+TEST(OutputDofStats, TotalPinJointAndTotalEquationAsMBDynDescribeThem) {
+  // totalj.cc TotalPinJoint::DescribeDof writes each of its four lines, numbered only when the
+  // joint has such constraints ("reaction couple(s) []" alone otherwise); its equations read
+  // "Px=Px0", and its initial velocity line has "->" even for one constraint. totalequation.cc
+  // TotalEquation: TotalJoint's unknowns, its orientation equations named "g".
+  const std::string nodes = R"(
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, null, null;
+  structural: 3, dynamic, 2., 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  body: 2, 2, 1., null, eye;
+  body: 3, 3, 1., null, eye;
+  joint: 1, clamp, 1, node, node;
+)";
+  const auto pin = mbl::test::run_deck_text("dof_total_pin", std::string(kOneStep) + R"(
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 2; print: description, to file; end: control data;
+)" + nodes + R"(
+  joint: 3, total pin joint, 2, position, null, position, 1., 0., 0.,
+    position constraint, active, velocity, inactive, null,
+    orientation constraint, inactive, inactive, inactive, null;
+end: elements;
+)");
+  ASSERT_EQ(pin.rc, 0) << pin.log();
+  const std::string d = mbl::test::read_file(pin.output("dof"));
+  EXPECT_NE(d.find("Joint(3): 4 49->52\n"
+                   "        49->50: reaction force(s) [Fx,Fy]\n"
+                   "reaction couple(s) []\n"
+                   "        51: reaction force(s) derivative(s) [FPx]\n"
+                   "reaction couple(s) derivative(s) []\n"
+                   "        49->50: position/velocity constraint(s) [Px=Px0,Vy=Vy0]\n"
+                   "        51->51: velocity constraint(s) [vx=vx0]\n"),
+            std::string::npos)
+      << d;
+  EXPECT_NE(d.find("Joint(3): 2 37->38\n"
+                   "        37->38: reaction force(s) [Fx,Fy]\n"
+                   "reaction couple(s) []\n"
+                   "        37->38: position/velocity constraint(s) [Px=Px0,Vy=Vy0]\n"),
+            std::string::npos)
+      << d;
+  const auto equation = mbl::test::run_deck_text("dof_total_equation", std::string(kOneStep) + R"(
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 3; skip initial joint assembly;
+  print: description, to file; end: control data;
+)" + nodes + R"(
+  joint: 7, total equation, 1, 3,
+    position constraint, active, inactive, inactive, null,
+    orientation constraint, active, inactive, inactive, null;
+  joint: 8, total internal reaction, 1, 3,
+    position constraint, active, inactive, inactive,
+    orientation constraint, active, inactive, inactive, total equation, 7;
+end: elements;
+)");
+  ASSERT_EQ(equation.rc, 0) << equation.log();
+  EXPECT_NE(mbl::test::read_file(equation.output("dof"))
+                .find("Joint(7): 2 37->38\n"
+                      "        37: reaction force(s) [Fx]\n"
+                      "        38: reaction couple(s) [mx]\n"
+                      "        37: position/velocity constraint(s) [Px1=Px2]\n"
+                      "        38: orientation/angular velocity constraint(s) [gx1=gx2]\n"),
+            std::string::npos)
+      << mbl::test::read_file(equation.output("dof"));
+}
+
+TEST(OutputDofStats, BeamSliderAsMBDynDescribesIt) {
+  // beamslider.cc BeamSliderJoint::DescribeDof/DescribeEq: no unknowns in the initial assembly;
+  // the contact coordinate, three reactions and (classic) two moments.
+  const auto run = mbl::test::run_deck_text("dof_beam_slider", std::string(kOneStep) + R"(
+begin: control data; structural nodes: 4; rigid bodies: 1; joints: 4; beams: 1; print: description, to file; end: control data;
+begin: nodes;
+  structural: 1, static, 0., 0., 0., eye, null, null;
+  structural: 2, static, 0.5, 0., 0., eye, null, null;
+  structural: 3, static, 1., 0., 0., eye, null, null;
+  structural: 6, dynamic, 0.2, 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, clamp, 2, node, node;
+  joint: 3, clamp, 3, node, node;
+  beam3: 11, 1, null, 2, null, 3, null, eye, linear elastic generic, diag, 1e7, 1e7, 1e7, 1e4, 1e4, 1e4, same, same;
+  joint: 6, beam slider, 6, null, type, classic, 1, 11, null, null, null, initial beam, 1, initial node, 1, smearing, 0.1;
+  body: 6, 6, 2., null, diag, 1., 1., 1.;
+end: elements;
+)");
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::string d = mbl::test::read_file(run.output("dof"));
+  EXPECT_EQ(d.find("Joint(6): 0"), std::string::npos) << d;
+  EXPECT_NE(d.find("Joint(6): 6 49->54\n"
+                   "        49: contact local coordinate\n"
+                   "        50->52: reaction forces [fx,fy,fz]\n"
+                   "        53->54: reaction moments [my, mz]\n"
+                   "        49: reaction force component tangent to the beam\n"
+                   "        50->52: contact position along the beam\n"
+                   "        53->54: orientation constraints\n"),
             std::string::npos)
       << d;
 }

@@ -1,6 +1,7 @@
 #include "elements/joints/modal/modal_joint.hpp"
 
 #include <cmath>
+#include <ostream>
 #include <unsupported/Eigen/AutoDiff>
 
 #include <fmt/format.h>
@@ -658,6 +659,48 @@ double ModalJoint::private_data(unsigned i) const {
   if (rotation && p == 1) out = w + R * r;
   if (rotation && p == 2) out = wp + w.cross(Vec3(R * r)) + R * rt;
   return out[c];
+}
+
+// modal.cc Modal::DescribeDof/DescribeEq: the modes' two ranges (written "a->b" even for one
+// mode), then per interface node its six reactions (and in the initial assembly their six
+// derivatives right after them), each line naming the node.
+namespace {
+struct ModalTexts {
+  std::string_view q, qp;        ///< the modes' lines, "{0}" the mode count
+  std::string_view node[4];      ///< per node: the two regular lines, the two initial ones
+};
+
+void modal_range(std::ostream& os, std::string_view prefix, int first, int count, std::string_view what) {
+  os << prefix << first + 1 << "->" << first + count << ": " << what << '\n';
+}
+
+void describe_modal(std::ostream& os, std::string_view prefix, int first, bool initial, int n,
+                    const std::vector<ModalJoint::Interface>& interfaces, const ModalTexts& t) {
+  modal_range(os, prefix, first, n, fmt::format(fmt::runtime(t.q), n));
+  modal_range(os, prefix, first + n, n, fmt::format(fmt::runtime(t.qp), n));
+  int i = first + 2 * n;
+  for (const ModalJoint::Interface& f : interfaces) {
+    const std::string node = fmt::format("StructNode({}) ", f.node->label());
+    for (int k = 0; k < (initial ? 4 : 2); ++k, i += 3) modal_range(os, prefix, i, 3, node + std::string(t.node[k]));
+  }
+}
+}  // namespace
+
+void ModalJoint::describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  static constexpr ModalTexts texts{"modal displacements [q(1..{0})]",
+                                    "modal velocities [qP(1..{0})]",
+                                    {"reaction forces [Fx,Fy,Fz]", "reaction couples [Mx,My,Mz]",
+                                     "reaction force derivatives [FPx,FPy,FPz]", "reaction couple derivatives [MPx,MPy,MPz]"}};
+  describe_modal(os, prefix, first, initial, modes(), interfaces_, texts);
+}
+
+void ModalJoint::describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const {
+  static constexpr ModalTexts texts{
+      "modal velocity definitions [q(1..{0})=qP(1..{0})]",
+      "modal equilibrium equations [1..{0}]",
+      {"position constraints [Px=PxN,Py=PyN,Pz=PzN]", "orientation constraints [gx=gxN,gy=gyN,gz=gzN]",
+       "velocity constraints [vx=vxN,vy=vyN,vz=vzN]", "angular velocity constraints [wx=wxN,wy=wyN,wz=wzN]"}};
+  describe_modal(os, prefix, first, initial, modes(), interfaces_, texts);
 }
 
 }  // namespace mbl::elements

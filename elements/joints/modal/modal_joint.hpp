@@ -49,6 +49,9 @@ class ModalJoint final : public Element {
   int initial_dof_count() const override { return 2 * modes() + 12 * static_cast<int>(interfaces_.size()); }  // modal.cc
   DofOrder dof_order(int i) const override { return i < 2 * modes() ? DofOrder::Differential : DofOrder::Algebraic; }
   void initial_state(Vector& y, Vector& yp) const override;
+  /// modal.cc Modal::DescribeDof/DescribeEq.
+  void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
+  void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
 
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
