@@ -26,7 +26,7 @@ using parser::checked_real;
 const AbstractNode& scalar_node(CardReader& in, BuildContext& ctx, std::string_view kind) {
   const parser::SourceLocation at = in.location();
   const unsigned label = in.label();
-  auto* n = dynamic_cast<AbstractNode*>(ctx.model().find_node(std::string(kind), label));
+  auto* n = dynamic_cast<AbstractNode*>(ctx.find_node(kind, label));
   if (!n) ctx.skip_if_depends_on_skipped(in, kind, label);
   if (!n) throw parser::InputError(at, fmt::format("expected an {} node label, found {} (no such node)", kind, label));
   if (!n->differential())

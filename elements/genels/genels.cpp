@@ -85,7 +85,7 @@ void add_genel(parser::CardReader& in, BuildContext& ctx, std::unique_ptr<Elemen
 Node* read_differential_abstract_node(parser::CardReader& in, BuildContext& ctx) {
   const parser::SourceLocation at = in.location();
   const unsigned label = in.label();
-  Node* n = ctx.model().find_node("abstract", label);
+  Node* n = ctx.find_node("abstract", label);
   if (!n) ctx.skip_if_depends_on_skipped(in, "abstract", label);
   if (!n) throw parser::InputError(at, fmt::format("expected an existing abstract node, found no abstract node {}", label));
   if (n->dof_order(0) != DofOrder::Differential)

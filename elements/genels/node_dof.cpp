@@ -11,7 +11,7 @@ NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx) {
   const parser::SourceLocation at = in.location();
   const unsigned label = in.label();
   const std::string type = in.keyword();
-  d.node = ctx.model().find_node(type, label);
+  d.node = ctx.find_node(type, label);
   if (!d.node) ctx.skip_if_depends_on_skipped(in, type, label);
   if (!d.node) throw parser::InputError(at, fmt::format("expected an existing node, found no {} node {}", type, label));
   if (d.node->dof_count() == 0)

@@ -24,7 +24,7 @@ using parser::checked_real;
 const PressureNode& pressure_node(CardReader& in, BuildContext& ctx) {
   const parser::SourceLocation at = in.location();
   const unsigned label = in.label();
-  auto* n = dynamic_cast<PressureNode*>(ctx.model().find_node("hydraulic", label));
+  auto* n = dynamic_cast<PressureNode*>(ctx.find_node("hydraulic", label));
   if (!n) ctx.skip_if_depends_on_skipped(in, "hydraulic", label);
   if (!n) throw parser::InputError(at, fmt::format("expected a hydraulic node label, found {} (no such node)", label));
   return *n;

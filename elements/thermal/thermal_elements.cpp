@@ -35,7 +35,7 @@ using parser::CardReader;
 const AbstractNode& thermal_node(CardReader& in, BuildContext& ctx) {
   const parser::SourceLocation at = in.location();
   const unsigned label = in.label();
-  auto* n = dynamic_cast<AbstractNode*>(ctx.model().find_node("thermal", label));
+  auto* n = dynamic_cast<AbstractNode*>(ctx.find_node("thermal", label));
   if (!n) ctx.skip_if_depends_on_skipped(in, "thermal", label);
   if (!n) throw parser::InputError(at, fmt::format("expected a thermal node label, found {} (no such node)", label));
   return *n;

@@ -5,6 +5,7 @@
 #include "parser/output_flag.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <memory>
 
 namespace mbl {
@@ -59,7 +60,19 @@ StructNode& BuildContext::struct_node(parser::CardReader& in, bool displacement_
   if (n->is_displacement() && !displacement_ok)
     throw parser::InputError(where, fmt::format("expected a structural node with orientation (6 dofs), found {} "
                                                 "(a displacement-only node)", label));
+  note_connected(n);
   return *n;
+}
+
+Node* BuildContext::find_node(std::string_view kind, unsigned label) {
+  Node* n = model_.find_node(kind, label);
+  if (n) note_connected(n);
+  return n;
+}
+
+void BuildContext::note_connected(const Node* n) {
+  if (std::find(connected_nodes_.begin(), connected_nodes_.end(), n) == connected_nodes_.end())
+    connected_nodes_.push_back(n);
 }
 
 void BuildContext::skip(std::string_view kind, unsigned label) {

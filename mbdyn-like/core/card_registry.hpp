@@ -48,6 +48,14 @@ class BuildContext {
   /// Displacement-only nodes (3 dofs) are an input error unless `displacement_ok` (elements
   /// that use positions only, input manual §6.5).
   StructNode& struct_node(parser::CardReader& in, bool displacement_ok = false);
+  /// The node of family `kind` with `label`, or nullptr, noted as connected to the element being
+  /// read (as struct_node notes the nodes it returns).
+  Node* find_node(std::string_view kind, unsigned label);
+  /// The nodes the element card being read refers to, in the order it read them, each once: the
+  /// model keeps them as the element's connections (MBDyn's Elem::GetConnectedNodes, written by
+  /// `print: element connection`). The model builder clears them before each card.
+  void clear_connected_nodes() { connected_nodes_.clear(); }
+  std::vector<const Node*> take_connected_nodes() { return std::exchange(connected_nodes_, {}); }
   /// Records that the card `<kind>: <label>` (a node kind: "structural", "hydraulic", ...; or an
   /// element family: "joint", "force", ...) was reported as not implemented.
   void skip(std::string_view kind, unsigned label);
@@ -63,6 +71,8 @@ class BuildContext {
   parser::ReadContext& read_;
   OutputDefaults output_defaults_;
   std::set<std::pair<std::string, unsigned>> skipped_;
+  std::vector<const Node*> connected_nodes_;
+  void note_connected(const Node* n);
   bool static_model_ = false;
   bool inverse_dynamics_ = false;
 };

@@ -73,6 +73,12 @@ Element* Model::find_element(std::string_view kind, unsigned label) const {
   return it == element_index_.end() ? nullptr : it->second;
 }
 
+const std::vector<const Node*>& Model::connected_nodes(const Element& e) const {
+  static const std::vector<const Node*> none;
+  auto it = connected_nodes_.find(&e);
+  return it == connected_nodes_.end() ? none : it->second;
+}
+
 parser::PrivateDataOwner* Model::find_element_data(std::string_view kind, unsigned label) const {
   if (CardRegistry::normalise(kind) == "automaticstructural") {
     auto* n = dynamic_cast<StructNode*>(find_node("structural", label));

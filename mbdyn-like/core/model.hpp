@@ -39,6 +39,10 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   Node* find_node(std::string_view kind, unsigned label) const;
   StructNode* find_struct_node(unsigned label) const;
   Element* find_element(std::string_view kind, unsigned label) const;
+  /// The nodes element `e` connects, in the order its card named them (MBDyn's
+  /// Elem::GetConnectedNodes; `print: element connection`, `node connection`).
+  void set_connected_nodes(const Element& e, std::vector<const Node*> nodes) { connected_nodes_[&e] = std::move(nodes); }
+  const std::vector<const Node*>& connected_nodes(const Element& e) const;
   /// The private data of element `kind` `label`: find_element's, or for `automatic structural`
   /// those of the dynamic node `label` (MBDyn's automatic structural element).
   parser::PrivateDataOwner* find_element_data(std::string_view kind, unsigned label) const;
@@ -134,6 +138,7 @@ class Model : public integrators::Problem, public parser::EntityDirectory {
   std::vector<std::unique_ptr<Element>> elements_;
   std::map<std::pair<std::string, unsigned>, Node*> node_index_;
   std::map<std::pair<std::string, unsigned>, Element*> element_index_;
+  std::map<const Element*, std::vector<const Node*>> connected_nodes_;
   std::vector<DriveCallerPtr> stateful_drives_;
   std::vector<std::shared_ptr<StepObserver>> step_observers_;
   std::vector<StructNode*> dummy_nodes_;  ///< filled by number_dofs()

@@ -1157,11 +1157,15 @@ class Builder {
     if (family == "element") {
       if (const CardReaderFn* f = CardRegistry::family("unlabelled element").find(d)) {
         const std::size_t before = result_.read_context->count("not implemented");
+        const std::size_t elements_before = result_.model->elements().size();
+        ctx_->clear_connected_nodes();
         try {
           (*f)(in, *ctx_, 0);
         } catch (const CardSkipped&) {
           return;
         }
+        if (result_.model->elements().size() > elements_before)
+          result_.model->set_connected_nodes(*result_.model->elements().back(), ctx_->take_connected_nodes());
         if (result_.read_context->count("not implemented") == before) in.expect_end();
         ++found_[d];
         return;
@@ -1193,12 +1197,14 @@ class Builder {
     const std::size_t elements_before = elements.size();
     const auto& nodes = result_.model->nodes();
     const std::size_t nodes_before = nodes.size();
+    ctx_->clear_connected_nodes();
     try {
       (*f)(in, *ctx_, label);
     } catch (const CardSkipped&) {
       if (family != "driver") ctx_->skip(d, label);
       return;
     }
+    if (elements.size() > elements_before) result_.model->set_connected_nodes(*elements.back(), ctx_->take_connected_nodes());
     if (result_.read_context->count("not implemented") == before) {
       if (family == "element" && ctx_->inverse_dynamics())
         read_inverse_dynamics_flags(in, elements.size() > elements_before ? elements.back().get() : nullptr);

@@ -115,4 +115,53 @@ bool write_dof_stats(std::ostream& os, const Model& model, const DofStatsSetting
   return whole;
 }
 
+void write_connections(std::ostream& os, const Model& model, unsigned flags) {
+  const bool elements_listed = flags & print_flag::kElementConnection, nodes_listed = flags & print_flag::kNodeConnection;
+  if (!elements_listed && !nodes_listed) return;
+  // MBDyn's Elems: an automatic structural element per dynamic structural node, by label
+  // (dataman4.cc ReadElems), then the elements in input order.
+  struct Entry {
+    std::string_view name;
+    unsigned label;
+    std::vector<const Node*> nodes;
+  };
+  std::vector<Entry> entries;
+  std::vector<const StructNode*> dynamic_nodes;
+  for (const auto& n : model.nodes())
+    if (const auto* s = dynamic_cast<const StructNode*>(n.get()); s && s->is_dynamic()) dynamic_nodes.push_back(s);
+  std::stable_sort(dynamic_nodes.begin(), dynamic_nodes.end(),
+                   [](const StructNode* a, const StructNode* b) { return a->label() < b->label(); });
+  for (const StructNode* s : dynamic_nodes) entries.push_back({"Automatic Structural", s->label(), {s}});
+  for (const auto& e : model.elements())
+    entries.push_back({mbdyn_element_name(element_kind(*e)), e->label(), model.connected_nodes(*e)});
+
+  if (elements_listed) {
+    os << "Element connections\n";
+    for (const Entry& e : entries) {
+      os << e.name << '(' << e.label << (e.nodes.empty() ? ") not connected\n" : ") connecting\n");
+      for (const Node* n : e.nodes) os << kIndent << mbdyn_node_name(n->kind()) << '(' << n->label() << ")\n";
+    }
+  }
+  if (nodes_listed) {
+    // By Node::Type, then (MBDyn: by address, i.e. creation) input order; each node's elements
+    // once, in the order of the element list.
+    os << "Node connections\n";
+    std::vector<const Node*> nodes;
+    for (const auto& n : model.nodes()) nodes.push_back(n.get());
+    std::stable_sort(nodes.begin(), nodes.end(), [](const Node* a, const Node* b) {
+      return mbdyn_types::node_type_index(a->kind()) < mbdyn_types::node_type_index(b->kind());
+    });
+    for (const Node* n : nodes) {
+      bool listed = false;
+      for (const Entry& e : entries) {
+        if (std::find(e.nodes.begin(), e.nodes.end(), n) == e.nodes.end()) continue;
+        if (!listed) os << mbdyn_node_name(n->kind()) << '(' << n->label() << ") connected to\n";
+        listed = true;
+        os << kIndent << e.name << '(' << e.label << ")\n";
+      }
+    }
+  }
+  os.flush();
+}
+
 }  // namespace mbl::output

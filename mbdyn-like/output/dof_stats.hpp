@@ -49,4 +49,15 @@ struct DofStatsSettings {
 /// when an element with unknowns there has no known initial count (see Element::initial_dof_count).
 bool write_dof_stats(std::ostream& os, const Model& model, const DofStatsSettings& settings);
 
+/// `print: element connection` / `node connection` (DofOwnerInit, after the dof stats, written
+/// whatever `-s` says):
+///
+///   Element connections                 every element, automatic structural ones first
+///   Joint(1) connecting                 (one per dynamic structural node, by label), then
+///           Structural(1)               the others in input order; "Gravity(0) not connected"
+///   Node connections                    every node connected to an element, by node type then
+///   Structural(1) connected to          input order, with its elements in the order above
+///           Automatic Structural(1)
+void write_connections(std::ostream& os, const Model& model, unsigned flags);
+
 }  // namespace mbl::output

@@ -46,12 +46,12 @@ std::string nc_group_of(std::string_view kind) {
 void write_dof_listing(output::OutputManager& manager, const Model& model) {
   const output::DofStatsSettings& d = manager.config().dof_stats;
   std::ostream* os = (d.flags & output::print_flag::kToFile) ? manager.text(OutputFile::Dof) : nullptr;
-  if (d.silent) return;
-  if (d.flags & (output::print_flag::kElementConnection | output::print_flag::kNodeConnection))
-    std::cerr << "mbdyn-like: warning: print: the element and node connections are not written (not implemented)\n";
-  if (!output::write_dof_stats(os ? *os : std::cout, model, d))
+  std::ostream& out = os ? *os : std::cout;
+  if (!d.silent && !output::write_dof_stats(out, model, d))
     std::cerr << "mbdyn-like: warning: print: the initial assembly dof stats are not written (an element with "
                  "unknowns whose initial assembly count is not known here)\n";
+  // The connections are written whatever `-s` says (DofOwnerInit tests only the flags).
+  output::write_connections(out, model, d.flags);
 }
 
 std::string group_kind(std::string_view kind) { return kind == "couple" ? "force" : std::string(kind); }

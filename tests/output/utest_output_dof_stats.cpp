@@ -115,6 +115,17 @@ Joint(2): 5 29->33
         32->33: orientation constraints [gx1=gx2,gy1=gy2]
 )";
 
+/// Runs `deck_text` with `-s` (silent output); returns the path of its .dof.
+std::filesystem::path run_silent(const std::string& name, const std::string& deck_text) {
+  const auto dir = mbl::test::fresh_temp_dir(name);
+  std::ofstream(dir / "deck") << deck_text;
+  const int rc = mbl::test::run(mbl::test::quoted(MBL_BINARY) + " -s -f " + mbl::test::quoted(dir / "deck") + " -o " +
+                                    mbl::test::quoted(dir / "run"),
+                                dir / "log");
+  EXPECT_EQ(rc, 0) << mbl::test::read_file(dir / "log");
+  return dir / "run.dof";
+}
+
 }  // namespace
 
 TEST(OutputDofStats, DescriptionToFileAsMBDynWritesIt) {
@@ -159,14 +170,9 @@ TEST(OutputDofStats, DofAndEquationDescriptionsAlone) {
 
 TEST(OutputDofStats, SilentRunCreatesTheFileEmpty) {
   // MBDyn opens the .dof before testing its silent flag (DofOwnerInit): -s leaves it empty.
-  const auto dir = mbl::test::fresh_temp_dir("dof_silent");
-  std::ofstream(dir / "deck") << deck("print: all, to file;");
-  const int rc = mbl::test::run(mbl::test::quoted(MBL_BINARY) + " -s -f " + mbl::test::quoted(dir / "deck") + " -o " +
-                                    mbl::test::quoted(dir / "run"),
-                                dir / "log");
-  ASSERT_EQ(rc, 0) << mbl::test::read_file(dir / "log");
-  ASSERT_TRUE(std::filesystem::exists(dir / "run.dof"));
-  EXPECT_EQ(mbl::test::read_file(dir / "run.dof"), "");
+  const std::filesystem::path dof = run_silent("dof_silent", deck("print: description, to file;"));
+  ASSERT_TRUE(std::filesystem::exists(dof));
+  EXPECT_EQ(mbl::test::read_file(dof), "");
 }
 
 TEST(OutputDofStats, UnknownFlagIsAnInputError) {
@@ -436,4 +442,58 @@ end: elements;
                    "        53->54: orientation constraints\n"),
             std::string::npos)
       << d;
+}
+
+namespace {
+
+/// DofOwnerInit's connection sections for deck(): an automatic structural element for the dynamic
+/// node 2 first, then the elements in input order with the nodes their cards name
+/// (GetConnectedNodes of Body, Genel's spring support, ClampJoint, PlaneHingeJoint); the nodes by
+/// Node::Type (abstract first), the static displacement node 4, connected to nothing, left out.
+const char* kConnections = R"(Element connections
+Automatic Structural(2) connecting
+        Structural(2)
+Rigid Body(1) connecting
+        Structural(2)
+GENEL(5) connecting
+        Abstract(3)
+Joint(1) connecting
+        Structural(1)
+Joint(2) connecting
+        Structural(1)
+        Structural(2)
+Node connections
+Abstract(3) connected to
+        GENEL(5)
+Structural(1) connected to
+        Joint(1)
+        Joint(2)
+Structural(2) connected to
+        Automatic Structural(2)
+        Rigid Body(1)
+        Joint(2)
+)";
+
+}  // namespace
+
+TEST(OutputDofStats, ConnectionsAfterTheRegularSection) {
+  const auto run = mbl::test::run_deck_text("dof_connections", deck("print: all, to file;"));
+  ASSERT_EQ(run.rc, 0) << run.log();
+  EXPECT_EQ(mbl::test::read_file(run.output("dof")),
+            std::string(kInitialDescribed) + kRegularDescribed + kConnections);
+}
+
+TEST(OutputDofStats, ConnectionsEvenWhenSilent) {
+  // DofOwnerInit tests only the flags for the connections, not -s; `connection` is both.
+  EXPECT_EQ(mbl::test::read_file(run_silent("dof_connections_silent", deck("print: connection, to file;"))),
+            kConnections);
+}
+
+TEST(OutputDofStats, ElementConnectionsAlone) {
+  const auto run = mbl::test::run_deck_text("dof_element_connections", deck("print: element connection;"));
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const std::string elements_part = std::string(kConnections).substr(0, std::string(kConnections).find("Node connections"));
+  EXPECT_NE(run.log().find(elements_part), std::string::npos) << run.log();
+  EXPECT_EQ(run.log().find("Node connections"), std::string::npos) << run.log();
+  EXPECT_EQ(run.log().find("dof stats"), std::string::npos) << run.log();
 }
