@@ -90,7 +90,7 @@ void read_rigid_body_kinematics(CardReader& in, BuildContext& ctx, unsigned) {
     return [v](double) { return v; };
   };
   const RigidBodyKinematics::VecOfTime zero = [](double) { return Vec3::Zero(); };
-  RigidBodyKinematics::Params p{zero, zero, zero, zero};
+  RigidBodyKinematics::Params p{zero, zero, zero, zero, nullptr};
   if (in.keyword_is("position")) vec();
   RigidBodyKinematics::VecOfTime theta;  // orientation drive (rotation vector)
   if (in.keyword_is("orientation")) {
