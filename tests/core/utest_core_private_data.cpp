@@ -68,15 +68,17 @@ class TableWriter : public ::testing::Environment {
          "(MBDyn's strforces.cc defines none), gravity, beam slider (beamslider.cc: 0 data). Driven "
          "elements expose their inner element's data (0 while inactive, driven.cc). The `automatic "
          "structural` element of a dynamic node is reached by the node's label.\n\n"
-         "Not listed here: the data of constitutive laws that MBDyn's elements expose as "
-         "`constitutiveLaw.<name>` (deformable joints, viscous body, rod; constltp.h, "
-         "shockabsorber.h: p, A, Fe, Fv) -- not yet; rod bezier (rodbezj.cc), point contact, "
+         "The elements holding a constitutive law (rod, deformable hinge, displacement, axial and "
+         "deformable joints, viscous body) expose the law's data after their own as "
+         "`constitutiveLaw.<name>` (constltp.h ConstitutiveLaw*Owner); in MBDyn 2024 only the "
+         "shock absorber law has any (shockabsorber.h: p, A, Fe, Fv; the rod and deformable axial "
+         "joint sections with that law below).\n\n"
+         "Not listed here: rod bezier (rodbezj.cc), point contact, "
          "shells and membranes (their iGetNumPrivData is declared, never defined): not implemented "
          "kinds or no data; loadable (user defined) elements: whatever their module defines. "
          "Differences from MBDyn kept on purpose: the screw's M (C1 lambda) takes the axis once in "
          "the global frame (screwjoint.cc applies node 1's orientation to the already global axis "
-         "in C1); the rotor sums its moments about the rotor node, MBDyn's indvel.cc about "
-         "the craft node (the same point in most decks).\n";
+         "in C1).\n";
     for (const Section& s : sections()) {
       t << "\n## " << s.kind << "\n\n" << s.source << "\n\n| index | name | meaning | status |\n|---:|---|---|---|\n";
       for (const Row& r : s.rows)
@@ -416,15 +418,15 @@ end: elements;
     put3(e, "w{1}", w);
     put3(e, "M{1}", 10. * r);
     check_kind("joint: deformable hinge, invariant deformable hinge", "mbdyn/struct/vehj.cc `DeformableHingeJoint` "
-               "(the law's constitutiveLaw.* data: not yet)", element(b, "joint", 22), e);
+               "(then the law's constitutiveLaw.* data)", element(b, "joint", 22), e);
   }
   {
     std::map<std::string, double> e;
     put3(e, "d{1}", x);
     put3(e, "v{1}", v);
     put3(e, "F{1}", 5. * x);
-    check_kind("joint: deformable displacement joint", "mbdyn/struct/vehj2.cc `DeformableDispJoint` (the law's "
-               "constitutiveLaw.* data: not yet)", element(b, "joint", 23), e);
+    check_kind("joint: deformable displacement joint", "mbdyn/struct/vehj2.cc `DeformableDispJoint` (then the law's "
+               "constitutiveLaw.* data)", element(b, "joint", 23), e);
   }
   {
     std::map<std::string, double> e;
@@ -434,8 +436,8 @@ end: elements;
     put3(e, "w{1}", w);
     put3(e, "F{1}", 3. * x);
     put3(e, "M{1}", 3. * r);
-    check_kind("joint: deformable joint, invariant deformable joint", "mbdyn/struct/vehj3.cc `DeformableJoint` (the "
-               "law's constitutiveLaw.* data: not yet)", element(b, "joint", 24), e);
+    check_kind("joint: deformable joint, invariant deformable joint", "mbdyn/struct/vehj3.cc `DeformableJoint` (then the "
+               "law's constitutiveLaw.* data)", element(b, "joint", 24), e);
   }
   {
     // vb.cc: the attachment frame is the node's here (no offset, no orientation).
@@ -446,7 +448,7 @@ end: elements;
     put3(e, "w{1}", RT * w);
     put3(e, "F{1}", 0.5 * RT * v);
     put3(e, "M{1}", 0.5 * RT * w);
-    check_kind("joint: viscous body", "mbdyn/struct/vb.cc `ViscousBody` (the law's constitutiveLaw.* data: not yet)",
+    check_kind("joint: viscous body", "mbdyn/struct/vb.cc `ViscousBody` (then the law's constitutiveLaw.* data)",
                element(b, "joint", 25), e);
   }
   {
@@ -792,8 +794,8 @@ end: elements;
     const StructNode& n = node(b, 15);
     const double rz = rot::R_to_rotvec(n.R_WN())[2];
     EXPECT_GT(rz, 0.3);
-    check_kind("joint: deformable axial joint", "mbdyn/struct/vehj4.cc `DeformableAxialJoint` (the law's "
-               "constitutiveLaw.* data: not yet)", element(b, "joint", 15),
+    check_kind("joint: deformable axial joint", "mbdyn/struct/vehj4.cc `DeformableAxialJoint` (then the law's "
+               "constitutiveLaw.* data)", element(b, "joint", 15),
                {{"rz", rz}, {"wz", n.w_W()[2]}, {"Mz", 10. * rz}}, 1e-9);
   }
 }
@@ -801,8 +803,7 @@ end: elements;
 // ---- solid, variable mass body -------------------------------------------------------------------
 
 // A hexahedron8 of side 0.5 and density 2 falling from rest under gravity: it translates rigidly
-// at v = g t, its kinetic energy is (rho V) |v|^2 / 2 (solid.cc SolidElemDynamic::dGetE). (A
-// solid given an initial velocity loses it in the derivatives phase here: not yet looked into.) A variable mass body (mass 2 + t,
+// at v = g t, its kinetic energy is (rho V) |v|^2 / 2 (solid.cc SolidElemDynamic::dGetE). A variable mass body (mass 2 + t,
 // inertia 0.3 I about its node) spinning and falling under gravity: E, V from its node's state
 // (body_vm.cc VariableBody).
 TEST(PrivateData, SolidAndVariableMassBody) {
@@ -931,9 +932,8 @@ end: elements;
 // (c = 1..6 everywhere): f = q S (1, 2, 3), m = q S L (4, 5, 6) in the aerodynamic frame, F = R f
 // and M = R m + o x F global, alpha and beta from the body-frame airspeed (genfm.cc, "alpha
 // first"). A rotor (induced velocity, no inflow model) sums the loads its aerodynamic elements
-// send: T = sum F, M = sum M + (x - x_pole) x F (indvel.cc, Res.AddForces), its craft and rotor
-// nodes at the same point here (MBDyn's pole is the craft node's position, ours the rotor node's:
-// they differ when the two nodes do).
+// send: T = sum F, M = sum M + (x - x_pole) x F (indvel.cc, Res.AddForces), the pole the craft
+// node (indvel.cc ResetForce), here apart from the rotor node.
 TEST(PrivateData, GenericAerodynamicForceAndRotor) {
   const std::filesystem::path table =
       std::filesystem::temp_directory_path() / fmt::format("mbl_private_data_genfm_{}.dat", ::getpid());
@@ -953,7 +953,7 @@ begin: control data; structural nodes: 4; rigid bodies: 1; joints: 3; aerodynami
 begin: nodes;
   structural: 1, static, null, {R}, null, null;
   structural: 2, static, {hub}, eye, null, null;
-  structural: 3, static, {hub}, euler123, 0.2, 0., 0., null, null;
+  structural: 3, static, {rotor}, euler123, 0.2, 0., 0., null, null;
   structural: 4, dynamic, 10., -20., 300., euler123, 0.05, 0.1, 0.3, 40., 10., 2., 0.01, -0.02, 0.03;
 end: nodes;
 begin: elements;
@@ -969,6 +969,7 @@ begin: elements;
 end: elements;
 )",
                                        fmt::arg("R", matr(R)), fmt::arg("hub", vec(x_hub)),
+                                       fmt::arg("rotor", vec(Vec3(x_hub + Vec3(0.3, -0.2, 0.5)))),
                                        fmt::arg("table", table.string()));
   BuildResult b = run("genfm_rotor", deck);
   std::filesystem::remove(table);
@@ -1030,7 +1031,7 @@ end: elements;
     put3(x, "T{1}", Vec3(F1 + F2));
     put3(x, "M{1}", Vec3(M1 + M2 + (x1 - x_hub).cross(F1) + (x2 - x_hub).cross(F2)));
     check_kind("induced velocity: rotor", "mbdyn/aero/indvel.cc `InducedVelocity` (global frame; the moment about "
-               "the craft node in MBDyn, about the rotor node here)", rotor, x, 1e-12);
+               "the moment about the craft node)", rotor, x, 1e-12);
   }
 }
 
@@ -1171,6 +1172,71 @@ end: elements;
   EXPECT_EQ(in.private_data_index("Jcg[2][3]"), in.private_data_index("Jcg[2,3]"));
   EXPECT_EQ(in.private_data_index("Jcg[2,3]"), 31u + 2u + 3u * 2u);
   EXPECT_EQ(in.private_data_index("m"), 25u);
+}
+
+
+// ---- constitutive law data -------------------------------------------------------------------------
+
+// A rod (node 2 moving toward the clamped node 1) and a deformable axial joint (node 3 turning
+// about z) with a shock absorber law: after their own data, the law's p, A, Fe, Fv as
+// "constitutiveLaw.p" ... (rodj.cc, vehj4.cc), computed here from the element's strain and rate:
+// eps = (l - l0) / l0, eps' = l' / l0 for the rod, eps = rz, eps' = wz for the axial joint;
+// p = p0 (1 + c eps)^-gamma, A the metering area, Fe = -A0 p, Fv = rho Af (Af / (A cd))^2 eps'|eps'| / 2
+// (shockabsorber.h).
+TEST(PrivateData, ShockAbsorberLawDataFollowTheElements) {
+  constexpr double p0 = 1e5, A0 = 1e-3, c = 1.5, gamma = 1.4, Am = 2e-4, Af = 1e-3, rho = 900., cd = 0.7;
+  const std::string law = fmt::format("shock absorber, {}, {}, {}, {}, metering, const, {}, {}, {}, {}", p0, A0, c,
+                                      gamma, Am, Af, rho, cd);
+  const std::string deck = fmt::format(R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 3e-3; time step: 1e-3; tolerance: 1e-10; max iterations: 30;
+end: initial value;
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 3; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, -0.5, 0., 0., null;
+  structural: 3, dynamic, null, eye, null, 0., 0., -0.5;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  body: 2, 2, 10., null, diag, 1., 1., 1.;
+  body: 3, 3, 10., null, diag, 1., 1., 1.;
+  joint: 21, rod, 1, 2, 1., {law};
+  joint: 22, deformable axial joint, 1, position, null, orientation, eye, 3, position, null, orientation, eye, {law};
+end: elements;
+)",
+                                       fmt::arg("law", law));
+  BuildResult b = run("shock_absorber", deck);
+  const auto law_data = [&](double e, double ed, std::map<std::string, double>& x) {
+    const double p = p0 * std::pow(1. + c * e, -gamma), r = Af / (Am * cd);
+    x["constitutiveLaw.p"] = p;
+    x["constitutiveLaw.A"] = Am;
+    x["constitutiveLaw.Fe"] = -A0 * p;
+    x["constitutiveLaw.Fv"] = 0.5 * rho * Af * r * r * ed * std::abs(ed);
+    return -A0 * p + x["constitutiveLaw.Fv"];
+  };
+  {
+    const StructNode& n = node(b, 2);
+    const double l = n.x_W().norm(), lP = n.x_W().dot(n.v_W()) / l;
+    ASSERT_LT(lP, -0.4);
+    std::map<std::string, double> x{{"l", l}, {"lP", lP}};
+    x["F"] = law_data(l - 1., lP, x);
+    check_kind("joint: rod with a shock absorber law", "mbdyn/struct/rodj.cc `Rod`, the law's data "
+               "from mbdyn/base/shockabsorber.h `ShockAbsorberConstitutiveLaw` (also a rod with offset)",
+               element(b, "joint", 21), x, 1e-9);
+  }
+  {
+    const StructNode& n = node(b, 3);
+    const double rz = rot::R_to_rotvec(n.R_WN())[2], wz = n.w_W()[2];
+    ASSERT_LT(wz, -0.1);
+    std::map<std::string, double> x{{"rz", rz}, {"wz", wz}};
+    x["Mz"] = law_data(rz, wz, x);
+    check_kind("joint: deformable axial joint with a shock absorber law", "mbdyn/struct/vehj4.cc "
+               "`DeformableAxialJoint`, the law's data from mbdyn/base/shockabsorber.h", element(b, "joint", 22), x,
+               1e-9);
+  }
+  // An element whose law has no data keeps its own count (vb.cc, vehj.cc: 15, 9 + 0).
+  EXPECT_EQ(element(b, "joint", 1).private_data_index("constitutiveLaw.p"), 0u);
 }
 
 }  // namespace
