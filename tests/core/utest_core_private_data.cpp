@@ -62,7 +62,9 @@ class TableWriter : public ::testing::Environment {
          "`index, n` in a drive is the number of the first column.\n\n"
          "Status: **checked** — the test compares the value with the quantity computed from the "
          "element's own state (node states, closed-form reactions); **listed** — name and number "
-         "checked, value not compared yet; **ours** — a datum MBDyn's kind does not have (an "
+         "checked, value not compared yet; **refused (as MBDyn)** — MBDyn's dGetPrivData stops with an "
+         "error on the datum, and drives, `bind` and the plugins refuse its index here (the test "
+         "checks so); **ours** — a datum MBDyn's kind does not have (an "
          "extension kept for decks written for mbdyn-like).\n\n"
          "Kinds with no MBDyn private data and none of ours are not listed: forces and couples "
          "(MBDyn's strforces.cc defines none), gravity, beam slider (beamslider.cc: 0 data). Driven "
@@ -110,6 +112,13 @@ void check_kind(const std::string& kind, const std::string& source, const parser
       EXPECT_NEAR(o.private_data(i), it->second, tol * std::max(1.0, std::abs(it->second))) << key;
       seen.insert(key);
       status = "checked";
+    }
+    if (info.refused) {
+      // MBDyn's dGetPrivData stops with an error on it: no name, and drives refuse the index.
+      EXPECT_TRUE(info.name.empty()) << i;
+      EXPECT_FALSE(parser::private_data_index_error(o, i, kind).empty()) << i;
+      EXPECT_EQ(expected.count(key), 0u) << key;
+      status = "refused (as MBDyn)";
     }
     if (info.extension) status += ", ours";
     sec.rows.push_back({i, info.name, info.meaning, status});
@@ -355,8 +364,11 @@ end: elements;
     check_kind("joint: drive displacement (below the ground)", "", element(b, "joint", 15), x, 1e-8);
     sections().pop_back();  // one table section per kind: the turned-ground test has it
   }
+  // The reaction (ours): the multiplier, the tension of the hanging body along the joint's axis
+  // (MBDyn's .jnt first column), no moment.
   check_kind("joint: distance, distance with offset", "mbdyn/struct/genj.cc `DistanceJoint`, `DistanceJointWithOffset` "
-             "(d, the imposed distance); the reaction after it is ours", element(b, "joint", 16), {{"d", 1.0}});
+             "(d, the imposed distance); the reaction after it is ours", element(b, "joint", 16),
+             {{"d", 1.0}, {"Fx", 4. * kG}, {"Fy", 0.}, {"Fz", 0.}, {"Mx", 0.}, {"My", 0.}, {"Mz", 0.}}, 1e-8);
   {
     const StructNode& n = node(b, 18);
     std::map<std::string, double> x{{"rz", rot::R_to_rotvec(n.R_WN())[2]}, {"wz", n.w_W()[2]}};
@@ -506,7 +518,9 @@ end: elements;
   BuildResult b = run("beams", deck);
   {
     std::map<std::string, double> e{{"ex", 0.01}, {"Fx", 10.}};
-    for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz"}) e[q] = 0.;
+    for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz", "Omegax",
+                          "Omegay", "Omegaz"})
+      e[q] = 0.;
     e["Xx"] = 0.5 * 1.01;
     e["Xy"] = e["Xz"] = 0.;
     check_kind("beam2", "mbdyn/struct/beam2.cc `Beam2` (names of beam.cc without the point prefix; ours also "
@@ -521,13 +535,15 @@ end: elements;
       const std::string pre = p == 0 ? "pI." : "pII.";
       e[pre + "ex"] = 0.02;
       e[pre + "Fx"] = 20.;
-      for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz"})
+      for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz", "Omegax",
+                            "Omegay", "Omegaz"})
         e[pre + q] = 0.;
       e[pre + "Xx"] = xs[p];
       e[pre + "Xy"] = 1.;
       e[pre + "Xz"] = 0.;
     }
-    check_kind("beam (beam3)", "mbdyn/struct/beam.cc `Beam` (ePx..kPz: viscoelastic beams only)",
+    check_kind("beam (beam3)", "mbdyn/struct/beam.cc `Beam` (elastic: Omega stays 0 in MBDyn, ePx..kPz are "
+               "viscoelastic beams' only)",
                element(b, "beam", 2), e, 1e-7);
   }
   {
@@ -965,7 +981,7 @@ begin: elements;
     reference length, 0.5, alpha first, yes, file, angle units, degrees, "{table}";
   induced velocity: 5, rotor, 2, 3, induced velocity, no;
   body: 4, 4, 1., null, eye;
-  aircraft instruments: 7, 4;
+  aircraft instruments: 7, 4, initial latitude, 0.5, initial longitude, -1.2, earth radius, 6.4e3;
 end: elements;
 )",
                                        fmt::arg("R", matr(R)), fmt::arg("hub", vec(x_hub)),
@@ -990,7 +1006,9 @@ end: elements;
   }
   {
     // instruments.cc (flight mechanics axes: the node's frame), from the node's state; the
-    // initial position, geographic and atmosphere measures are left to the element tests.
+    // initial position is the node's at input, latitude and longitude move with x and -y over
+    // the earth radius; air properties given as density and sound speed have no pressure and
+    // temperature (aerodyn.cc: -1).
     const StructNode& n = node(b, 4);
     const Mat3& R = n.R_WN();
     const Vec3 v = n.v_W(), w = n.w_W(), v_air = v - Vec3(-30., 0., -6.), vb = R.transpose() * v_air;
@@ -1007,7 +1025,15 @@ end: elements;
                                     {"angleofattack", -std::atan2(vb.z(), vb.x())},
                                     {"heading", heading},
                                     {"density", 1.2},
-                                    {"soundcelerity", 340.}};
+                                    {"soundcelerity", 340.},
+                                    {"init_x1", 10.},
+                                    {"init_x2", -20.},
+                                    {"init_latitude", 0.5},
+                                    {"init_longitude", -1.2},
+                                    {"latitude", 0.5 + (n.x_W().x() - 10.) / 6.4e3},
+                                    {"longitude", -1.2 - (n.x_W().y() + 20.) / 6.4e3},
+                                    {"staticpressure", -1.},
+                                    {"temperature", -1.}};
     const Vec3 rates = R.transpose() * w;
     for (int k = 0; k < 3; ++k) {
       x[std::array{"rollrate", "pitchrate", "yawrate"}[k]] = rates[k];
@@ -1075,7 +1101,13 @@ end: elements;
   put3(x, "xP[1,{}]", Vec3::Zero());
   put3(x, "x[2,{}]", n.x_W());
   put3(x, "xP[2,{}]", n.v_W());
-  for (int k = 1; k <= 2; ++k) put3(x, fmt::format("w[{},{{}}]", k), Vec3::Zero());
+  // Accelerations: the mode shape times qPP (modal.cc, clamped: no frame terms).
+  put3(x, "xPP[1,{}]", Vec3::Zero());
+  put3(x, "xPP[2,{}]", Vec3(0., 0., 2. - 100. * q));
+  for (int k = 1; k <= 2; ++k) {
+    put3(x, fmt::format("w[{},{{}}]", k), Vec3::Zero());
+    put3(x, fmt::format("wP[{},{{}}]", k), Vec3::Zero());
+  }
   check_kind("joint: modal", "mbdyn/struct/modal.cc `Modal` (q, qP, qPP by mode number, also \"q[#j]\"; x, xP, w, "
              "xPP, wP of FEM node n as \"x[n,i]\"; the rotation of each node has no name)",
              element(b, "joint", 1), x, 1e-8);
@@ -1126,9 +1158,12 @@ end: elements;
 
 // ---- inertia ---------------------------------------------------------------------------------------
 
-// Two point masses (no inertia of their own) read from the cards: the inertia element's mass,
-// center of mass, its velocity, momentum and inertia tensor about the center of mass are the
-// sums computed here (MBDyn's numbering: JP 13-15, J[r,c] 16-24, m 25, beta 26-28, gamma 29-31,
+// Two bodies on the x axis (inertia diagonal in the global frame) read from the cards: the
+// inertia element's mass, center of mass, its velocity, momentum and inertia tensor about the
+// center of mass are the sums computed here, the angular velocity Jcg^-1 gamma, the inertia about
+// the reference point (the origin, global axes) J, the principal moments JP in ascending order
+// (the tensor is diagonal with distinct entries: its principal axes are the global ones, Phi = 0)
+// (inertia.cc; MBDyn's numbering: JP 13-15, J[r,c] 16-24, m 25, beta 26-28, gamma 29-31,
 // Jcg[r,c] 32-40, matrices column by column).
 TEST(PrivateData, InertiaSumsItsBodies) {
   constexpr const char* deck = R"(
@@ -1137,11 +1172,11 @@ begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: 
 begin: control data; structural nodes: 2; rigid bodies: 2; end: control data;
 begin: nodes;
   structural: 1, dynamic, 1., 0., 0., eye, 0., 1., 0., null;
-  structural: 2, dynamic, -1., 2., 0.5, eye, 0.5, 0., -1., null;
+  structural: 2, dynamic, -1., 0., 0., eye, 0.5, 0., -1., null;
 end: nodes;
 begin: elements;
-  body: 1, 1, 1., null, null;
-  body: 2, 2, 3., null, null;
+  body: 1, 1, 1., null, diag, 0.1, 0.2, 0.3;
+  body: 2, 2, 3., null, diag, 0.2, 0.1, 0.4;
   inertia: 9, body, all, output, always;
 end: elements;
 )";
@@ -1152,20 +1187,30 @@ end: elements;
   const double m = 4.;
   const Vec3 X = (1. * n1.x_W() + 3. * n2.x_W()) / m;
   const Vec3 beta = 1. * n1.v_W() + 3. * n2.v_W();
-  Mat3 Jcg = Mat3::Zero();
+  const Mat3 J_bodies = Vec3(0.3, 0.3, 0.7).asDiagonal();
+  Mat3 Jcg = J_bodies, J0 = J_bodies;
   Vec3 gamma = Vec3::Zero();
   for (const auto& [n, mi] : {std::pair{&n1, 1.}, std::pair{&n2, 3.}}) {
-    const Vec3 r = n->x_W() - X;
+    const Vec3 r = n->x_W() - X, x = n->x_W();
     Jcg += mi * (r.squaredNorm() * Mat3::Identity() - r * r.transpose());
+    J0 += mi * (x.squaredNorm() * Mat3::Identity() - x * x.transpose());
     gamma += r.cross(mi * (n->v_W() - beta / m));
   }
+  // Two masses 2 apart on x: the reduced mass 3/4 times 2^2 about y and z.
+  ASSERT_TRUE(Jcg.isApprox(Mat3(Vec3(0.3, 3.3, 3.7).asDiagonal()), 1e-14));
   std::map<std::string, double> e{{"m", m}};
   put3(e, "X[{}]", X);
   put3(e, "V[{}]", beta / m);
   put3(e, "beta[{}]", beta);
   put3(e, "gamma[{}]", gamma);
+  put3(e, "Omega[{}]", Vec3(Jcg.inverse() * gamma));
+  put3(e, "JP[{}]", Vec3(0.3, 3.3, 3.7));
+  put3(e, "Phi[{}]", Vec3::Zero());
   for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) e[fmt::format("Jcg[{},{}]", r + 1, c + 1)] = Jcg(r, c);
+    for (int r = 0; r < 3; ++r) {
+      e[fmt::format("Jcg[{},{}]", r + 1, c + 1)] = Jcg(r, c);
+      e[fmt::format("J[{},{}]", r + 1, c + 1)] = J0(r, c);
+    }
   const Element& in = element(b, "inertia", 9);
   check_kind("inertia", "mbdyn/struct/inertia.cc `Inertia` (with `output, always`; ours also reads J[r][c], "
              "Jcg[r][c])", in, e, 1e-12);
@@ -1237,6 +1282,84 @@ end: elements;
   }
   // An element whose law has no data keeps its own count (vb.cc, vehj.cc: 15, 9 + 0).
   EXPECT_EQ(element(b, "joint", 1).private_data_index("constitutiveLaw.p"), 0u);
+}
+
+
+// ---- viscoelastic beams ------------------------------------------------------------------------------
+
+// Viscoelastic beams whose nodes (free, each with a body of isotropic inertia) spin together about
+// the beam axis x at w and move along it at different speeds: the sections turn with the nodes
+// (Phi, Omega = w), the axis stays on x; at each evaluation point the strain and its rate are
+// the interpolated axial stretch x'(xi) / X'(xi) - 1 and v'(xi) / X'(xi) (beam.cc, beam2.cc
+// ViscoElasticBeam: DefPrimeLoc = R^T (L' + L x Omega), L x Omega = 0 here), all else zero, and
+// the axial force is K ex + C ePx.
+TEST(PrivateData, ViscoelasticBeamsStretchingAndSpinning) {
+  constexpr double w = 0.5, EA = 1000., CA = 10.;
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2e-3; time step: 1e-3; tolerance: 1e-12; max iterations: 30;
+end: initial value;
+begin: control data; structural nodes: 5; rigid bodies: 5; beams: 2; end: control data;
+begin: nodes;
+  structural: 1, dynamic, 0., 0., 0., eye, 0., 0., 0., 0.5, 0., 0.;
+  structural: 2, dynamic, 1., 0., 0., eye, 0.2, 0., 0., 0.5, 0., 0.;
+  structural: 3, dynamic, 0., 1., 0., eye, 0., 0., 0., 0.5, 0., 0.;
+  structural: 4, dynamic, 1., 1., 0., eye, 0.1, 0., 0., 0.5, 0., 0.;
+  structural: 5, dynamic, 2., 1., 0., eye, 0.3, 0., 0., 0.5, 0., 0.;
+end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, eye;
+  body: 2, 2, 1., null, eye;
+  body: 3, 3, 1., null, eye;
+  body: 4, 4, 1., null, eye;
+  body: 5, 5, 1., null, eye;
+  beam2: 1, 1, null, 2, null, eye, linear viscoelastic generic,
+    diag, 1000., 100., 100., 50., 50., 50., diag, 10., 1., 1., 1., 1., 1.;
+  beam3: 2, 3, null, 4, null, 5, null, eye, linear viscoelastic generic,
+    diag, 1000., 100., 100., 50., 50., 50., diag, 10., 1., 1., 1., 1., 1., same, same;
+end: elements;
+)";
+  BuildResult b = run("viscoelastic_beams", deck);
+  const Vec3 phi = rot::R_to_rotvec(node(b, 1).R_WN());
+  EXPECT_GT(phi.x(), 5e-4);
+  const auto point = [&](const std::string& pre, double ex, double ePx, const Vec3& X, std::map<std::string, double>& e) {
+    e[pre + "ex"] = ex;
+    e[pre + "ePx"] = ePx;
+    e[pre + "Fx"] = EA * ex + CA * ePx;
+    for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "ePy", "ePz", "kPx", "kPy", "kPz"})
+      e[pre + q] = 0.;
+    put3(e, pre + "X{1}", X);
+    put3(e, pre + "Phi{1}", phi);
+    put3(e, pre + "Omega{1}", Vec3(w, 0., 0.));
+  };
+  {
+    const StructNode &n1 = node(b, 1), &n2 = node(b, 2);
+    ASSERT_GT(n2.v_W().x() - n1.v_W().x(), 0.1);
+    std::map<std::string, double> e;
+    point("", (n2.x_W() - n1.x_W()).x() - 1., (n2.v_W() - n1.v_W()).x(), Vec3(0.5 * (n1.x_W() + n2.x_W())), e);
+    check_kind("beam2 (viscoelastic)", "mbdyn/struct/beam2.cc `ViscoElasticBeam2`", element(b, "beam", 1), e, 1e-7);
+  }
+  {
+    // Three nodes one apart: X'(xi) = 1; N = (xi (xi - 1), 2 (1 - xi^2), xi (xi + 1)) / 2.
+    const StructNode* n[3] = {&node(b, 3), &node(b, 4), &node(b, 5)};
+    std::map<std::string, double> e;
+    for (int p = 0; p < 2; ++p) {
+      const double xi = (p == 0 ? -1. : 1.) / std::sqrt(3.);
+      const double N[3] = {0.5 * xi * (xi - 1.), 1. - xi * xi, 0.5 * xi * (xi + 1.)}, dN[3] = {xi - 0.5, -2. * xi, xi + 0.5};
+      Vec3 X = Vec3::Zero(), dx = Vec3::Zero(), dv = Vec3::Zero();
+      for (int k = 0; k < 3; ++k) {
+        X += N[k] * n[k]->x_W();
+        dx += dN[k] * n[k]->x_W();
+        dv += dN[k] * n[k]->v_W();
+      }
+      EXPECT_GT(std::abs(dv.x()), 0.05);
+      point(p == 0 ? "pI." : "pII.", dx.x() - 1., dv.x(), X, e);
+    }
+    check_kind("beam (beam3, viscoelastic)", "mbdyn/struct/beam.cc `ViscoElasticBeam`", element(b, "beam", 2), e, 1e-7);
+  }
+  // An elastic beam has no rate data (beam.cc iGetPrivDataIdx_int): see BeamsUnderAxialLoad.
+  EXPECT_EQ(element(b, "beam", 2).private_data_index("pI.omegaX"), 0u);
+  EXPECT_EQ(element(b, "beam", 2).private_data_index("pI.OMEGAx"), 19u);
 }
 
 }  // namespace
