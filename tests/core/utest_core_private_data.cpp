@@ -1362,5 +1362,42 @@ end: elements;
   EXPECT_EQ(element(b, "beam", 2).private_data_index("pI.OMEGAx"), 19u);
 }
 
+
+// A datum MBDyn's dGetPrivData refuses (hbeam.cc: the shear strains; beam.cc: an elastic beam's
+// strain rates) is refused where a deck asks for it: element drive, `bind`, the [element, ...]
+// plugin, each with the input error at the index.
+TEST(PrivateData, DatumMbdynRefusesIsAnInputError) {
+  const std::string head = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 3; joints: 1; beams: 1; parameter nodes: 1; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, static, 1., 0., 0., eye, null, null;
+  structural: 3, static, 2., 0., 0., eye, null, null;
+  parameter: 5, element;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  hbeam: 3, 1, null, 2, null, linear elastic generic, diag, 1000., 100., 100., 50., 50., 50.;
+)";
+  for (const std::string& card : {std::string("drive caller: 1, element, 3, beam, index, 2, direct;"),
+                                  std::string("bind: 3, beam, 5, index, 8;"),
+                                  std::string("set: [element, SHEAR, 3, beam, index=9];")}) {
+    SCOPED_TRACE(card);
+    try {
+      read_deck_text("refused_datum", head + "  " + card + "\nend: elements;\n");
+      ADD_FAILURE() << "read";
+    } catch (const parser::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("which MBDyn does not return (shear"), std::string::npos) << e.what();
+    }
+  }
+  // The named data still read.
+  EXPECT_EQ(read_deck_text("named_datum", head + "  drive caller: 1, element, 3, beam, string, \"Fx\", direct;\n"
+                                                  "end: elements;\n")
+                .not_implemented,
+            0u);
+}
+
 }  // namespace
 }  // namespace mbl
