@@ -2,8 +2,8 @@
 // The private data an element exposes from its constitutive law, after its own (MBDyn's
 // ConstitutiveLaw{1D,3D,6D}Owner as rodj.cc, vehj.cc, vehj2.cc, vehj3.cc, vehj4.cc, vb.cc
 // forward them): "constitutiveLaw.<name>" at the element's count + the law's number. The law's
-// data are its output items (constitutive_law.hpp; in MBDyn 2024 only the shock absorber has
-// any: p, A, Fe, Fv, shockabsorber.h).
+// data are its first private_data_count() output items (constitutive_law.hpp; in MBDyn 2024
+// only the shock absorber has any: p, A, Fe, Fv, shockabsorber.h; wrappers forward none).
 #include <string>
 #include <string_view>
 
@@ -16,7 +16,7 @@ inline constexpr std::string_view kLawPrivateDataPrefix = "constitutiveLaw.";
 
 template <int N>
 unsigned law_private_data_count(const ConstitutiveLaw<N>* law) {
-  return law ? static_cast<unsigned>(law->output_count()) : 0u;
+  return law ? static_cast<unsigned>(law->private_data_count()) : 0u;
 }
 
 /// Datum k (1-based) of the law, under the element's name for it.

@@ -1236,7 +1236,7 @@ TEST(PrivateData, ShockAbsorberLawDataFollowTheElements) {
 begin: data; problem: initial value; end: data;
 begin: initial value; initial time: 0.; final time: 3e-3; time step: 1e-3; tolerance: 1e-10; max iterations: 30;
 end: initial value;
-begin: control data; structural nodes: 3; rigid bodies: 2; joints: 3; end: control data;
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 5; end: control data;
 begin: nodes;
   structural: 1, static, null, eye, null, null;
   structural: 2, dynamic, 1., 0., 0., eye, -0.5, 0., 0., null;
@@ -1248,9 +1248,13 @@ begin: elements;
   body: 3, 3, 10., null, diag, 1., 1., 1.;
   joint: 21, rod, 1, 2, 1., {law};
   joint: 22, deformable axial joint, 1, position, null, orientation, eye, 3, position, null, orientation, eye, {law};
+  joint: 23, rod, 1, 2, 1., array, 2, {law}, linear elastic, 1.;
+  joint: 24, rod, 1, 2, 1., {prestrained};
 end: elements;
 )",
-                                       fmt::arg("law", law));
+                                       fmt::arg("law", law),
+                                       fmt::arg("prestrained", "shock absorber, prestrain, single, const, -1e-3, " +
+                                                                   law.substr(std::string("shock absorber, ").size())));
   BuildResult b = run("shock_absorber", deck);
   const auto law_data = [&](double e, double ed, std::map<std::string, double>& x) {
     const double p = p0 * std::pow(1. + c * e, -gamma), r = Af / (Am * cd);
@@ -1280,8 +1284,11 @@ end: elements;
                "`DeformableAxialJoint`, the law's data from mbdyn/base/shockabsorber.h", element(b, "joint", 22), x,
                1e-9);
   }
-  // An element whose law has no data keeps its own count (vb.cc, vehj.cc: 15, 9 + 0).
-  EXPECT_EQ(element(b, "joint", 1).private_data_index("constitutiveLaw.p"), 0u);
+  // A law wrapped in an array has no data of the element (MBDyn's ConstitutiveLawArray keeps
+  // SimulationEntity's 0); a prestrained one keeps them (the law's own in MBDyn).
+  EXPECT_EQ(element(b, "joint", 23).private_data_count(), 3u);
+  EXPECT_EQ(element(b, "joint", 23).private_data_index("constitutiveLaw.p"), 0u);
+  EXPECT_EQ(element(b, "joint", 24).private_data_index("constitutiveLaw.Fv"), 7u);
 }
 
 
