@@ -3,6 +3,7 @@
 // the math environment, `reference:` frames, named definitions (drive callers, constitutive
 // laws, scalar functions, ...), the entities already read (for node/element drives), and the
 // diagnostics sink.
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -40,6 +41,7 @@ class PrivateDataOwner {
     std::string name;
     std::string meaning;
     bool extension = false;  ///< ours only: MBDyn's kind has no such datum
+    bool refused = false;    ///< MBDyn's dGetPrivData refuses it (an error): no drive may read it
   };
   virtual DatumInfo private_data_info(unsigned /*index*/) const { return {}; }
 };
@@ -50,6 +52,20 @@ inline unsigned private_data_index_in_listing(const PrivateDataOwner& o, std::st
   for (unsigned i = 1; i <= n; ++i)
     if (o.private_data_info(i).name == name) return i;
   return 0;
+}
+
+/// Index `i` (1-based) of a private datum of `o` read by a drive, `bind` or a plugin: `i`, or an
+/// error message (out of 1..count, or a datum MBDyn refuses to return) for `what`.
+inline std::string private_data_index_error(const PrivateDataOwner& o, std::int64_t i, std::string_view what) {
+  const unsigned n = o.private_data_count();
+  if (n == 0) return "expected an entity with private data, found " + std::string(what) + ", which has none";
+  if (i < 1 || i > std::int64_t(n))
+    return "expected a private data index in [1, " + std::to_string(n) + "] for " + std::string(what) +
+           ", found " + std::to_string(i);
+  if (o.private_data_info(unsigned(i)).refused)
+    return "expected a private data index of " + std::string(what) + ", found " + std::to_string(i) +
+           ", which MBDyn does not return (" + o.private_data_info(unsigned(i)).meaning + ")";
+  return {};
 }
 
 /// Lookup of entities read so far, implemented by the model builder.

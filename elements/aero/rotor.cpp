@@ -35,8 +35,10 @@ double Rotor::air_density_at_hub(double t) const {
 }
 
 void Rotor::add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) {
+  // About the craft node: MBDyn's rotors reset their summed loads with the craft node's position
+  // as pole (indvel.cc InducedVelocity::ResetForce, after Rotor::InitParam put the rotor's).
   F_W_ += F_W;
-  M_W_ += M_W + (x_W - p_.rotor->x_W()).cross(F_W);
+  M_W_ += M_W + (x_W - p_.craft->x_W()).cross(F_W);
 }
 
 void Rotor::residual(ResidualSink& r, const StepContext& c) {
@@ -139,7 +141,9 @@ void Rotor::update(double t, bool mean_velocity) {
   StructNode& rotor = *p_.rotor;
   R_W_disc_ = p_.craft->R_WN() * p_.R_craft_rotor;
   const Vec3 axis_W = R_W_disc_.col(2);
-  pole_W_ = rotor.x_W();
+  // The pole of the disc coordinates is the craft node too: MBDyn's Rotor::GetPos takes the
+  // resultant's pole, which ResetForce moved to the craft node after InitParam.
+  pole_W_ = p_.craft->x_W();
   omega_ = (rotor.w_W() - p_.craft->w_W()).norm();
   // Airstream relative to the hub, in the disc frame.
   const Vec3 v_craft = R_W_disc_.transpose() * Vec3(air_->velocity(rotor.x_W(), t) - rotor.v_W());

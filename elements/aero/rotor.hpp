@@ -25,6 +25,9 @@
 // + v0)) / VT (corrected mu', lambda'), l22 = -4 / (2 cos^2(chi/2) Vm), l33 = -4 (2 cos^2(chi/2)
 // - 1) / (2 cos^2(chi/2) Vm); mu, lambda and chi from the momentum-theory iteration above.
 //
+// The loads' moment and the disc coordinates (r, psi) of a point are taken about the craft node,
+// as MBDyn's (indvel.cc ResetForce makes the craft node the pole of its summed loads).
+//
 // Output (.rot, input manual §8.1.6): label, force and moment in the disc frame, U, the speed of
 // the airstream at the hub, the disc angle, mu, lambda, chi, psi0, the convergence flag and the
 // iterations of the inflow iteration, and (dynamic inflow) v0, vs, vc.
@@ -80,7 +83,7 @@ class Rotor final : public InducedVelocity {
   double mean_velocity() const { return u_mean_; }
   double mean_velocity_converged() const { return u_mean_prev_; }
   const Vec3& thrust_force_W() const { return F_W_; }
-  /// Moment about the hub of the loads summed since the last evaluation (with thrust_force_W(),
+  /// Moment about the craft node of the loads summed since the last evaluation (with thrust_force_W(),
   /// MBDyn's private data Tx ... Mz of an induced velocity element, global frame).
   const Vec3& summed_moment_W() const { return M_W_; }
   double radius() const { return p_.radius; }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <cctype>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -444,8 +445,19 @@ unsigned Beam::private_data_index(std::string_view name) const {
   } else if (ns_ != 1) {
     return 0;
   }
-  for (unsigned k = 0; k < 27; ++k)
-    if (name == kPrivateNames[k]) return base + k + 1;
+  // beam.cc Beam::iGetPrivDataIdx_int: "Phi" and "Omega" in any letter case; the strain rates
+  // of viscoelastic beams only.
+  const auto same = [](std::string_view a, std::string_view b, bool any_case) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (any_case && i + 1 < a.size() ? std::tolower(static_cast<unsigned char>(a[i])) !=
+                                             std::tolower(static_cast<unsigned char>(b[i]))
+                                       : a[i] != b[i])
+        return false;
+    return true;
+  };
+  for (unsigned k = 0; k < (viscous_ ? 27u : 21u); ++k)
+    if (same(name, kPrivateNames[k], k >= 15 && k < 21)) return base + k + 1;
   return 0;
 }
 
@@ -459,6 +471,9 @@ parser::PrivateDataOwner::DatumInfo Beam::private_data_info(unsigned i) const {
   if (i < 1 || i > private_data_count()) return {};
   const unsigned k = (i - 1) % 27;
   const char* prefix = ns_ == 1 ? "" : i <= 27 ? "pI." : "pII.";
+  // beam.cc: an elastic beam has no name for the rates and its dGetPrivData refuses them.
+  if (!viscous_ && k >= 21)
+    return {"", fmt::format("{} (viscoelastic beams only)", kMeaning[k / 3]), false, true};
   return {fmt::format("{}{}", prefix, kPrivateNames[k]), kMeaning[k / 3]};
 }
 

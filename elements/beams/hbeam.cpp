@@ -179,17 +179,17 @@ void HBeam::output(OutputSink& out) const {
 }
 
 // hbeam.cc HBeam: 12 data, of which MBDyn names ex, kx..kz, Fx, Mx..Mz (the shear strains and
-// forces, 2-3 and 8-9, by index only).
+// forces, 2-3 and 8-9, have no name and its dGetPrivData refuses them).
 parser::PrivateDataOwner::DatumInfo HBeam::private_data_info(unsigned i) const {
   static const PrivateDataListing listing = [] {
     PrivateDataListing l;
     add_datum(l, "ex", "axial strain");
-    add_datum(l, "", "shear strain y (index only)");
-    add_datum(l, "", "shear strain z (index only)");
+    l.push_back({"", "shear strain y", false, true});
+    l.push_back({"", "shear strain z", false, true});
     add_xyz(l, "k", "curvature");
     add_datum(l, "Fx", "axial force");
-    add_datum(l, "", "shear force y (index only)");
-    add_datum(l, "", "shear force z (index only)");
+    l.push_back({"", "shear force y", false, true});
+    l.push_back({"", "shear force z", false, true});
     return add_xyz(l, "M", "moment");
   }();
   return listed(listing, i);

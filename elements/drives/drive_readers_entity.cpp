@@ -62,10 +62,10 @@ unsigned read_private_data_index(parser::CardReader& in, const EntityRef& ref, c
   if (in.keyword_is("index")) {
     const parser::SourceLocation index_at = in.location();
     const auto i = in.integer();
-    if (i < 1 || i > std::int64_t(count))
-      throw parser::InputError(index_at, fmt::format("expected a private data index in [1, {}] "
-                                                     "for {} {} {}, found {}",
-                                                     count, ref.kind, family, ref.label, i));
+    if (const std::string e =
+            parser::private_data_index_error(*ref.owner, i, fmt::format("{} {} {}", ref.kind, family, ref.label));
+        !e.empty())
+      throw parser::InputError(index_at, e);
     what += fmt::format(", index, {}", i);
     return unsigned(i);
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "mbdyn-like/core/law_private_data.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
 
@@ -379,7 +380,7 @@ struct Datum {
   const char* name;
   int index;
 };
-// vehj.cc, vehj2.cc, vehj3.cc, vehj4.cc (MBDyn's numbering; its constitutiveLaw.* data not yet).
+// vehj.cc, vehj2.cc, vehj3.cc, vehj4.cc (MBDyn's numbering; then the law's constitutiveLaw.* data).
 constexpr Datum kHinge[] = {{"rx", 3}, {"ry", 4}, {"rz", 5}, {"wx", 9}, {"wy", 10}, {"wz", 11},
                             {"Mx", 15}, {"My", 16}, {"Mz", 17}};
 constexpr Datum kDisplacement[] = {{"dx", 0}, {"dy", 1}, {"dz", 2}, {"vx", 6}, {"vy", 7}, {"vz", 8},
@@ -410,15 +411,30 @@ std::pair<const Datum*, unsigned> data_of(DeformableJoint::Kind k) {
 
 parser::PrivateDataOwner::DatumInfo DeformableJoint::private_data_info(unsigned i) const {
   const auto [d, n] = data_of(kind_);
-  if (i < 1 || i > n) return {};
+  if (i > n) {
+    const unsigned k = i - n;
+    return law_.law1 ? law_private_data_info(law_.law1.get(), k)
+           : law_.law3 ? law_private_data_info(law_.law3.get(), k)
+                       : law_private_data_info(law_.law6.get(), k);
+  }
+  if (i < 1) return {};
   return {d[i - 1].name, kMeaning[d[i - 1].index / 3]};
 }
 
-unsigned DeformableJoint::private_data_count() const { return data_of(kind_).second; }
+unsigned DeformableJoint::private_data_count() const {
+  return data_of(kind_).second + law_private_data_count(law_.law1.get()) + law_private_data_count(law_.law3.get()) +
+         law_private_data_count(law_.law6.get());
+}
 
 double DeformableJoint::private_data(unsigned i) const {
   const auto [d, n] = data_of(kind_);
-  if (i < 1 || i > n) return 0.0;
+  if (i > n) {
+    const unsigned k = i - n;
+    return law_.law1 ? law_private_data(law_.law1.get(), k)
+           : law_.law3 ? law_private_data(law_.law3.get(), k)
+                       : law_private_data(law_.law6.get(), k);
+  }
+  if (i < 1) return 0.0;
   const int k = d[i - 1].index;
   // MBDyn's d and r are R1h^T d and the current relative rotation (for the invariant joint too).
   if (kind_ == Kind::Full && k < 6) return k < 3 ? d_R1h_[k] : theta_[k - 3];

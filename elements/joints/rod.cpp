@@ -124,10 +124,6 @@ void Rod::output_netcdf_extra(OutputSink& out) const {
   for (int i = 0; i < static_cast<int>(nc_law_.size()); ++i) out.put(nc_law_[i], law_->output_value(i));
 }
 
-namespace {
-constexpr std::string_view kLawPrefix = "constitutiveLaw.";
-}
-
 unsigned Rod::private_data_index(std::string_view name) const {
   // "L", "LPrime": MBDyn's obsolete spellings, used by real decks; the rest is the listing.
   if (name == "L") return 2;
@@ -135,16 +131,14 @@ unsigned Rod::private_data_index(std::string_view name) const {
   return parser::private_data_index_in_listing(*this, name);
 }
 
-// rodj.cc Rod: F, l, lP, then the law's data after "constitutiveLaw." (ours: the law's output
-// items, which are not MBDyn's law private data names).
+// rodj.cc Rod: F, l, lP, then the law's data after "constitutiveLaw.".
 parser::PrivateDataOwner::DatumInfo Rod::private_data_info(unsigned i) const {
   switch (i) {
     case 1: return {"F", "axial force"};
     case 2: return {"l", "length"};
     case 3: return {"lP", "rate of the length"};
   }
-  if (i < 4 || i > private_data_count()) return {};
-  return {fmt::format("{}{}", kLawPrefix, law_->output_item(static_cast<int>(i) - 4).name), "constitutive law output", true};
+  return i > 3 ? law_private_data_info(law_.get(), i - 3) : DatumInfo{};
 }
 
 double Rod::private_data(unsigned i) const {
@@ -154,7 +148,7 @@ double Rod::private_data(unsigned i) const {
     case 2: return state().l;
     case 3: return state().l_dot;
   }
-  return law_->output_value(static_cast<int>(i) - 4);
+  return law_private_data(law_.get(), i - 3);
 }
 
 }  // namespace mbl::elements

@@ -8,6 +8,7 @@
 
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/constitutive_law.hpp"
+#include "mbdyn-like/core/law_private_data.hpp"
 
 namespace mbl::elements {
 
@@ -27,10 +28,10 @@ class Rod final : public Joint {
   double length() const { return l_; }
   double force() const { return f_; }
 
-  // Private data (§8.12.42): "F", "l", "lP", then the law's "constitutiveLaw.<item>".
+  // Private data (§8.12.42): "F", "l", "lP", then the law's "constitutiveLaw.<name>".
   unsigned private_data_index(std::string_view name) const override;
   DatumInfo private_data_info(unsigned i) const override;
-  unsigned private_data_count() const override { return 3 + law_->output_count(); }
+  unsigned private_data_count() const override { return 3 + law_private_data_count(law_.get()); }
   double private_data(unsigned i) const override;
 
  protected:

@@ -72,13 +72,14 @@ parser::PrivateDataOwner::DatumInfo ViscousBody::private_data_info(unsigned i) c
     add_xyz(l, "F", "force of the law, attachment frame");
     return add_xyz(l, "M", "moment of the law, attachment frame");
   }();
-  return listed(listing, i);
+  return i > 15 ? law_private_data_info(law_.get(), i - 15) : listed(listing, i);
 }
 
 // vb.cc ViscousBody::dGetPrivData: r = VecRot(R_h^T), v = R^T (v + w x f) in the node's frame
 // (not the attachment's), w = R_h^T w, then the law's force and moment.
 double ViscousBody::private_data(unsigned i) const {
-  if (i < 1 || i > 15) return 0.0;
+  if (i > 15) return law_private_data(law_.get(), i - 15);
+  if (i < 1) return 0.0;
   const unsigned c = (i - 1) % 3;
   switch ((i - 1) / 3) {
     case 0: return rot::R_to_rotvec(a_.R_WH().transpose())[c];

@@ -9,6 +9,7 @@
 
 #include "elements/joints/joint.hpp"
 #include "mbdyn-like/core/constitutive_law.hpp"
+#include "mbdyn-like/core/law_private_data.hpp"
 
 namespace mbl::elements {
 
@@ -20,9 +21,9 @@ class ViscousBody final : public Joint {
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
   void save_step_state() override { law_->save_step_state(); }
-  // vb.cc ViscousBody: rx..rz, vx..vz, wx..wz, Fx..Fz, Mx..Mz (the law's constitutiveLaw.*
-  // data: not yet).
-  unsigned private_data_count() const override { return 15; }
+  // vb.cc ViscousBody: rx..rz, vx..vz, wx..wz, Fx..Fz, Mx..Mz, then the law's
+  // constitutiveLaw.* data.
+  unsigned private_data_count() const override { return 15 + law_private_data_count(law_.get()); }
   DatumInfo private_data_info(unsigned i) const override;
   double private_data(unsigned i) const override;
   void restore_step_state() override { law_->restore_step_state(); }

@@ -43,6 +43,7 @@ class SingleWrapperLaw : public ClonableLaw<Derived, N> {
   int output_count() const override { return law_->output_count(); }
   LawOutputItem output_item(int i) const override { return law_->output_item(i); }
   double output_value(int i) const override { return law_->output_value(i); }
+  int private_data_count() const override { return 0; }
 
  protected:
   OwnedLaw<M> law_;
@@ -68,6 +69,8 @@ class PrestressedLaw final : public SingleWrapperLaw<PrestressedLaw<N>, N> {
     this->F_eps_ = law.stiffness();
     this->F_eps_dot_ = law.damping();
   }
+  // MBDyn's prestress and prestrain belong to the law itself, which keeps its private data.
+  int private_data_count() const override { return this->law_->private_data_count(); }
 
  private:
   VecN prestress_;
@@ -105,7 +108,9 @@ class ArrayLaw final : public ClonableLaw<ArrayLaw<N>, N> {
       if (l->is_viscous()) return true;
     return false;
   }
-  // The items of the laws one after the other (as MBDyn appends their outputs).
+  // The items of the laws one after the other (as MBDyn appends their outputs); no private data
+  // (constltp_impl.h ConstitutiveLawArray forwards OutputAppend only).
+  int private_data_count() const override { return 0; }
   int output_count() const override {
     int n = 0;
     for (auto& l : laws_) n += l->output_count();

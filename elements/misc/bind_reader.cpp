@@ -37,9 +37,9 @@ void read_bind(CardReader& in, BuildContext& ctx, unsigned) {
   } else {
     in.keyword_is("index");
     const std::int64_t i = in.integer();
-    if (i < 1 || i > static_cast<std::int64_t>(e->private_data_count()))
-      throw parser::InputError(datum_at, fmt::format("expected a private datum index between 1 and {}, found {}",
-                                                     e->private_data_count(), i));
+    if (const std::string error = parser::private_data_index_error(*e, i, fmt::format("{} {}", type, element_label));
+        !error.empty())
+      throw parser::InputError(datum_at, error);
     index = static_cast<unsigned>(i);
   }
   node->bind(*e, index);

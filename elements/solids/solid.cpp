@@ -102,6 +102,16 @@ void Solid::setup(Model& model) {
 
 bool Solid::inertial() const { return !p_.is_static; }
 
+void Solid::initial_state(Vector& y, Vector&) const {
+  if (!inertial()) return;
+  const int n = p_.shape->node_count();
+  for (int i = 0; i < n; ++i) {
+    Vec3 p = Vec3::Zero();
+    for (int j = 0; j < n; ++j) p += M_(i, j) * p_.nodes[j]->initial().v_W;
+    y.segment<3>(p_.nodes[i]->momentum_dof_index()) += p;
+  }
+}
+
 /// eps (8.91) and eps*' (8.92-8.93) of F and F', on doubles or on automatic-differentiation scalars.
 template <class Scalar>
 void strains(const Eigen::Matrix<Scalar, 3, 3>& F, const Eigen::Matrix<Scalar, 3, 3>& Fd,

@@ -39,6 +39,9 @@ class Solid : public Element {
   bool netcdf_listed() const override { return false; }
 
   void setup(Model& model) override;
+  /// Adds the momenta M v of the nodes' initial velocities (as bodies do: the nodes' momentum
+  /// unknowns start from what the inertial elements on them carry).
+  void initial_state(Vector& y, Vector& yp) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

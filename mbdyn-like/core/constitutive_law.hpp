@@ -42,6 +42,10 @@ class ConstitutiveLaw {
   virtual int output_count() const { return 0; }
   virtual LawOutputItem output_item(int) const { return {}; }
   virtual double output_value(int) const { return 0.0; }
+  /// How many of the output items (the first ones) are also the law's private data: all of a
+  /// law's own; a wrapper's none (MBDyn's array, bistop, axial and drive caller wrappers do not
+  /// forward their laws' private data: they keep SimulationEntity's 0).
+  virtual int private_data_count() const { return output_count(); }
 
  protected:
   VecN F_ = VecN::Zero();

@@ -104,9 +104,9 @@ void Model::install_plugins() {
     unsigned i = 0;
     if (option(a[2], "index", v)) {
       const auto k = integer(v, where, "a private datum index");
-      if (k >= 1 && k <= static_cast<std::int64_t>(o.private_data_count())) i = static_cast<unsigned>(k);
-      if (i == 0) throw parser::InputError(where, fmt::format("expected a private datum index of {} (1..{}), found {}", what, o.private_data_count(), k));
-      return i;
+      if (const std::string e = parser::private_data_index_error(o, k, what); !e.empty())
+        throw parser::InputError(where, e);
+      return static_cast<unsigned>(k);
     }
     if (!option(a[2], "string", v) && !option(a[2], "name", v)) v = a[2];
     i = o.private_data_index(v);

@@ -62,21 +62,25 @@ class TableWriter : public ::testing::Environment {
          "`index, n` in a drive is the number of the first column.\n\n"
          "Status: **checked** — the test compares the value with the quantity computed from the "
          "element's own state (node states, closed-form reactions); **listed** — name and number "
-         "checked, value not compared yet; **ours** — a datum MBDyn's kind does not have (an "
+         "checked, value not compared yet; **refused (as MBDyn)** — MBDyn's dGetPrivData stops with an "
+         "error on the datum, and drives, `bind` and the plugins refuse its index here (the test "
+         "checks so); **ours** — a datum MBDyn's kind does not have (an "
          "extension kept for decks written for mbdyn-like).\n\n"
          "Kinds with no MBDyn private data and none of ours are not listed: forces and couples "
          "(MBDyn's strforces.cc defines none), gravity, beam slider (beamslider.cc: 0 data). Driven "
          "elements expose their inner element's data (0 while inactive, driven.cc). The `automatic "
          "structural` element of a dynamic node is reached by the node's label.\n\n"
-         "Not listed here: the data of constitutive laws that MBDyn's elements expose as "
-         "`constitutiveLaw.<name>` (deformable joints, viscous body, rod; constltp.h, "
-         "shockabsorber.h: p, A, Fe, Fv) -- not yet; rod bezier (rodbezj.cc), point contact, "
+         "The elements holding a constitutive law (rod, deformable hinge, displacement, axial and "
+         "deformable joints, viscous body) expose the law's data after their own as "
+         "`constitutiveLaw.<name>` (constltp.h ConstitutiveLaw*Owner); in MBDyn 2024 only the "
+         "shock absorber law has any (shockabsorber.h: p, A, Fe, Fv; the rod and deformable axial "
+         "joint sections with that law below).\n\n"
+         "Not listed here: rod bezier (rodbezj.cc), point contact, "
          "shells and membranes (their iGetNumPrivData is declared, never defined): not implemented "
          "kinds or no data; loadable (user defined) elements: whatever their module defines. "
          "Differences from MBDyn kept on purpose: the screw's M (C1 lambda) takes the axis once in "
          "the global frame (screwjoint.cc applies node 1's orientation to the already global axis "
-         "in C1); the rotor sums its moments about the rotor node, MBDyn's indvel.cc about "
-         "the craft node (the same point in most decks).\n";
+         "in C1).\n";
     for (const Section& s : sections()) {
       t << "\n## " << s.kind << "\n\n" << s.source << "\n\n| index | name | meaning | status |\n|---:|---|---|---|\n";
       for (const Row& r : s.rows)
@@ -108,6 +112,13 @@ void check_kind(const std::string& kind, const std::string& source, const parser
       EXPECT_NEAR(o.private_data(i), it->second, tol * std::max(1.0, std::abs(it->second))) << key;
       seen.insert(key);
       status = "checked";
+    }
+    if (info.refused) {
+      // MBDyn's dGetPrivData stops with an error on it: no name, and drives refuse the index.
+      EXPECT_TRUE(info.name.empty()) << i;
+      EXPECT_FALSE(parser::private_data_index_error(o, i, kind).empty()) << i;
+      EXPECT_EQ(expected.count(key), 0u) << key;
+      status = "refused (as MBDyn)";
     }
     if (info.extension) status += ", ours";
     sec.rows.push_back({i, info.name, info.meaning, status});
@@ -353,8 +364,11 @@ end: elements;
     check_kind("joint: drive displacement (below the ground)", "", element(b, "joint", 15), x, 1e-8);
     sections().pop_back();  // one table section per kind: the turned-ground test has it
   }
+  // The reaction (ours): the multiplier, the tension of the hanging body along the joint's axis
+  // (MBDyn's .jnt first column), no moment.
   check_kind("joint: distance, distance with offset", "mbdyn/struct/genj.cc `DistanceJoint`, `DistanceJointWithOffset` "
-             "(d, the imposed distance); the reaction after it is ours", element(b, "joint", 16), {{"d", 1.0}});
+             "(d, the imposed distance); the reaction after it is ours", element(b, "joint", 16),
+             {{"d", 1.0}, {"Fx", 4. * kG}, {"Fy", 0.}, {"Fz", 0.}, {"Mx", 0.}, {"My", 0.}, {"Mz", 0.}}, 1e-8);
   {
     const StructNode& n = node(b, 18);
     std::map<std::string, double> x{{"rz", rot::R_to_rotvec(n.R_WN())[2]}, {"wz", n.w_W()[2]}};
@@ -416,15 +430,15 @@ end: elements;
     put3(e, "w{1}", w);
     put3(e, "M{1}", 10. * r);
     check_kind("joint: deformable hinge, invariant deformable hinge", "mbdyn/struct/vehj.cc `DeformableHingeJoint` "
-               "(the law's constitutiveLaw.* data: not yet)", element(b, "joint", 22), e);
+               "(then the law's constitutiveLaw.* data)", element(b, "joint", 22), e);
   }
   {
     std::map<std::string, double> e;
     put3(e, "d{1}", x);
     put3(e, "v{1}", v);
     put3(e, "F{1}", 5. * x);
-    check_kind("joint: deformable displacement joint", "mbdyn/struct/vehj2.cc `DeformableDispJoint` (the law's "
-               "constitutiveLaw.* data: not yet)", element(b, "joint", 23), e);
+    check_kind("joint: deformable displacement joint", "mbdyn/struct/vehj2.cc `DeformableDispJoint` (then the law's "
+               "constitutiveLaw.* data)", element(b, "joint", 23), e);
   }
   {
     std::map<std::string, double> e;
@@ -434,8 +448,8 @@ end: elements;
     put3(e, "w{1}", w);
     put3(e, "F{1}", 3. * x);
     put3(e, "M{1}", 3. * r);
-    check_kind("joint: deformable joint, invariant deformable joint", "mbdyn/struct/vehj3.cc `DeformableJoint` (the "
-               "law's constitutiveLaw.* data: not yet)", element(b, "joint", 24), e);
+    check_kind("joint: deformable joint, invariant deformable joint", "mbdyn/struct/vehj3.cc `DeformableJoint` (then the "
+               "law's constitutiveLaw.* data)", element(b, "joint", 24), e);
   }
   {
     // vb.cc: the attachment frame is the node's here (no offset, no orientation).
@@ -446,7 +460,7 @@ end: elements;
     put3(e, "w{1}", RT * w);
     put3(e, "F{1}", 0.5 * RT * v);
     put3(e, "M{1}", 0.5 * RT * w);
-    check_kind("joint: viscous body", "mbdyn/struct/vb.cc `ViscousBody` (the law's constitutiveLaw.* data: not yet)",
+    check_kind("joint: viscous body", "mbdyn/struct/vb.cc `ViscousBody` (then the law's constitutiveLaw.* data)",
                element(b, "joint", 25), e);
   }
   {
@@ -504,7 +518,9 @@ end: elements;
   BuildResult b = run("beams", deck);
   {
     std::map<std::string, double> e{{"ex", 0.01}, {"Fx", 10.}};
-    for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz"}) e[q] = 0.;
+    for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz", "Omegax",
+                          "Omegay", "Omegaz"})
+      e[q] = 0.;
     e["Xx"] = 0.5 * 1.01;
     e["Xy"] = e["Xz"] = 0.;
     check_kind("beam2", "mbdyn/struct/beam2.cc `Beam2` (names of beam.cc without the point prefix; ours also "
@@ -519,13 +535,15 @@ end: elements;
       const std::string pre = p == 0 ? "pI." : "pII.";
       e[pre + "ex"] = 0.02;
       e[pre + "Fx"] = 20.;
-      for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz"})
+      for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "Phix", "Phiy", "Phiz", "Omegax",
+                            "Omegay", "Omegaz"})
         e[pre + q] = 0.;
       e[pre + "Xx"] = xs[p];
       e[pre + "Xy"] = 1.;
       e[pre + "Xz"] = 0.;
     }
-    check_kind("beam (beam3)", "mbdyn/struct/beam.cc `Beam` (ePx..kPz: viscoelastic beams only)",
+    check_kind("beam (beam3)", "mbdyn/struct/beam.cc `Beam` (elastic: Omega stays 0 in MBDyn, ePx..kPz are "
+               "viscoelastic beams' only)",
                element(b, "beam", 2), e, 1e-7);
   }
   {
@@ -792,8 +810,8 @@ end: elements;
     const StructNode& n = node(b, 15);
     const double rz = rot::R_to_rotvec(n.R_WN())[2];
     EXPECT_GT(rz, 0.3);
-    check_kind("joint: deformable axial joint", "mbdyn/struct/vehj4.cc `DeformableAxialJoint` (the law's "
-               "constitutiveLaw.* data: not yet)", element(b, "joint", 15),
+    check_kind("joint: deformable axial joint", "mbdyn/struct/vehj4.cc `DeformableAxialJoint` (then the law's "
+               "constitutiveLaw.* data)", element(b, "joint", 15),
                {{"rz", rz}, {"wz", n.w_W()[2]}, {"Mz", 10. * rz}}, 1e-9);
   }
 }
@@ -801,8 +819,7 @@ end: elements;
 // ---- solid, variable mass body -------------------------------------------------------------------
 
 // A hexahedron8 of side 0.5 and density 2 falling from rest under gravity: it translates rigidly
-// at v = g t, its kinetic energy is (rho V) |v|^2 / 2 (solid.cc SolidElemDynamic::dGetE). (A
-// solid given an initial velocity loses it in the derivatives phase here: not yet looked into.) A variable mass body (mass 2 + t,
+// at v = g t, its kinetic energy is (rho V) |v|^2 / 2 (solid.cc SolidElemDynamic::dGetE). A variable mass body (mass 2 + t,
 // inertia 0.3 I about its node) spinning and falling under gravity: E, V from its node's state
 // (body_vm.cc VariableBody).
 TEST(PrivateData, SolidAndVariableMassBody) {
@@ -931,9 +948,8 @@ end: elements;
 // (c = 1..6 everywhere): f = q S (1, 2, 3), m = q S L (4, 5, 6) in the aerodynamic frame, F = R f
 // and M = R m + o x F global, alpha and beta from the body-frame airspeed (genfm.cc, "alpha
 // first"). A rotor (induced velocity, no inflow model) sums the loads its aerodynamic elements
-// send: T = sum F, M = sum M + (x - x_pole) x F (indvel.cc, Res.AddForces), its craft and rotor
-// nodes at the same point here (MBDyn's pole is the craft node's position, ours the rotor node's:
-// they differ when the two nodes do).
+// send: T = sum F, M = sum M + (x - x_pole) x F (indvel.cc, Res.AddForces), the pole the craft
+// node (indvel.cc ResetForce), here apart from the rotor node.
 TEST(PrivateData, GenericAerodynamicForceAndRotor) {
   const std::filesystem::path table =
       std::filesystem::temp_directory_path() / fmt::format("mbl_private_data_genfm_{}.dat", ::getpid());
@@ -953,7 +969,7 @@ begin: control data; structural nodes: 4; rigid bodies: 1; joints: 3; aerodynami
 begin: nodes;
   structural: 1, static, null, {R}, null, null;
   structural: 2, static, {hub}, eye, null, null;
-  structural: 3, static, {hub}, euler123, 0.2, 0., 0., null, null;
+  structural: 3, static, {rotor}, euler123, 0.2, 0., 0., null, null;
   structural: 4, dynamic, 10., -20., 300., euler123, 0.05, 0.1, 0.3, 40., 10., 2., 0.01, -0.02, 0.03;
 end: nodes;
 begin: elements;
@@ -965,10 +981,11 @@ begin: elements;
     reference length, 0.5, alpha first, yes, file, angle units, degrees, "{table}";
   induced velocity: 5, rotor, 2, 3, induced velocity, no;
   body: 4, 4, 1., null, eye;
-  aircraft instruments: 7, 4;
+  aircraft instruments: 7, 4, initial latitude, 0.5, initial longitude, -1.2, earth radius, 6.4e3;
 end: elements;
 )",
                                        fmt::arg("R", matr(R)), fmt::arg("hub", vec(x_hub)),
+                                       fmt::arg("rotor", vec(Vec3(x_hub + Vec3(0.3, -0.2, 0.5)))),
                                        fmt::arg("table", table.string()));
   BuildResult b = run("genfm_rotor", deck);
   std::filesystem::remove(table);
@@ -989,7 +1006,9 @@ end: elements;
   }
   {
     // instruments.cc (flight mechanics axes: the node's frame), from the node's state; the
-    // initial position, geographic and atmosphere measures are left to the element tests.
+    // initial position is the node's at input, latitude and longitude move with x and -y over
+    // the earth radius; air properties given as density and sound speed have no pressure and
+    // temperature (aerodyn.cc: -1).
     const StructNode& n = node(b, 4);
     const Mat3& R = n.R_WN();
     const Vec3 v = n.v_W(), w = n.w_W(), v_air = v - Vec3(-30., 0., -6.), vb = R.transpose() * v_air;
@@ -1006,7 +1025,15 @@ end: elements;
                                     {"angleofattack", -std::atan2(vb.z(), vb.x())},
                                     {"heading", heading},
                                     {"density", 1.2},
-                                    {"soundcelerity", 340.}};
+                                    {"soundcelerity", 340.},
+                                    {"init_x1", 10.},
+                                    {"init_x2", -20.},
+                                    {"init_latitude", 0.5},
+                                    {"init_longitude", -1.2},
+                                    {"latitude", 0.5 + (n.x_W().x() - 10.) / 6.4e3},
+                                    {"longitude", -1.2 - (n.x_W().y() + 20.) / 6.4e3},
+                                    {"staticpressure", -1.},
+                                    {"temperature", -1.}};
     const Vec3 rates = R.transpose() * w;
     for (int k = 0; k < 3; ++k) {
       x[std::array{"rollrate", "pitchrate", "yawrate"}[k]] = rates[k];
@@ -1030,7 +1057,7 @@ end: elements;
     put3(x, "T{1}", Vec3(F1 + F2));
     put3(x, "M{1}", Vec3(M1 + M2 + (x1 - x_hub).cross(F1) + (x2 - x_hub).cross(F2)));
     check_kind("induced velocity: rotor", "mbdyn/aero/indvel.cc `InducedVelocity` (global frame; the moment about "
-               "the craft node in MBDyn, about the rotor node here)", rotor, x, 1e-12);
+               "the moment about the craft node)", rotor, x, 1e-12);
   }
 }
 
@@ -1074,7 +1101,13 @@ end: elements;
   put3(x, "xP[1,{}]", Vec3::Zero());
   put3(x, "x[2,{}]", n.x_W());
   put3(x, "xP[2,{}]", n.v_W());
-  for (int k = 1; k <= 2; ++k) put3(x, fmt::format("w[{},{{}}]", k), Vec3::Zero());
+  // Accelerations: the mode shape times qPP (modal.cc, clamped: no frame terms).
+  put3(x, "xPP[1,{}]", Vec3::Zero());
+  put3(x, "xPP[2,{}]", Vec3(0., 0., 2. - 100. * q));
+  for (int k = 1; k <= 2; ++k) {
+    put3(x, fmt::format("w[{},{{}}]", k), Vec3::Zero());
+    put3(x, fmt::format("wP[{},{{}}]", k), Vec3::Zero());
+  }
   check_kind("joint: modal", "mbdyn/struct/modal.cc `Modal` (q, qP, qPP by mode number, also \"q[#j]\"; x, xP, w, "
              "xPP, wP of FEM node n as \"x[n,i]\"; the rotation of each node has no name)",
              element(b, "joint", 1), x, 1e-8);
@@ -1125,9 +1158,12 @@ end: elements;
 
 // ---- inertia ---------------------------------------------------------------------------------------
 
-// Two point masses (no inertia of their own) read from the cards: the inertia element's mass,
-// center of mass, its velocity, momentum and inertia tensor about the center of mass are the
-// sums computed here (MBDyn's numbering: JP 13-15, J[r,c] 16-24, m 25, beta 26-28, gamma 29-31,
+// Two bodies on the x axis (inertia diagonal in the global frame) read from the cards: the
+// inertia element's mass, center of mass, its velocity, momentum and inertia tensor about the
+// center of mass are the sums computed here, the angular velocity Jcg^-1 gamma, the inertia about
+// the reference point (the origin, global axes) J, the principal moments JP in ascending order
+// (the tensor is diagonal with distinct entries: its principal axes are the global ones, Phi = 0)
+// (inertia.cc; MBDyn's numbering: JP 13-15, J[r,c] 16-24, m 25, beta 26-28, gamma 29-31,
 // Jcg[r,c] 32-40, matrices column by column).
 TEST(PrivateData, InertiaSumsItsBodies) {
   constexpr const char* deck = R"(
@@ -1136,11 +1172,11 @@ begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: 
 begin: control data; structural nodes: 2; rigid bodies: 2; end: control data;
 begin: nodes;
   structural: 1, dynamic, 1., 0., 0., eye, 0., 1., 0., null;
-  structural: 2, dynamic, -1., 2., 0.5, eye, 0.5, 0., -1., null;
+  structural: 2, dynamic, -1., 0., 0., eye, 0.5, 0., -1., null;
 end: nodes;
 begin: elements;
-  body: 1, 1, 1., null, null;
-  body: 2, 2, 3., null, null;
+  body: 1, 1, 1., null, diag, 0.1, 0.2, 0.3;
+  body: 2, 2, 3., null, diag, 0.2, 0.1, 0.4;
   inertia: 9, body, all, output, always;
 end: elements;
 )";
@@ -1151,26 +1187,223 @@ end: elements;
   const double m = 4.;
   const Vec3 X = (1. * n1.x_W() + 3. * n2.x_W()) / m;
   const Vec3 beta = 1. * n1.v_W() + 3. * n2.v_W();
-  Mat3 Jcg = Mat3::Zero();
+  const Mat3 J_bodies = Vec3(0.3, 0.3, 0.7).asDiagonal();
+  Mat3 Jcg = J_bodies, J0 = J_bodies;
   Vec3 gamma = Vec3::Zero();
   for (const auto& [n, mi] : {std::pair{&n1, 1.}, std::pair{&n2, 3.}}) {
-    const Vec3 r = n->x_W() - X;
+    const Vec3 r = n->x_W() - X, x = n->x_W();
     Jcg += mi * (r.squaredNorm() * Mat3::Identity() - r * r.transpose());
+    J0 += mi * (x.squaredNorm() * Mat3::Identity() - x * x.transpose());
     gamma += r.cross(mi * (n->v_W() - beta / m));
   }
+  // Two masses 2 apart on x: the reduced mass 3/4 times 2^2 about y and z.
+  ASSERT_TRUE(Jcg.isApprox(Mat3(Vec3(0.3, 3.3, 3.7).asDiagonal()), 1e-14));
   std::map<std::string, double> e{{"m", m}};
   put3(e, "X[{}]", X);
   put3(e, "V[{}]", beta / m);
   put3(e, "beta[{}]", beta);
   put3(e, "gamma[{}]", gamma);
+  put3(e, "Omega[{}]", Vec3(Jcg.inverse() * gamma));
+  put3(e, "JP[{}]", Vec3(0.3, 3.3, 3.7));
+  put3(e, "Phi[{}]", Vec3::Zero());
   for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) e[fmt::format("Jcg[{},{}]", r + 1, c + 1)] = Jcg(r, c);
+    for (int r = 0; r < 3; ++r) {
+      e[fmt::format("Jcg[{},{}]", r + 1, c + 1)] = Jcg(r, c);
+      e[fmt::format("J[{},{}]", r + 1, c + 1)] = J0(r, c);
+    }
   const Element& in = element(b, "inertia", 9);
   check_kind("inertia", "mbdyn/struct/inertia.cc `Inertia` (with `output, always`; ours also reads J[r][c], "
              "Jcg[r][c])", in, e, 1e-12);
   EXPECT_EQ(in.private_data_index("Jcg[2][3]"), in.private_data_index("Jcg[2,3]"));
   EXPECT_EQ(in.private_data_index("Jcg[2,3]"), 31u + 2u + 3u * 2u);
   EXPECT_EQ(in.private_data_index("m"), 25u);
+}
+
+
+// ---- constitutive law data -------------------------------------------------------------------------
+
+// A rod (node 2 moving toward the clamped node 1) and a deformable axial joint (node 3 turning
+// about z) with a shock absorber law: after their own data, the law's p, A, Fe, Fv as
+// "constitutiveLaw.p" ... (rodj.cc, vehj4.cc), computed here from the element's strain and rate:
+// eps = (l - l0) / l0, eps' = l' / l0 for the rod, eps = rz, eps' = wz for the axial joint;
+// p = p0 (1 + c eps)^-gamma, A the metering area, Fe = -A0 p, Fv = rho Af (Af / (A cd))^2 eps'|eps'| / 2
+// (shockabsorber.h).
+TEST(PrivateData, ShockAbsorberLawDataFollowTheElements) {
+  constexpr double p0 = 1e5, A0 = 1e-3, c = 1.5, gamma = 1.4, Am = 2e-4, Af = 1e-3, rho = 900., cd = 0.7;
+  const std::string law = fmt::format("shock absorber, {}, {}, {}, {}, metering, const, {}, {}, {}, {}", p0, A0, c,
+                                      gamma, Am, Af, rho, cd);
+  const std::string deck = fmt::format(R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 3e-3; time step: 1e-3; tolerance: 1e-10; max iterations: 30;
+end: initial value;
+begin: control data; structural nodes: 3; rigid bodies: 2; joints: 5; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, dynamic, 1., 0., 0., eye, -0.5, 0., 0., null;
+  structural: 3, dynamic, null, eye, null, 0., 0., -0.5;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  body: 2, 2, 10., null, diag, 1., 1., 1.;
+  body: 3, 3, 10., null, diag, 1., 1., 1.;
+  joint: 21, rod, 1, 2, 1., {law};
+  joint: 22, deformable axial joint, 1, position, null, orientation, eye, 3, position, null, orientation, eye, {law};
+  joint: 23, rod, 1, 2, 1., array, 2, {law}, linear elastic, 1.;
+  joint: 24, rod, 1, 2, 1., {prestrained};
+end: elements;
+)",
+                                       fmt::arg("law", law),
+                                       fmt::arg("prestrained", "shock absorber, prestrain, single, const, -1e-3, " +
+                                                                   law.substr(std::string("shock absorber, ").size())));
+  BuildResult b = run("shock_absorber", deck);
+  const auto law_data = [&](double e, double ed, std::map<std::string, double>& x) {
+    const double p = p0 * std::pow(1. + c * e, -gamma), r = Af / (Am * cd);
+    x["constitutiveLaw.p"] = p;
+    x["constitutiveLaw.A"] = Am;
+    x["constitutiveLaw.Fe"] = -A0 * p;
+    x["constitutiveLaw.Fv"] = 0.5 * rho * Af * r * r * ed * std::abs(ed);
+    return -A0 * p + x["constitutiveLaw.Fv"];
+  };
+  {
+    const StructNode& n = node(b, 2);
+    const double l = n.x_W().norm(), lP = n.x_W().dot(n.v_W()) / l;
+    ASSERT_LT(lP, -0.4);
+    std::map<std::string, double> x{{"l", l}, {"lP", lP}};
+    x["F"] = law_data(l - 1., lP, x);
+    check_kind("joint: rod with a shock absorber law", "mbdyn/struct/rodj.cc `Rod`, the law's data "
+               "from mbdyn/base/shockabsorber.h `ShockAbsorberConstitutiveLaw` (also a rod with offset)",
+               element(b, "joint", 21), x, 1e-9);
+  }
+  {
+    const StructNode& n = node(b, 3);
+    const double rz = rot::R_to_rotvec(n.R_WN())[2], wz = n.w_W()[2];
+    ASSERT_LT(wz, -0.1);
+    std::map<std::string, double> x{{"rz", rz}, {"wz", wz}};
+    x["Mz"] = law_data(rz, wz, x);
+    check_kind("joint: deformable axial joint with a shock absorber law", "mbdyn/struct/vehj4.cc "
+               "`DeformableAxialJoint`, the law's data from mbdyn/base/shockabsorber.h", element(b, "joint", 22), x,
+               1e-9);
+  }
+  // A law wrapped in an array has no data of the element (MBDyn's ConstitutiveLawArray keeps
+  // SimulationEntity's 0); a prestrained one keeps them (the law's own in MBDyn).
+  EXPECT_EQ(element(b, "joint", 23).private_data_count(), 3u);
+  EXPECT_EQ(element(b, "joint", 23).private_data_index("constitutiveLaw.p"), 0u);
+  EXPECT_EQ(element(b, "joint", 24).private_data_index("constitutiveLaw.Fv"), 7u);
+}
+
+
+// ---- viscoelastic beams ------------------------------------------------------------------------------
+
+// Viscoelastic beams whose nodes (free, each with a body of isotropic inertia) spin together about
+// the beam axis x at w and move along it at different speeds: the sections turn with the nodes
+// (Phi, Omega = w), the axis stays on x; at each evaluation point the strain and its rate are
+// the interpolated axial stretch x'(xi) / X'(xi) - 1 and v'(xi) / X'(xi) (beam.cc, beam2.cc
+// ViscoElasticBeam: DefPrimeLoc = R^T (L' + L x Omega), L x Omega = 0 here), all else zero, and
+// the axial force is K ex + C ePx.
+TEST(PrivateData, ViscoelasticBeamsStretchingAndSpinning) {
+  constexpr double w = 0.5, EA = 1000., CA = 10.;
+  constexpr const char* deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 2e-3; time step: 1e-3; tolerance: 1e-12; max iterations: 30;
+end: initial value;
+begin: control data; structural nodes: 5; rigid bodies: 5; beams: 2; end: control data;
+begin: nodes;
+  structural: 1, dynamic, 0., 0., 0., eye, 0., 0., 0., 0.5, 0., 0.;
+  structural: 2, dynamic, 1., 0., 0., eye, 0.2, 0., 0., 0.5, 0., 0.;
+  structural: 3, dynamic, 0., 1., 0., eye, 0., 0., 0., 0.5, 0., 0.;
+  structural: 4, dynamic, 1., 1., 0., eye, 0.1, 0., 0., 0.5, 0., 0.;
+  structural: 5, dynamic, 2., 1., 0., eye, 0.3, 0., 0., 0.5, 0., 0.;
+end: nodes;
+begin: elements;
+  body: 1, 1, 1., null, eye;
+  body: 2, 2, 1., null, eye;
+  body: 3, 3, 1., null, eye;
+  body: 4, 4, 1., null, eye;
+  body: 5, 5, 1., null, eye;
+  beam2: 1, 1, null, 2, null, eye, linear viscoelastic generic,
+    diag, 1000., 100., 100., 50., 50., 50., diag, 10., 1., 1., 1., 1., 1.;
+  beam3: 2, 3, null, 4, null, 5, null, eye, linear viscoelastic generic,
+    diag, 1000., 100., 100., 50., 50., 50., diag, 10., 1., 1., 1., 1., 1., same, same;
+end: elements;
+)";
+  BuildResult b = run("viscoelastic_beams", deck);
+  const Vec3 phi = rot::R_to_rotvec(node(b, 1).R_WN());
+  EXPECT_GT(phi.x(), 5e-4);
+  const auto point = [&](const std::string& pre, double ex, double ePx, const Vec3& X, std::map<std::string, double>& e) {
+    e[pre + "ex"] = ex;
+    e[pre + "ePx"] = ePx;
+    e[pre + "Fx"] = EA * ex + CA * ePx;
+    for (const char* q : {"ey", "ez", "kx", "ky", "kz", "Fy", "Fz", "Mx", "My", "Mz", "ePy", "ePz", "kPx", "kPy", "kPz"})
+      e[pre + q] = 0.;
+    put3(e, pre + "X{1}", X);
+    put3(e, pre + "Phi{1}", phi);
+    put3(e, pre + "Omega{1}", Vec3(w, 0., 0.));
+  };
+  {
+    const StructNode &n1 = node(b, 1), &n2 = node(b, 2);
+    ASSERT_GT(n2.v_W().x() - n1.v_W().x(), 0.1);
+    std::map<std::string, double> e;
+    point("", (n2.x_W() - n1.x_W()).x() - 1., (n2.v_W() - n1.v_W()).x(), Vec3(0.5 * (n1.x_W() + n2.x_W())), e);
+    check_kind("beam2 (viscoelastic)", "mbdyn/struct/beam2.cc `ViscoElasticBeam2`", element(b, "beam", 1), e, 1e-7);
+  }
+  {
+    // Three nodes one apart: X'(xi) = 1; N = (xi (xi - 1), 2 (1 - xi^2), xi (xi + 1)) / 2.
+    const StructNode* n[3] = {&node(b, 3), &node(b, 4), &node(b, 5)};
+    std::map<std::string, double> e;
+    for (int p = 0; p < 2; ++p) {
+      const double xi = (p == 0 ? -1. : 1.) / std::sqrt(3.);
+      const double N[3] = {0.5 * xi * (xi - 1.), 1. - xi * xi, 0.5 * xi * (xi + 1.)}, dN[3] = {xi - 0.5, -2. * xi, xi + 0.5};
+      Vec3 X = Vec3::Zero(), dx = Vec3::Zero(), dv = Vec3::Zero();
+      for (int k = 0; k < 3; ++k) {
+        X += N[k] * n[k]->x_W();
+        dx += dN[k] * n[k]->x_W();
+        dv += dN[k] * n[k]->v_W();
+      }
+      EXPECT_GT(std::abs(dv.x()), 0.05);
+      point(p == 0 ? "pI." : "pII.", dx.x() - 1., dv.x(), X, e);
+    }
+    check_kind("beam (beam3, viscoelastic)", "mbdyn/struct/beam.cc `ViscoElasticBeam`", element(b, "beam", 2), e, 1e-7);
+  }
+  // An elastic beam has no rate data (beam.cc iGetPrivDataIdx_int): see BeamsUnderAxialLoad.
+  EXPECT_EQ(element(b, "beam", 2).private_data_index("pI.omegaX"), 0u);
+  EXPECT_EQ(element(b, "beam", 2).private_data_index("pI.OMEGAx"), 19u);
+}
+
+
+// A datum MBDyn's dGetPrivData refuses (hbeam.cc: the shear strains; beam.cc: an elastic beam's
+// strain rates) is refused where a deck asks for it: element drive, `bind`, the [element, ...]
+// plugin, each with the input error at the index.
+TEST(PrivateData, DatumMbdynRefusesIsAnInputError) {
+  const std::string head = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: 1e-3; time step: 1e-3; end: initial value;
+begin: control data; structural nodes: 3; joints: 1; beams: 1; parameter nodes: 1; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, static, 1., 0., 0., eye, null, null;
+  structural: 3, static, 2., 0., 0., eye, null, null;
+  parameter: 5, element;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  hbeam: 3, 1, null, 2, null, linear elastic generic, diag, 1000., 100., 100., 50., 50., 50.;
+)";
+  for (const std::string& card : {std::string("drive caller: 1, element, 3, beam, index, 2, direct;"),
+                                  std::string("bind: 3, beam, 5, index, 8;"),
+                                  std::string("set: [element, SHEAR, 3, beam, index=9];")}) {
+    SCOPED_TRACE(card);
+    try {
+      read_deck_text("refused_datum", head + "  " + card + "\nend: elements;\n");
+      ADD_FAILURE() << "read";
+    } catch (const parser::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("which MBDyn does not return (shear"), std::string::npos) << e.what();
+    }
+  }
+  // The named data still read.
+  EXPECT_EQ(read_deck_text("named_datum", head + "  drive caller: 1, element, 3, beam, string, \"Fx\", direct;\n"
+                                                  "end: elements;\n")
+                .not_implemented,
+            0u);
 }
 
 }  // namespace

@@ -605,8 +605,8 @@ unsigned ModalJoint::private_data_index(std::string_view name) const {
   return 0;
 }
 
-// modal.cc Modal: q, qP, qPP of each mode, then 18 per FEM node (x, its rotation by index
-// only, xP, w, xPP, wP).
+// modal.cc Modal: q, qP, qPP of each mode, then 18 per FEM node (x, its rotation, which has no
+// name and MBDyn's dGetPrivData refuses, xP, w, xPP, wP).
 parser::PrivateDataOwner::DatumInfo ModalJoint::private_data_info(unsigned i) const {
   if (i < 1 || i > private_data_count()) return {};
   const int k = static_cast<int>(i) - 1, N = modes();
@@ -618,13 +618,13 @@ parser::PrivateDataOwner::DatumInfo ModalJoint::private_data_info(unsigned i) co
   const int rest = k - 3 * N, n = rest / 18, slot = rest % 18, c = slot % 3 + 1;
   static constexpr const char* kName[6] = {"x", "", "xP", "w", "xPP", "wP"};
   static constexpr const char* kMeaning[6] = {"FEM node position, global frame",
-                                              "FEM node rotation (index only; MBDyn names none)",
+                                              "FEM node rotation (MBDyn names none, returns none)",
                                               "FEM node velocity, global frame",
                                               "FEM node angular velocity, global frame",
                                               "FEM node acceleration, global frame",
                                               "FEM node angular acceleration, global frame"};
   const int what = slot / 3;
-  if (kName[what][0] == '\0') return {"", kMeaning[what]};
+  if (kName[what][0] == '\0') return {"", kMeaning[what], false, true};
   return {fmt::format("{}[{},{}]", kName[what], body_.node_labels[n], c), kMeaning[what]};
 }
 
