@@ -54,7 +54,10 @@ std::string BeamSlider::log_line() const {
   return s;
 }
 
-void BeamSlider::initial_state(Vector& y, Vector&) const { y[first_index()] = s_ref_; }
+// MBDyn's BeamSliderJoint has no SetValue: the abscissa unknown starts at 0 whatever the initial
+// beam and node (these only pick the current beam; its sRef member is overwritten by the first
+// AssRes), and the derivatives phase moves it onto the line from there, one beam per residual.
+void BeamSlider::initial_state(Vector& y, Vector&) const { y[first_index()] = 0.0; }
 
 DofOrder BeamSlider::dof_order(int i) const {
   return p_.friction && i == 4 + rotation_multipliers() ? p_.friction->dof_order() : DofOrder::Algebraic;

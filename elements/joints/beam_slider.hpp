@@ -14,6 +14,8 @@
 // the finite volume containing s gets -F and -(M + (x_c - x_node) x F), split between two
 // nodes with weights dW (smearing) within +/- smearing of the volume boundary s = +/-1/sqrt(3).
 // Past the ends of a beam (|s| > 1) the slider moves on to the next one (s -= 2) or the previous.
+// The abscissa unknown starts at 0 (MBDyn sets no initial value for it); `initial beam` picks the
+// current beam, `initial node` nothing the solution sees.
 // The joint takes no part in the initial assembly (as MBDyn's).
 // Friction (§2.8, as MBDyn 2023's BeamSliderJoint): sliding velocity v = v_rel . l/|l| with
 // v_rel the velocity of the sliding point minus that of the line's material point, normal force

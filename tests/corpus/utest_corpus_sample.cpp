@@ -17,6 +17,7 @@ const fs::path kCorpus = fs::path(MBL_SHARED_DIR) / "corpus";
 struct SampleDeck {
   const char* id;
   Outcome expected;
+  bool velocities = false;  ///< every column agrees: XP and Omega too (1e-4 of each range)
 };
 
 // Small and quick decks of several sources and card families; the whole corpus is
@@ -31,6 +32,11 @@ const SampleDeck kSample[] = {
     {"t.elec.accelerometer2", Outcome::Agree},  // the same, read back by genels
     {"t.elec.motor", Outcome::Agree},           // DC motor between electric nodes
     {"t.thermo.source", Outcome::NoReference},  // thermal capacitances, resistance, source
+    // Two beam sliders on strings of five beams, one starting on the last beam (its abscissa
+    // starts at 0 as MBDyn's, and the derivatives phase walks it back one beam per residual),
+    // without and with friction.
+    {"t.joints.slider.sliders", Outcome::Agree, true},
+    {"t.joints.slider.sliders_friction", Outcome::Agree, true},
 };
 
 }  // namespace
@@ -56,5 +62,8 @@ TEST(CorpusSample, ReadsRunsAndAgreesWithMBDyn) {
     EXPECT_STREQ(outcome_name(results[i].outcome), outcome_name(s->expected))
         << decks[i].id << ": " << results[i].message;
     if (s->expected == Outcome::Agree) EXPECT_EQ(results[i].run_records, decks[i].records) << decks[i].id;
+    if (s->velocities)
+      EXPECT_TRUE(results[i].velocities_agree)
+          << decks[i].id << ": " << results[i].velocity_worst << " = " << results[i].velocity_error;
   }
 }

@@ -102,6 +102,47 @@ struct SliderFixture {
 
 }  // namespace
 
+TEST(BeamSliderInitialState, AbscissaStartsAtZeroWhateverTheInitialBeamAndNode) {
+  // MBDyn's BeamSliderJoint has no SetValue: the unknown abscissa starts at 0 (the middle of the
+  // first beam), the initial beam only picks the current one; an initial beam 2, node 3 must not
+  // seed it with 2 k + node - 2 = 3.
+  for (int beam : {0, 1})
+    for (int node : {1, 3}) {
+      Model model;
+      std::vector<StructNode*> nodes;
+      for (int k = 0; k < 5; ++k) {
+        StructNode::InitialConditions ic;
+        ic.x_W = Vec3(0.5 * k, 0.0, 0.0);
+        nodes.push_back(static_cast<StructNode*>(
+            &model.add_node(std::make_unique<StructNode>(k + 1, StructNode::Type::Dynamic, ic))));
+      }
+      StructNode::InitialConditions ic;
+      ic.x_W = Vec3(2.0, 0.0, 0.0);
+      auto* slider =
+          static_cast<StructNode*>(&model.add_node(std::make_unique<StructNode>(9, StructNode::Type::Dynamic, ic)));
+      BeamSlider::Params p;
+      p.slider = Attachment{slider, Vec3::Zero(), Mat3::Identity()};
+      p.type = BeamSlider::Type::Classic;
+      p.initial_beam = beam;
+      p.initial_node = node;
+      for (int b = 0; b < 2; ++b) {
+        std::vector<BeamPoint> pts;
+        for (int i = 0; i < 3; ++i) pts.push_back({nodes[2 * b + i]});
+        std::vector<BeamSection> secs(2);
+        for (auto& sec : secs)
+          sec.law = std::make_unique<laws::LinearViscoElasticLaw<6>>(Mat6(Mat6::Identity() * 1e3), Mat6::Zero());
+        auto& b_el = model.add_element(std::make_unique<Beam>(10 + b, std::move(pts), std::move(secs)));
+        p.beams.push_back(BeamSlider::Segment{static_cast<const Beam*>(&b_el)});
+      }
+      auto& joint = static_cast<BeamSlider&>(model.add_element(std::make_unique<BeamSlider>(20, std::move(p))));
+      model.setup_elements();
+      model.number_dofs();
+      Vector y, yp;
+      model.initial_state(y, yp);
+      EXPECT_EQ(y[joint.first_index()], 0.0) << "initial beam " << beam + 1 << ", node " << node;
+    }
+}
+
 TEST(BeamSliderJacobian, InsideAVolumeAndInTheSmearingBands) {
   // s_ref = s on the first beam: node 1's volume, around -1/sqrt(3) and +1/sqrt(3), node 2's.
   for (auto type : {BeamSlider::Type::Spherical, BeamSlider::Type::Classic, BeamSlider::Type::Spline}) {
