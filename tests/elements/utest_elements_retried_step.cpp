@@ -20,15 +20,7 @@ namespace {
 // own, cannot start here: sticking imposes a zero rate that the joint imposes otherwise). The
 // joint's frames are tilted and a couple loads its reactions, so that the constraint's rotation
 // (R_rel against the target) is not exactly about axis 3 and the target's rotation shows.
-constexpr const char* kAxialRotationDeck = R"(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
+const std::string kAxialRotationDeck = std::string(mbl::test::kRetriedStepHeader) + R"(begin: control data;
 	structural nodes: 2;
 	rigid bodies: 1;
 	joints: 2;
@@ -51,15 +43,7 @@ end: elements;
 // A 1 kg slider on a rail (a beam3 on clamped nodes) under gravity, pushed along the rail by a
 // force 40 t N: discrete Coulomb friction (0.2 of its weight) holds it until t = 0.049 s, in the
 // step from 0.04 to 0.06 s that fails.
-constexpr const char* kBeamSliderDeck = R"(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
+const std::string kBeamSliderDeck = std::string(mbl::test::kRetriedStepHeader) + R"(begin: control data;
 	structural nodes: 4;
 	rigid bodies: 1;
 	beams: 1;
@@ -104,15 +88,7 @@ std::string driven_maxwell_deck() {
 // four times larger in a window around 0.6 of the failing step (0.04 .. 0.06 s): one of its
 // stages (Bathe at 0.586, mssth3 at 0.609, DIRK54 at 0.611) sees turbulent flow and switches the
 // pipe to turbulent; no evaluation of the half steps falls in the window.
-constexpr const char* kPipeDeck = R"deck(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
+const std::string kPipeDeck = std::string(mbl::test::kRetriedStepHeader) + R"deck(begin: control data;
 	hydraulic nodes: 2;
 	hydraulic elements: 1;
 	genels: 2;
@@ -135,15 +111,7 @@ end: elements;
 std::string discrete_control_deck() {
   const auto dir = mbl::test::fresh_temp_dir("retried_step_discrete_control");
   std::ofstream(dir / "control.dat") << "1. 0.\n0. 1.\n1. 0.\n0. 1.\n";
-  return R"(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
+  return std::string(mbl::test::kRetriedStepHeader) + R"(begin: control data;
 	abstract nodes: 3;
 	electric elements: 1;
 	genels: 3;
@@ -171,15 +139,7 @@ end: elements;
 // A rotor hub spinning at 40 rad/s about z, free, carrying a blade (an aerodynamic body tied to the
 // rotor): the rotor's uniform inflow, with a delay, keeps the converged mean induced velocity the
 // blade sees at the next step (rotor.cpp: u_mean_prev_).
-constexpr const char* kRotorDeck = R"(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
+const std::string kRotorDeck = std::string(mbl::test::kRetriedStepHeader) + R"(begin: control data;
 	structural nodes: 2;
 	rigid bodies: 1;
 	joints: 1;
@@ -212,15 +172,7 @@ std::string aerodynamic_surface_deck() {
                                      "0. 1.\n-180. 0. 0.\n-10. -1.0966 -1.0966\n0. 0. 0.\n10. 1.0966 1.0966\n180. 0. 0.\n"
                                      "0. 1.\n-180. .01 .01\n-10. .013 .013\n0. .01 .01\n10. .013 .013\n180. .01 .01\n"
                                      "0. 1.\n-180. 0. 0.\n-10. 0. 0.\n0. 0. 0.\n10. 0. 0.\n180. 0. 0.\n";
-  return R"(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
+  return std::string(mbl::test::kRetriedStepHeader) + R"(begin: control data;
 	structural nodes: 1;
 	rigid bodies: 1;
 	air properties;
@@ -258,7 +210,7 @@ TEST_P(RetriedStepOfElement, RestoresTheBeamSlidersFrictionAndTheBeam) {
 }
 
 TEST_P(RetriedStepOfElement, RestoresWhatADrivenElementWraps) {
-  mbl::test::expect_retry_equals_direct(GetParam(), driven_maxwell_deck().c_str(), 0.05, 2, 6);
+  mbl::test::expect_retry_equals_direct(GetParam(), driven_maxwell_deck(), 0.05, 2, 6);
 }
 
 // The pipe's laminar/turbulent switch.
@@ -268,7 +220,7 @@ TEST_P(RetriedStepOfElement, RestoresThePipesFlowRegime) {
 
 // The discrete control's samples and the control computed from them.
 TEST_P(RetriedStepOfElement, RestoresTheDiscreteControlsSamples) {
-  mbl::test::expect_retry_equals_direct(GetParam(), discrete_control_deck().c_str(), 0.02, 2, 4);
+  mbl::test::expect_retry_equals_direct(GetParam(), discrete_control_deck(), 0.02, 2, 4);
 }
 
 // The rotor's mean induced velocity.
@@ -278,7 +230,7 @@ TEST_P(RetriedStepOfElement, RestoresTheRotorsInducedVelocity) {
 
 // The aerodynamic surfaces' unsteady histories (Bielawa's angles, Theodorsen's pivot).
 TEST_P(RetriedStepOfElement, RestoresTheAerodynamicSurfacesHistories) {
-  mbl::test::expect_retry_equals_direct(GetParam(), aerodynamic_surface_deck().c_str(), 0.02, 2, 4);
+  mbl::test::expect_retry_equals_direct(GetParam(), aerodynamic_surface_deck(), 0.02, 2, 4);
 }
 
 INSTANTIATE_TEST_SUITE_P(Esdirk, RetriedStepOfElement, ::testing::Values("Bathe", "mssth3", "DIRK54"));
