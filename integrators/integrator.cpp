@@ -494,8 +494,15 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
   const RhoFunction rho_alg = spec.rho_alg ? spec.rho_alg : spec.rho;
   using coef::Lms;
   if (name == "cranknicolson" || name == "cranknicholson")
-    return std::make_unique<StepNIntegrator<1>>(
-        "crank nicolson", [](double, double h, double, int, int) { return coef::trapezoidal(h); },
+    return std::make_unique<StepNIntegrator<2>>(
+        "crank nicolson",
+        [](double, double h, double hp, int, int avail) {
+          // Under error control, a step whose past step differs from it (avail < 2; fixed steps
+          // never) is taken by the variable-step ms2 with rho = 0 (BDF2): a damped step wherever
+          // the step changes, as hope does (docs/adaptive.md: two undamped steps of different
+          // sizes let the multipliers of index-3 constraints grow).
+          return avail < 2 ? coef::ms2(0.0, h, hp) : coef::trapezoidal(h);
+        },
         nullptr, nullptr, false);
   if (name == "impliciteuler" || (name == "bdf" && spec.bdf_order == 1))
     return std::make_unique<StepNIntegrator<1>>(

@@ -15,15 +15,7 @@ namespace {
 using mbl::Vector;
 namespace integ = mbl::integrators;
 
-constexpr const char* kDeck = R"(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
+const std::string kDeck = std::string(mbl::test::kRetriedStepHeader) + R"(begin: control data;
 	structural nodes: 2;
 	rigid bodies: 1;
 	gravity;
@@ -40,7 +32,7 @@ end: elements;
 
 /// The deck `deck` (kDeck by default) stepped by hand (tests/support/retried_step.hpp).
 struct Solve : mbl::test::StepBySteps {
-  explicit Solve(const char* method, const char* deck = kDeck) : StepBySteps(method, deck) {}
+  explicit Solve(const char* method, const std::string& deck = kDeck) : StepBySteps(method, deck) {}
   const mbl::StructNode& node(unsigned label) const { return *model.find_struct_node(label); }
 };
 

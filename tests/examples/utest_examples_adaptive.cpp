@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <initializer_list>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -188,32 +189,64 @@ Outcome smooth_pendulum_exact(double T) {
   return o;
 }
 
+/// The smooth pendulum under `method` with rtol = atol = each of `tolerances`: error / tolerance
+/// at each (the error: the largest difference of the node's coordinates at 5 s from the closed
+/// form).
+std::vector<double> error_over_tolerance(const std::string& method, std::initializer_list<double> tolerances) {
+  const Outcome exact = smooth_pendulum_exact(5.0);
+  std::vector<double> ratios;
+  for (double tol : tolerances) {
+    const std::string strategy = fmt::format("error control, {}, {}", tol, tol);
+    const Outcome run = run_variant("pendulum_smooth", {method, strategy});
+    EXPECT_EQ(run.rc, 0) << method << " tolerance " << tol << "\n" << run.log;
+    if (run.rc != 0) return ratios;
+    EXPECT_EQ(run.final_time, 5.0);
+    const double e = position_error(run, exact);
+    std::printf("%-24s tol %.0e: %ld steps, error %.3g (%.2f tol)\n", method.c_str(), tol, run.steps, e, e / tol);
+    ratios.push_back(e / tol);
+  }
+  return ratios;
+}
+
 class ErrorFollowsTolerance : public ::testing::TestWithParam<const char*> {};
 
 // The issue: on the smooth large-amplitude pendulum the achieved error follows the tolerance within
 // a factor of 10 for tolerances 1e-3 .. 1e-7: tolerance / 10 <= error <= 10 tolerance at each, for a
 // method of every family (multistep, ESDIRK, second-order seed). Error control per unit step makes
-// the error proportional to the tolerance (docs/adaptive.md); the error is the largest difference of
-// the node's coordinates at 5 s from the closed form.
+// the error proportional to the tolerance (docs/adaptive.md).
 TEST_P(ErrorFollowsTolerance, OnTheSmoothPendulum) {
   const std::string method = GetParam();
-  const Outcome exact = smooth_pendulum_exact(5.0);
-  for (double tol : {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}) {
-    const std::string strategy = fmt::format("error control, {}, {}", tol, tol);
-    const Outcome run = run_variant("pendulum_smooth", {method, strategy});
-    ASSERT_EQ(run.rc, 0) << method << " tolerance " << tol << "\n" << run.log;
-    EXPECT_EQ(run.final_time, 5.0);
-    const double e = position_error(run, exact);
-    std::printf("%-24s tol %.0e: %ld steps, error %.3g (%.2f tol)\n", method.c_str(), tol, run.steps, e, e / tol);
-    EXPECT_LE(e, 10 * tol) << method << " tolerance " << tol;
-    EXPECT_GE(e, tol / 10) << method << " tolerance " << tol;
+  const std::vector<double> ratios = error_over_tolerance(method, {1e-3, 1e-4, 1e-5, 1e-6, 1e-7});
+  for (double r : ratios) {
+    EXPECT_LE(r, 10.) << method;
+    EXPECT_GE(r, 0.1) << method;
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, ErrorFollowsTolerance,
                          ::testing::Values("ms, 0.6", "bdf", "ms3, 0.6", "ms4, 0.6", "ss2, 0.6", "ss3, 0.6", "ss4, 0.6",
-                                           "Bathe, 0.6", "msstc3, 0.", "generalized alpha, 0.6"),
+                                           "Bathe, 0.6", "msstc3, 0.", "generalized alpha, 0.6", "crank nicolson"),
                          [](const ::testing::TestParamInfo<const char*>& i) { return test::test_identifier(i.param); });
+
+// The first-order methods take steps proportional to the tolerance per unit step (3.5e5 steps at
+// 1e-4, 3.5e7 at 1e-6: docs/adaptive.md), so they are measured at 1e-3 and 1e-4 only. Half
+// implicit (symplectic Euler) is within the band there. Implicit euler's error is proportional
+// to the tolerance but about 40 times it: its local error is numerical damping, an error in
+// amplitude, which the large-amplitude pendulum's amplitude-dependent period turns into a phase
+// error growing with time; the test holds it to proportionality (a tenth of the error for a tenth
+// of the tolerance, within a factor of 2) and to at most 100 times the tolerance.
+TEST(ErrorFollowsToleranceFirstOrder, OnTheSmoothPendulum) {
+  for (double r : error_over_tolerance("half implicit", {1e-3, 1e-4})) {
+    EXPECT_LE(r, 10.);
+    EXPECT_GE(r, 0.1);
+  }
+  const std::vector<double> euler = error_over_tolerance("implicit euler", {1e-3, 1e-4});
+  ASSERT_EQ(euler.size(), 2u);
+  EXPECT_LE(euler[0], 100.);
+  EXPECT_LE(euler[1], 100.);
+  EXPECT_GE(euler[1] / euler[0], 0.5);
+  EXPECT_LE(euler[1] / euler[0], 2.);
+}
 
 TEST(ErrorControl, EndsAtTheFinalTimeWithEveryStepInTheOutAndASummary) {
   const Outcome run = run_variant("pendulum_smooth", {"ms, 0.6", "error control, 1.e-4"});

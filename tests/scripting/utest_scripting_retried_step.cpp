@@ -12,15 +12,7 @@ namespace {
 // A 1 kg body on a spring whose anchor follows the body's position through a first-order filter
 // kept in the state table (a number, and a nested table of the last two converged times changed
 // in place: a shallow copy would share it); a force along x keeps it moving.
-constexpr const char* kLuaStateDeck = R"(begin: data;
-	problem: initial value;
-end: data;
-begin: initial value;
-	initial time: 0.;
-	final time: 1.;
-	time step: 1e-2;
-end: initial value;
-begin: control data;
+const std::string kLuaStateDeck = std::string(mbl::test::kRetriedStepHeader) + R"(begin: control data;
 	structural nodes: 1;
 	rigid bodies: 1;
 	forces: 1;

@@ -56,7 +56,7 @@ struct StepBySteps {
                                      return o;
                                    }(),
                                    std::make_unique<integrators::DenseSolver>()};
-  StepBySteps(const char* method, const char* deck) : built(read_deck_text("retried_step.mbd", deck)) {
+  StepBySteps(const char* method, const std::string& deck) : built(read_deck_text("retried_step.mbd", deck)) {
     integrators::MethodSpec spec;
     spec.name = method;
     spec.rho = [](double) { return 0.0; };
@@ -78,7 +78,8 @@ struct StepBySteps {
 // A body on a Maxwell viscoelastic spring (internal viscous strains advanced per converged
 // step) pushed by a force through a discrete filter of a sample and hold (drives with memory):
 // element, law and drive states an abandoned step must give back.
-inline constexpr const char* kStatefulDeck = R"(begin: data;
+/// The data and initial-value blocks of the decks of these tests (their method is the test's).
+inline constexpr const char* kRetriedStepHeader = R"(begin: data;
 	problem: initial value;
 end: data;
 begin: initial value;
@@ -86,7 +87,9 @@ begin: initial value;
 	final time: 1.;
 	time step: 1e-2;
 end: initial value;
-begin: control data;
+)";
+
+inline const std::string kStatefulDeck = std::string(kRetriedStepHeader) + R"(begin: control data;
 	structural nodes: 2;
 	rigid bodies: 1;
 	joints: 2;
@@ -110,7 +113,7 @@ end: elements;
 /// end (its earlier stages converged) and is retried as `after` steps of dt / 2, against a run
 /// that takes the same steps without the failure. Returns the runs for further checks.
 inline std::pair<std::unique_ptr<StepBySteps>, std::unique_ptr<StepBySteps>> expect_retry_equals_direct(
-    const char* method, const char* deck, double dt, int before, int after) {
+    const char* method, const std::string& deck, double dt, int before, int after) {
   auto retried = std::make_unique<StepBySteps>(method, deck), direct = std::make_unique<StepBySteps>(method, deck);
   for (int k = 0; k < before; ++k)
     for (StepBySteps* r : {retried.get(), direct.get()}) EXPECT_TRUE(r->step(dt)) << method << " step " << k;
