@@ -439,6 +439,56 @@ void TotalJoint::jacobian(JacobianSink& J, const StepContext& c) {
   }
 }
 
+bool TotalJoint::constraint_time_derivative(double t, Eigen::Ref<Vector> phi_t) const {
+  // Rows (X - x0(t)) / dCoef and theta_d / dCoef, theta_d = ax exp^-1(R_rel exp(-theta0(t) x)):
+  // MBDyn's XDeltaPrime -= XDrv.GetP(), ThetaDeltaPrime -= RDelta ThetaDrv.GetP() (RDelta at the
+  // drive's value, without the free components' remnant; the drive hinge's ThetaPrime -= GetP()
+  // takes no RDelta). Velocity rows are not holonomic.
+  const Vec3 x0_t = p_.x0 && p_.x0->has_derivative() ? p_.x0->derivative(t) : Vec3::Zero();
+  Vec3 th0_t = Vec3::Zero();
+  if (p_.theta0 && p_.theta0->has_derivative()) {
+    th0_t = p_.theta0->derivative(t);
+    if (p_.flavor != Flavor::DriveHinge)
+      th0_t = kinematics().R_rel * rot::rotvec_to_R(imposed_theta(t)).transpose() * th0_t;
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (pos_dof_[i] >= 0 && p_.position[i] == Status::Position) phi_t[pos_dof_[i]] = -x0_t[i];
+    if (rot_dof_[i] >= 0 && p_.rotation[i] == Status::Position) phi_t[rot_dof_[i]] = -th0_t[i];
+  }
+  return true;
+}
+
+bool TotalJoint::inverse_dynamics_rates(int order, double t, Eigen::Ref<Vector> rhs) const {
+  if (!p_.inverse_dynamics_drives) return false;
+  const Kinematics k = kinematics();
+  auto value = [t](const drives::TplDriveCallerPtr<Vec3>& d) { return d ? d->value(t) : Vec3::Zero(); };
+  // RDelta = R_rel exp(-theta0 x), at the drive's value (MBDyn's R0 = Rot(ThetaDrv.Get())).
+  const Mat3 R0 = rot::rotvec_to_R(imposed_theta(t));
+  const Mat3 R_delta = k.R_rel * R0.transpose();
+  const Vec3 omega0 = value(p_.omega0);
+  Vec3 pos, rot;
+  if (order == 1) {
+    // Phi = X - x0, theta_d: their rates at fixed nodes are -x0', -RDelta omega0.
+    pos = -value(p_.x0_p);
+    rot = -(R_delta * omega0);
+  } else {
+    // d2/dt2 of X = R_ah^T d (d = x_b + f_b - x_a) with no acceleration: R_ah^T (w_b x w_b x f_b
+    // - 2 w_a x d' + w_a x w_a x d) - x0''; of theta_d: R_ahr^T ((w_b - w_a) x R_bhr R0^T omega0
+    // + w_a x w_b) + RDelta omega0', with the sign of the rows (MBDyn's ACCELERATION AssRes).
+    const Vec3 wa = p_.a.w_W(), wb = p_.b.w_W();
+    const Vec3 d_rate = p_.b.v_W() + wb.cross(k.fb_W) - p_.a.v_W();
+    pos = k.R_ah.transpose() * (wb.cross(wb.cross(k.fb_W)) - 2.0 * wa.cross(d_rate) + wa.cross(wa.cross(k.b1))) -
+          value(p_.x0_pp);
+    const Vec3 w_drive_W = p_.b.R_hr_W() * (R0.transpose() * omega0);
+    rot = -(k.R_ahr.transpose() * ((wb - wa).cross(w_drive_W) + wa.cross(wb)) + R_delta * value(p_.omega0_p));
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (pos_dof_[i] >= 0 && p_.position[i] == Status::Position) rhs[pos_dof_[i]] = pos[i];
+    if (rot_dof_[i] >= 0 && p_.rotation[i] == Status::Position) rhs[rot_dof_[i]] = rot[i];
+  }
+  return true;
+}
+
 void TotalJoint::after_convergence(const StepContext& c) {
   k_ = kinematics();
   // The private datum keeps counting turns (energy balances integrate "rz"): of the rotation

@@ -99,6 +99,10 @@ class TotalJoint final : public Joint {
     std::array<Status, 3> rotation{Status::Inactive, Status::Inactive, Status::Inactive};
     drives::TplDriveCallerPtr<Vec3> x0;      ///< imposed position (or velocity), R_ah frame
     drives::TplDriveCallerPtr<Vec3> theta0;  ///< imposed rotation (or angular velocity), R_ahr frame
+    /// `problem: inverse dynamics` (total and total pin joints): the imposed relative velocity and
+    /// acceleration (R_ah frame), angular velocity and its derivative (frame of theta0's rotation).
+    drives::TplDriveCallerPtr<Vec3> x0_p, x0_pp, omega0, omega0_p;
+    bool inverse_dynamics_drives = false;   ///< read with them (the constraint blocks that are given)
     Vec3 direction = Vec3::UnitX();          ///< imposed displacement: the unit direction
     unsigned equation_label = 0;             ///< total internal reaction: its total equation
     /// Axial rotation: friction about axis 3 of side a's rotation frame, as the revolute hinge's
@@ -132,6 +136,14 @@ class TotalJoint final : public Joint {
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
+  /// The imposed components' time derivative as MBDyn's InitialAssRes (totalj.cc, drvdisp.cc,
+  /// drvhinge.cc, totalequation.cc): the drives' own derivatives (MBDyn's sine and the like take
+  /// the mean of both sides at their start), nothing of a drive that is not differentiable.
+  bool constraint_time_derivative(double t, Eigen::Ref<Vector> phi_t) const override;
+  /// Under inverse dynamics, the velocity and acceleration rows of MBDyn's inverse-dynamics
+  /// AssRes (totalj.cc, TotalJoint and TotalPinJoint): the derivative drives, not differences of
+  /// the value's (which straddle a drive's jump).
+  bool inverse_dynamics_rates(int order, double t, Eigen::Ref<Vector> rhs) const override;
   /// What after_convergence() commits (the turns counted, the free rotation accumulated into the
   /// target, the converged kinematics and reactions private data read, the friction's memory),
   /// given back when a step is abandoned (core/element.hpp).

@@ -48,19 +48,27 @@ Status read_status(CardReader& in, bool rotation) {
 }
 
 /// The optional `position constraint, ...` and `orientation constraint, ...` blocks. Under
-/// `problem: inverse dynamics` MBDyn reads three drives each (value, first and second
-/// derivative); that problem is not implemented, the derivatives are read and not used.
+/// `problem: inverse dynamics` MBDyn reads three drives each (totalj.cc: XDrv, XPDrv, XPPDrv and
+/// ThetaDrv, OmegaDrv, OmegaPDrv): the value, and what the velocity and acceleration subproblems
+/// impose.
 void read_constraints(CardReader& in, BuildContext& ctx, TotalJoint::Params& p) {
-  const int drives_per_constraint = ctx.inverse_dynamics() ? 3 : 1;
+  const bool inverse_dynamics = ctx.inverse_dynamics();
+  if (inverse_dynamics) p.inverse_dynamics_drives = true;
   if (in.keyword_is("position constraint")) {
     for (auto& s : p.position) s = read_status(in, false);
     p.x0 = read_vec3_tpl(in, ctx);
-    for (int k = 1; k < drives_per_constraint; ++k) read_vec3_tpl(in, ctx);
+    if (inverse_dynamics) {
+      p.x0_p = read_vec3_tpl(in, ctx);
+      p.x0_pp = read_vec3_tpl(in, ctx);
+    }
   }
   if (in.keyword_is("orientation constraint")) {
     for (auto& s : p.rotation) s = read_status(in, true);
     p.theta0 = read_vec3_tpl(in, ctx);
-    for (int k = 1; k < drives_per_constraint; ++k) read_vec3_tpl(in, ctx);
+    if (inverse_dynamics) {
+      p.omega0 = read_vec3_tpl(in, ctx);
+      p.omega0_p = read_vec3_tpl(in, ctx);
+    }
   }
 }
 

@@ -40,6 +40,16 @@ class Driven final : public Element {
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;
   void after_predict(const StepContext& c) override;
+  /// The wrapped element's, while active (inactive rows hold no constraint).
+  bool constraint_time_derivative(double t, Eigen::Ref<Vector> phi_t) const override {
+    return active_ && inner_->constraint_time_derivative(t, phi_t);
+  }
+  /// Inactive: none (the rows only hold the unknowns at zero).
+  bool inverse_dynamics_rates(int order, double t, Eigen::Ref<Vector> rhs) const override {
+    if (active_) return inner_->inverse_dynamics_rates(order, t, rhs);
+    rhs.setZero();
+    return true;
+  }
   /// The activity as the step began, and the wrapped element's memory (core/element.hpp).
   void save_step_state() override {
     saved_ = {active_, pending_, was_active_, stepping_};

@@ -62,6 +62,18 @@ class Element : public parser::PrivateDataOwner {
 
   // Initial assembly (technical manual §6.1) evaluates the regular residual()/jacobian() with
   // StepContext::initial_assembly set (phases/initial_assembly.hpp).
+  /// Initial assembly, velocity subproblem (technical manual eq. 6.12): the partial time
+  /// derivative of the element's own holonomic constraint rows (d residual / dt at fixed nodes,
+  /// dCoef = 1), one entry per own unknown, holding the phase's differences of the residual in
+  /// time on entry; an element that states its rows as MBDyn's InitialAssRes does (e.g. with the
+  /// drives' own derivatives, totalj.cc) overwrites them and returns true.
+  virtual bool constraint_time_derivative(double /*t*/, Eigen::Ref<Vector> /*phi_t*/) const { return false; }
+  /// Inverse dynamics (technical manual §6.3): the known terms of the element's own constraint
+  /// rows in the velocity (order 1: Phi_t) and acceleration (order 2: d2 Phi/dt2 at zero
+  /// accelerations) subproblems, so that Phi_q u + rhs = 0, one entry per own unknown, as MBDyn's
+  /// AssRes(..., InverseDynamics::VELOCITY / ACCELERATION) states them (e.g. a prescribed
+  /// motion's derivative drives, totalj.cc). false: the phase differentiates the residual.
+  virtual bool inverse_dynamics_rates(int /*order*/, double /*t*/, Eigen::Ref<Vector> /*rhs*/) const { return false; }
 
   // ---- output ------------------------------------------------------------------------------------
   /// Whether the element's type and label appear in the NetCDF `elem` groups (MBDyn leaves out

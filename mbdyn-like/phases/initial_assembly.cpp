@@ -117,8 +117,8 @@ VelocityOutcome assemble_velocities(Model& model, const RunSettings& s, const st
   participants_jacobian(parts, assembly_step(t, 0.0, y, yp), J0);
   Vector r, r_h, r_h2;
   participants_residual(parts, assembly_step(t, 1.0, y, yp), n, r);
-  // Phi_t by forward differences in time (a drive's derivative at its start is the one after
-  // it), Richardson-extrapolated to second order: 2 D(h/2) - D(h).
+  // Phi_t by forward differences in time, Richardson-extrapolated to second order:
+  // 2 D(h/2) - D(h).
   const double h = 1e-6 * std::max(1.0, std::abs(t));
   model.update(t + h, y, yp);
   participants_residual(parts, assembly_step(t + h, 1.0, y, yp), n, r_h);
@@ -126,7 +126,14 @@ VelocityOutcome assemble_velocities(Model& model, const RunSettings& s, const st
   participants_residual(parts, assembly_step(t + h / 2, 1.0, y, yp), n, r_h2);
   model.set_time(t, s.time_step, 0);
   model.update(t, y, yp);
-  const Vector phi_t = (4.0 * (r_h2 - r) - (r_h - r)) / h;
+  Vector phi_t = (4.0 * (r_h2 - r) - (r_h - r)) / h;
+  // Where an element states its own (MBDyn's InitialAssRes, e.g. a drive's derivative taken as
+  // the mean of both sides at the drive's start), that one.
+  for (Element* e : parts)
+    if (e->dof_count() > 0) {
+      Vector own = phi_t.segment(e->first_index(), e->dof_count());
+      if (e->constraint_time_derivative(t, own)) phi_t.segment(e->first_index(), e->dof_count()) = own;
+    }
 
   SparseMatrix A(m);
   Vector rhs = Vector::Zero(m), c_cur = Vector::Zero(m);

@@ -170,7 +170,7 @@ class InverseDynamicsStep {
     update(y, yp);
     kinematic_matrix(roles_.prescribed, w1[1], y, yp, velocity_.J);
     {
-      const Vector phi_t = constraint_rate(y, yp);
+      const Vector phi_t = constraint_rates(1, y, yp);
       Vector rhs = Vector::Zero(n_);
       for (StructNode* sn : nodes_) {
         const int i = sn->eq_index();
@@ -188,7 +188,7 @@ class InverseDynamicsStep {
     // ---- acceleration: Phi_q a = -(d/dt)^2 Phi at a = 0, with the velocity's matrix (and
     // factorisation) ------------------------------------------------------------------------------
     {
-      const Vector phi_tt = constraint_acceleration(y, yp);
+      const Vector phi_tt = constraint_rates(2, y, yp);
       Vector rhs = Vector::Zero(n_);
       for (std::size_t k = 0; k < nodes_.size(); ++k) {
         const StructNode* sn = nodes_[k];
@@ -332,6 +332,23 @@ class InverseDynamicsStep {
     }
     restore(y, yp);
     return d;
+  }
+
+  /// The prescribed joints' known terms of the velocity (order 1: Phi_t) or acceleration
+  /// (order 2) rows: each joint's own where it states them, as MBDyn's inverse-dynamics AssRes
+  /// does with the derivative drives (a drive's jump, e.g. `Time <= T1`, is not differentiated
+  /// across), differences of its residual otherwise.
+  Vector constraint_rates(int order, const Vector& y, const Vector& yp) {
+    Vector rates = Vector::Zero(n_);
+    std::vector<Element*> differentiated;
+    for (Element* e : roles_.prescribed)
+      if (!e->inverse_dynamics_rates(order, t_, rates.segment(e->first_index(), e->dof_count())))
+        differentiated.push_back(e);
+    if (differentiated.empty()) return rates;
+    const Vector d = order == 1 ? constraint_rate(y, yp) : constraint_acceleration(y, yp);
+    for (Element* e : differentiated)
+      rates.segment(e->first_index(), e->dof_count()) = d.segment(e->first_index(), e->dof_count());
+    return rates;
   }
 
   /// Phi_t, at the solved configuration.

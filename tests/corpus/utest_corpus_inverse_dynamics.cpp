@@ -1,7 +1,7 @@
 // The inverse dynamics decks of the corpus (MBDyn's tests/invdyn, `problem: inverse dynamics`):
 // fully actuated (invdyn, invdyn1) and underdetermined fully actuated ones, with ergonomy
 // deformable hinges, rods and beams and the PA-10 arm, agree with MBDyn's .mov with its number
-// of records, within a bound per deck, and write its .out "Step" lines (none under `output:
+// of records, within a bound per deck (velocities within 1e-4 of their range), and write its .out "Step" lines (none under `output:
 // none`). The position subproblem iterates as MBDyn's (it stops on the constraints, so MBDyn's
 // iterates are the answer): where the decks say so, every step takes MBDyn's number of
 // iterations.
@@ -67,6 +67,10 @@ TEST(CorpusInverseDynamics, DecksAgreeWithMBDyn) {
                                  [&](const InverseDynamicsDeck& k) { return decks[i].id == k.id; });
     EXPECT_EQ(test_runs::step_lines(work / decks[i].id / "run.out"), x->step_lines) << decks[i].id;
     EXPECT_LE(results[i].error, x->max_error) << decks[i].id;
+    // Every column: the velocities too (corpus tool, 1e-4 of each range), the prescribed motion's
+    // derivative drives taken as given (at t = 0.5, where `Time <= T1` switches them, too).
+    EXPECT_TRUE(results[i].velocities_agree) << decks[i].id << ": " << results[i].velocity_worst << " = "
+                                             << results[i].velocity_error;
     if (x->mbdyn_iterations) {
       EXPECT_EQ(test_runs::step_iterations(work / decks[i].id / "run.out"),
                 test_runs::step_iterations(work / decks[i].id / "ref.out"))
