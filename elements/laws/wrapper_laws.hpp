@@ -30,8 +30,10 @@ class OwnedLaw {
   std::unique_ptr<ConstitutiveLaw<N>> l_;
 };
 
-/// A law that wraps one other law (of dimension M, by default its own): memory, viscosity and
-/// output items are the wrapped law's.
+/// A law that wraps one other law (of dimension M, by default its own): memory and viscosity are
+/// the wrapped law's; its output items and private data are not shown (MBDyn's wrappers, bistop,
+/// axial, drive caller, invariant angular, override neither OutputAppend nor the private data of
+/// their ConstitutiveLaw base, constltp_impl.h, constltp_axw.h).
 template <class Derived, int N, int M = N>
 class SingleWrapperLaw : public ClonableLaw<Derived, N> {
  public:
@@ -40,9 +42,7 @@ class SingleWrapperLaw : public ClonableLaw<Derived, N> {
   void save_step_state() override { law_->save_step_state(); }
   void restore_step_state() override { law_->restore_step_state(); }
   bool is_viscous() const override { return law_->is_viscous(); }
-  int output_count() const override { return law_->output_count(); }
-  LawOutputItem output_item(int i) const override { return law_->output_item(i); }
-  double output_value(int i) const override { return law_->output_value(i); }
+  int output_count() const override { return 0; }
   int private_data_count() const override { return 0; }
 
  protected:
@@ -69,7 +69,11 @@ class PrestressedLaw final : public SingleWrapperLaw<PrestressedLaw<N>, N> {
     this->F_eps_ = law.stiffness();
     this->F_eps_dot_ = law.damping();
   }
-  // MBDyn's prestress and prestrain belong to the law itself, which keeps its private data.
+  // MBDyn's prestress and prestrain belong to the law itself, which keeps its output items and
+  // private data.
+  int output_count() const override { return this->law_->output_count(); }
+  LawOutputItem output_item(int i) const override { return this->law_->output_item(i); }
+  double output_value(int i) const override { return this->law_->output_value(i); }
   int private_data_count() const override { return this->law_->private_data_count(); }
 
  private:
