@@ -23,7 +23,10 @@ class DriveCaller {
   virtual ~DriveCaller() = default;
   /// Value at time t (the current model state is available through the environment).
   virtual double value(double t) const = 0;
-  /// First time derivative, where MBDyn provides one.
+  /// MBDyn's bIsDifferentiable: only the drives MBDyn differentiates say so (string, file, meter,
+  /// closest next, sample and hold, bistop do not): it decides the derivative column of a drive's
+  /// output and whether initial assemblies, shock absorbers and motors take the drive's rate
+  /// (else 0, as MBDyn). derivative() may still be defined for our own uses.
   virtual bool has_derivative() const { return false; }
   virtual double derivative(double t) const { return 0.0; }
   /// Drives with memory (sample and hold, discrete filter, ...) advance here, once per

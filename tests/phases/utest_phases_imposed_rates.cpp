@@ -87,6 +87,41 @@ end: elements;
   EXPECT_NEAR(n1[5][3], 0.1 * std::sin(5.0 * t), 1e-8);
 }
 
+// The same plunge and pitch as string drives: MBDyn's string drive is not differentiable (no
+// bIsDifferentiable override), so the initial assembly imposes no rate: the first record holds
+// zero velocities; past the start the node follows the drives.
+TEST(ImposedRates, InitialAssemblyTakesNoRateOfAStringDrive) {
+  const std::string deck = R"mbd(
+begin: data; problem: initial value; end: data;
+begin: initial value;
+	initial time: 0.; final time: 1.e-2; time step: 1.e-3;
+	tolerance: 1.e-9; max iterations: 10;
+end: initial value;
+begin: control data; structural nodes: 1; joints: 1; end: control data;
+begin: nodes;
+	structural: 1, static, null, eye, null, null;
+end: nodes;
+begin: elements;
+	joint: 1, total pin joint, 1,
+		position, null, position orientation, eye, rotation orientation, eye,
+		position, null, position orientation, eye, rotation orientation, eye,
+		position constraint, active, active, active,
+			0., 0., 1., string, "0.1*sin(5*Time)",
+		orientation constraint, active, active, active,
+			0., 1., 0., string, "0.02*sin(8*Time)";
+end: elements;
+)mbd";
+  const mbl::test::TextDeckRun run = mbl::test::run_deck_text("utest_phases_imposed_rates_string", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const Rows n1 = rows_of(run.output("mov"), 1);
+  ASSERT_EQ(n1.size(), 11u);
+  ASSERT_EQ(n1[0].size(), 13u);
+  EXPECT_NEAR(n1[0][9], 0.0, 1e-12);
+  EXPECT_NEAR(n1[0][11], 0.0, 1e-12);
+  const double t = 1e-3 * 5;
+  EXPECT_NEAR(n1[5][3], 0.1 * std::sin(5.0 * t), 1e-8);
+}
+
 // A node 1 away from the clamped one along x, moved along x and turned about z by a prescribed
 // motion whose rates jump at T1 = 0.5: v = 0.1, omega = 0.2 up to T1, 0.3 and 0.6 after; the
 // accelerations drives are 0. Every record,
