@@ -34,18 +34,22 @@ Rows rows_of(const std::filesystem::path& path, unsigned label) {
   return out;
 }
 
+/// The opening of the initial-assembly decks: ten steps of 1 ms from t = 0.
+constexpr const char* kTenStepsOpening = R"mbd(
+begin: data; problem: initial value; end: data;
+begin: initial value;
+	initial time: 0.; final time: 1.e-2; time step: 1.e-3;
+	tolerance: 1.e-9; max iterations: 10;
+end: initial value;
+)mbd";
+
 }  // namespace
 
 // Node 1: plunge z = 0.1 sin(5 t) and pitch about y 0.02 sin(8 t), both starting at t = 0: the
 // first record holds 0.25 and 0.08, half of 0.5 and 0.16. Node 2: the same drives started at
 // t = -1: the whole derivatives 0.5 cos(5) and 0.16 cos(8), at the assembled z = 0.1 sin(5).
 TEST(ImposedRates, InitialAssemblyTakesTheDrivesOwnRateAtTheirStart) {
-  const std::string deck = R"mbd(
-begin: data; problem: initial value; end: data;
-begin: initial value;
-	initial time: 0.; final time: 1.e-2; time step: 1.e-3;
-	tolerance: 1.e-9; max iterations: 10;
-end: initial value;
+  const std::string deck = std::string(kTenStepsOpening) + R"mbd(
 begin: control data; structural nodes: 2; joints: 2; end: control data;
 begin: nodes;
 	structural: 1, static, null, eye, null, null;
@@ -91,12 +95,7 @@ end: elements;
 // bIsDifferentiable override), so the initial assembly imposes no rate: the first record holds
 // zero velocities; past the start the node follows the drives.
 TEST(ImposedRates, InitialAssemblyTakesNoRateOfAStringDrive) {
-  const std::string deck = R"mbd(
-begin: data; problem: initial value; end: data;
-begin: initial value;
-	initial time: 0.; final time: 1.e-2; time step: 1.e-3;
-	tolerance: 1.e-9; max iterations: 10;
-end: initial value;
+  const std::string deck = std::string(kTenStepsOpening) + R"mbd(
 begin: control data; structural nodes: 1; joints: 1; end: control data;
 begin: nodes;
 	structural: 1, static, null, eye, null, null;
