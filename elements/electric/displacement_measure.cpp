@@ -11,12 +11,15 @@ void DisplacementMeasure::initial_state(Vector& y, Vector& yp) const {
 }
 
 void DisplacementMeasure::assemble(LocalAssembly& a, const StepContext&, bool) {
-  a.reserve(13);
-  const auto k1 = a.kinematics(*p_.node1);
-  const auto k2 = a.kinematics(*p_.node2);
+  // MBDyn's DispMeasure::AssJac (elec/displacement.cc) writes only the abstract node's own column
+  // (dCoef): the distance is not linearised in the nodes' motion, and its Newton iterates follow
+  // that matrix, so only the output unknown is seeded here.
+  a.reserve(1);
   const auto out = scalar_node(a, *p_.output);
-  const Vec3AD d = k2.x + k2.R * p_.offset2_N.cast<AD>() - k1.x - k1.R * p_.offset1_N.cast<AD>();
-  a.add(p_.output->first_index(), AD(d.norm() - out.x));
+  const StructNode& n1 = *p_.node1;
+  const StructNode& n2 = *p_.node2;
+  const double distance = (n2.x_W() + n2.R_WN() * p_.offset2_N - n1.x_W() - n1.R_WN() * p_.offset1_N).norm();
+  a.add(p_.output->first_index(), AD(a.constant(distance) - out.x));
 }
 
 }  // namespace mbl::elements::electric

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "elements/input/drive_input.hpp"
+#include "mbdyn-like/core/model.hpp"
 #include "parser/errors.hpp"
 
 namespace mbl::elements {
@@ -10,10 +11,23 @@ namespace mbl::elements {
 StateSpaceGenel::StateSpaceGenel(unsigned label, StateSpaceParams p, std::string type)
     : Element(label), p_(std::move(p)), type_(std::move(type)) {}
 
+void StateSpaceGenel::setup(Model& model) { env_ = &model.drive_env(); }
+
 void StateSpaceGenel::initial_state(Vector& y, Vector& yp) const {
   const int n = dof_count();
   if (p_.x0.size()) y.segment(first_index(), n) = p_.x0;
   if (p_.xp0.size()) yp.segment(first_index(), n) = p_.xp0;
+  // Without E, MBDyn's GenelStateSpaceSISO/MIMO::SetValue (elec/genfilt.cc) starts the state's
+  // derivative at A x + B u, the inputs' initial values (a given derivative is replaced), so the
+  // state equations hold from the start.
+  if (!p_.E.size()) {
+    StepContext c;
+    c.t = env_ ? env_->time : 0.0;
+    c.y = &y;
+    c.yp = &yp;
+    const Vector x = y.segment(first_index(), n);
+    yp.segment(first_index(), n) = p_.A * x + p_.B * inputs(c);
+  }
 }
 
 Vector StateSpaceGenel::inputs(const StepContext& c) const {
@@ -36,7 +50,13 @@ void StateSpaceGenel::residual(ResidualSink& r, const StepContext& c) {
     r.add(p_.outputs[i].equation(), y_model[i] - p_.outputs[i].value(c));
 }
 
-// J = -(dr/dy' + dCoef dr/dy); inputs from drives contribute nothing.
+// J = -(dr/dy' + dCoef dr/dy) for the state, as MBDyn's GenelStateSpaceSISO/MIMO::AssJac
+// (elec/genfilt.cc) writes it elsewhere: the Newton iterates, and so the converged states within
+// the tolerance, follow MBDyn's matrix. It puts the input columns of the state rows as +B times
+// dCoef (the value of a node dof) or 1 (its derivative), the opposite sign of dr/du, and leaves
+// out the feedthrough D. On each output's own column MBDyn puts dCoef, right for the
+// differential nodes its decks use; an algebraic output node gets 1 here (with dCoef its Newton
+// update would be 1/dCoef times too large). Inputs from drives contribute nothing.
 void StateSpaceGenel::jacobian(JacobianSink& J, const StepContext& c) {
   const int n = dof_count(), i0 = first_index();
   Matrix J_xx = -c.dCoef * p_.A;
@@ -46,11 +66,8 @@ void StateSpaceGenel::jacobian(JacobianSink& J, const StepContext& c) {
   for (std::size_t j = 0; j < p_.inputs.size(); ++j) {
     if (!p_.inputs[j].dof) continue;
     const NodeDof& u = *p_.inputs[j].dof;
-    const double cu = u.update_coef(c.dCoef);
-    for (int k = 0; k < n; ++k) J.add(i0 + k, u.unknown(), -p_.B(k, j) * cu);
-    if (p_.D.size())
-      for (std::size_t i = 0; i < p_.outputs.size(); ++i)
-        J.add(p_.outputs[i].equation(), u.unknown(), -p_.D(i, j) * cu);
+    const double cu = u.differential ? 1.0 : c.dCoef;
+    for (int k = 0; k < n; ++k) J.add(i0 + k, u.unknown(), p_.B(k, j) * cu);
   }
   for (std::size_t i = 0; i < p_.outputs.size(); ++i) {
     const NodeDof& y = p_.outputs[i];

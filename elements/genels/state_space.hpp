@@ -40,6 +40,7 @@ class StateSpaceGenel final : public Element {
   std::string_view type_name() const override { return type_; }
   int dof_count() const override { return static_cast<int>(p_.A.rows()); }
   DofOrder dof_order(int) const override { return DofOrder::Differential; }
+  void setup(Model& model) override;
   void initial_state(Vector& y, Vector& yp) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
@@ -48,6 +49,7 @@ class StateSpaceGenel final : public Element {
   Vector inputs(const StepContext& c) const;
   StateSpaceParams p_;
   std::string type_;
+  const DriveEnvironment* env_ = nullptr;  ///< the model's clock, for drive inputs at the start
 };
 
 }  // namespace mbl::elements

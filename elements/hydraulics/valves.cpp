@@ -152,10 +152,15 @@ void DynamicControlValve::assemble(LocalAssembly& a, const StepContext& c, bool 
   const double force = p_.force->value(c.t);
 
   const double area_min = p_.width * p_.stroke_max * p_.loss;
-  const AD open = p_.width * s;  // signed opening
+  // MBDyn's Dynamic_control_valve::AssJac (valve.cc) writes the flows' derivatives with respect
+  // to the spool displacement (its Jac15..Jac45) with the opposite sign; its Newton iterates, and
+  // so the converged states within the tolerance, follow that matrix: the flows see s through a
+  // copy whose derivative is reversed (the values are the same).
+  const AD s_flows(s.value(), -s.derivatives());
+  const AD open = p_.width * s_flows;  // signed opening
   const bool direct = s.value() > 0.;
-  const AD A12 = direct ? AD(area_min + open) : AD(area_min + 0. * s), A34 = A12;
-  const AD A13 = direct ? AD(area_min + 0. * s) : AD(area_min - open), A24 = A13;
+  const AD A12 = direct ? AD(area_min + open) : AD(area_min + 0. * s_flows), A34 = A12;
+  const AD A13 = direct ? AD(area_min + 0. * s_flows) : AD(area_min - open), A24 = A13;
 
   const auto [c1, c2, c3, cf1, cf2, cf3] = stroke_end_penalties(s.value(), sp.value(), vp.value(), -p_.stroke_max,
                                                                  p_.stroke_max, p_.c_displacement, p_.c_velocity,

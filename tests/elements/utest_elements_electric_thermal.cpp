@@ -50,11 +50,27 @@ TEST(ElectricJacobians, Accelerometers) {
 }
 
 TEST(ElectricJacobians, DisplacementMeasure) {
+  // MBDyn's DispMeasure::AssJac (elec/displacement.cc) writes only dCoef on the abstract node:
+  // the nodes' columns of the distance, -dCoef dd/dq, are absent (d = |x2 + f2 - x1 - f1|,
+  // dd/dx2 = e, dd/dtheta2 = f2 x e, and the opposite for node 1); the rest is the derivative.
   ScalarFixture f;
   auto& out = f.scalar(3, "abstract");
-  f.model.add_element(std::make_unique<DisplacementMeasure>(
-      1, DisplacementMeasureParams{f.n1, Vec3(0.1, -0.2, 0.3), f.n2, Vec3(-0.3, 0.05, 0.2), &out}));
+  const Vec3 o1(0.1, -0.2, 0.3), o2(-0.3, 0.05, 0.2);
+  f.model.add_element(std::make_unique<DisplacementMeasure>(1, DisplacementMeasureParams{f.n1, o1, f.n2, o2, &out}));
+  bool nodes_columns_empty = true;
+  f.known_deviation = [&](Eigen::MatrixXd& J, const Vector&, double dCoef) {
+    const Vec3 f1 = f.n1->R_WN() * o1, f2 = f.n2->R_WN() * o2;
+    const Vec3 e = (f.n2->x_W() + f2 - f.n1->x_W() - f1).normalized();
+    const int row = out.first_index();
+    for (int k = 0; k < 6; ++k)
+      nodes_columns_empty = nodes_columns_empty && J(row, f.n1->dof_index() + k) == 0.0 && J(row, f.n2->dof_index() + k) == 0.0;
+    J.block<1, 3>(row, f.n1->dof_index()) += dCoef * e.transpose();
+    J.block<1, 3>(row, f.n1->dof_index() + 3) += dCoef * f1.cross(e).transpose();
+    J.block<1, 3>(row, f.n2->dof_index()) -= dCoef * e.transpose();
+    J.block<1, 3>(row, f.n2->dof_index() + 3) -= dCoef * f2.cross(e).transpose();
+  };
   const auto r = f.check_with({&out});
+  EXPECT_TRUE(nodes_columns_empty);
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
 

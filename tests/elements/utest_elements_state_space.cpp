@@ -32,7 +32,20 @@ TEST(StateSpaceGenel, JacobianAgainstFiniteDifferences) {
   p.D = Matrix{{0.1, 0.2, 0.3}, {-0.4, 0.5, 0.0}};
   p.x0 = Vector{{0.25, -0.35}};
   p.xp0 = Vector{{0.1, 0.05}};
-  f.model.add_element(std::make_unique<StateSpaceGenel>(1, std::move(p), "state space MIMO"));
+  const Matrix B = p.B, D = p.D;
+  auto& genel = static_cast<StateSpaceGenel&>(f.model.add_element(std::make_unique<StateSpaceGenel>(1, std::move(p), "state space MIMO")));
+  // MBDyn's GenelStateSpaceMIMO::AssJac (elec/genfilt.cc): the node inputs' columns of the state
+  // rows hold +B (times dCoef for a value, 1 for a derivative), the opposite of dr/du, and the
+  // feedthrough D is left out; taken back before the check, the rest is the derivative.
+  f.known_deviation = [&](Eigen::MatrixXd& J, const Vector&, double dCoef) {
+    const int cols[2] = {f.n1->dof_index() + 1, a_in.first_index()};
+    const double coef[2] = {1.0, dCoef};
+    const int out_rows[2] = {a_out1.first_index(), a_out2.first_index()};
+    for (int j = 0; j < 2; ++j) {
+      for (int k = 0; k < 2; ++k) J(genel.first_index() + k, cols[j]) -= 2.0 * B(k, j) * coef[j];
+      for (int i = 0; i < 2; ++i) J(out_rows[i], cols[j]) -= D(i, j) * coef[j];
+    }
+  };
   const auto r = f.check();
   EXPECT_LT(r.max_error, 1e-6) << r.str();
 }
