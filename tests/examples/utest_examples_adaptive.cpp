@@ -241,9 +241,10 @@ std::vector<double> error_over_tolerance(const std::string& method, std::initial
 class ErrorFollowsTolerance : public ::testing::TestWithParam<const char*> {};
 
 // The issue: on the smooth large-amplitude pendulum the achieved error follows the tolerance within
-// a factor of 10 for tolerances 1e-3 .. 1e-7: tolerance / 10 <= error <= 10 tolerance at each, for a
-// method of every family (multistep, ESDIRK, second-order seed). Error control per unit step makes
-// the error proportional to the tolerance (docs/adaptive.md).
+// a factor of 10 for tolerances 1e-3 .. 1e-7: tolerance / 10 <= error <= 10 tolerance at each (the
+// error over the run, error_over_tolerance), for every second-order method of every family
+// (multistep, single step, ESDIRK, second-order seed). Error control per unit step makes the error
+// proportional to the tolerance (docs/adaptive.md).
 TEST_P(ErrorFollowsTolerance, OnTheSmoothPendulum) {
   const std::string method = GetParam();
   const std::vector<double> ratios = error_over_tolerance(method, {1e-3, 1e-4, 1e-5, 1e-6, 1e-7});
