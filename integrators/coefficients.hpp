@@ -61,10 +61,8 @@ Tableau esdirk3_5();                     ///< DIRK43 = ESDIRK3(2)5L[2]SA
 Tableau esdirk4_6();                     ///< DIRK54 = ESDIRK4(3)6L[2]SA_2
 
 /// Embedded weights b_hat of a stiffly accurate ESDIRK for error control (docs/adaptive.md):
-/// b_hat_{s-1} = 0 and, for a method of order 2, b_hat_0..s-2 the interpolatory quadrature on
-/// the nodes c_0 .. c_{s-2} (sum b_hat c^k = 1/(k+1), k < s-1); for a method of order 3 or more
-/// (and for nodes closer than 0.05) the least-norm weights of order exactly 2. Different from b
-/// (b_{s-1} = gamma != 0); y - y_hat = O(h^3) either way.
+/// b_hat_{s-1} = 0 and b_hat_0..s-2 the least-norm weights of order exactly 2 (sum b_hat = 1,
+/// sum b_hat c = 1/2). Different from b (b_{s-1} = gamma != 0); y - y_hat = O(h^3).
 Eigen::VectorXd embedded_weights(const Tableau& t);
 
 /// Stability function R(z) of a tableau (z = lambda h).

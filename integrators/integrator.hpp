@@ -207,7 +207,7 @@ class StageNIntegrator : public ImplicitStepIntegrator {
   using TableauFn = std::function<coef::Tableau(double rho)>;
   StageNIntegrator(std::string name, TableauFn tableau, RhoFunction rho);
   int implicit_stages() const override { return S - 1; }
-  /// The embedded weights (coef::embedded_weights) have order 2 at least.
+  /// The embedded weights (coef::embedded_weights) have order 2.
   int error_estimate_order() const override { return 2; }
 
  protected:

@@ -3,6 +3,9 @@
 
 #include <cmath>
 #include <complex>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "integrators/coefficients.hpp"
 
@@ -160,6 +163,54 @@ TEST(IntegratorCoefficients, SingleStepGammasReproduceLms) {
       if (r >= 3 && rho < 1.0) {
         EXPECT_GT(std::abs(g[1].imag()), 1e-6) << "complex gammas";
       }
+    }
+  }
+}
+
+/// Taylor coefficients z^0 .. z^K of R(z) = 1 + z w^T (I - z A)^-1 1 for the weights w of a
+/// stiffly accurate tableau's stages (w = b: the method; w = b_hat: the embedded one).
+std::vector<double> stability_series(const Tableau& t, const Eigen::VectorXd& w, int K) {
+  std::vector<double> out{1.0};
+  Eigen::VectorXd v = Eigen::VectorXd::Ones(t.stages());
+  for (int k = 1; k <= K; ++k) {
+    out.push_back(w.dot(v));
+    v = t.A * v;
+  }
+  return out;
+}
+
+// The error control's embedded weights (docs/adaptive.md, "ESDIRK embedded pairs"): of order
+// exactly 2 on the stages but the last, for every ESDIRK. For the order-2 MSSTC(3/4/5) the
+// estimate y - y_hat is not smaller than y's own local error on y' = lambda y, term by term in
+// h^3 and h^4 (the interpolatory b_hat of the highest order on MSSTC(4/5)'s nodes gave half of
+// the h^4 term, and runs up to 16 times less accurate than asked at large steps).
+TEST(EmbeddedWeights, OrderTwoAndNotBelowTheErrorOfTheOrderTwoMethods) {
+  std::vector<std::pair<std::string, Tableau>> all{{"DIRK33", esdirk3_4()}, {"DIRK43", esdirk3_5()},
+                                                   {"DIRK54", esdirk4_6()}};
+  for (double rho : {0.0, 0.3, 0.6, 1.0})
+    for (int n : {3, 4, 5}) {
+      all.push_back({"msstc" + std::to_string(n) + " " + std::to_string(rho), msstc(n, rho)});
+      all.push_back({"mssth" + std::to_string(n) + " " + std::to_string(rho), mssth(n, rho)});
+      if (n == 3) all.push_back({"Bathe " + std::to_string(rho), bathe(rho)});
+    }
+  for (const auto& [what, t] : all) {
+    const int s = t.stages();
+    const Eigen::VectorXd b_hat = embedded_weights(t);
+    ASSERT_EQ(b_hat.size(), s) << what;
+    EXPECT_EQ(b_hat[s - 1], 0.0) << what;
+    EXPECT_NEAR(b_hat.sum(), 1.0, 1e-12) << what;
+    EXPECT_NEAR(b_hat.dot(t.c), 0.5, 1e-12) << what;
+    // Order exactly 2: the estimate is O(h^3), not of a higher order.
+    EXPECT_GT(std::abs(b_hat.dot(t.c.cwiseProduct(t.c)) - 1.0 / 3.0), 1e-3) << what;
+    if (what.rfind("msstc", 0) != 0) continue;  // (Bathe's two nodes leave b_hat no choice)
+    const std::vector<double> R = stability_series(t, t.A.row(s - 1).transpose(), 4);
+    const std::vector<double> R_hat = stability_series(t, b_hat, 4);
+    double factorial = 2.0;
+    for (int k = 3; k <= 4; ++k) {
+      factorial *= k;
+      const double error = R[k] - 1.0 / factorial, estimate = R[k] - R_hat[k];
+      EXPECT_GT(error, 0.0) << what << " z^" << k;
+      EXPECT_GE(estimate, error) << what << " z^" << k;
     }
   }
 }
