@@ -30,7 +30,8 @@ constexpr const char* kC81Family = "c81 data";
 
 /// The wind profiles' keywords in any order (windprof.cc PowerLawGR::Read, LogarithmicGR::Read,
 /// ScalarFuncGR::Read): `reference position` and `reference orientation` (absolute, default the
-/// origin and the identity; given twice, the last counts, as MBDyn's), and for power law and
+/// origin and the identity; given twice, the last counts, as MBDyn's; the position is read with
+/// GetVecAbs, so a `reference, <label>` turns it and does not move it), and for power law and
 /// logarithmic `reference elevation`, `reference velocity` (a drive) and `exponent` or `surface
 /// roughness length`, each once and all required.
 void read_wind_profile_frame(CardReader& in, WindProfile& p, const char* kind, double* z_ref,
@@ -39,7 +40,7 @@ void read_wind_profile_frame(CardReader& in, WindProfile& p, const char* kind, d
   bool got_z = false, got_last = false;
   for (;;) {
     if (in.keyword_is("reference position")) {
-      p.x0_W = in.position(parser::RigidFrame{});
+      p.x0_W = in.direction_abs(parser::RigidFrame{});
     } else if (in.keyword_is("reference orientation")) {
       p.R0_W = in.orientation(parser::RigidFrame{});
     } else if (z_ref && in.peek_keyword_is("reference elevation")) {
@@ -71,8 +72,10 @@ void read_wind_profile_frame(CardReader& in, WindProfile& p, const char* kind, d
 GustPtr read_gust(CardReader& in, BuildContext& ctx) {
   if (in.keyword_is("front 1D")) {
     auto g = std::make_shared<FrontGust>();
-    g->front_W = in.vec3().normalized();
-    g->perturbation_W = in.vec3().normalized();
+    // Read as MBDyn's Gust1DGR (GetVecAbs) and used as given: the manual asks for unit vectors,
+    // MBDyn does not normalize them.
+    g->front_W = in.direction_abs(parser::RigidFrame{});
+    g->perturbation_W = in.direction_abs(parser::RigidFrame{});
     g->front_speed = in.real();
     g->profile = read_drive(in, ctx);
     return g;
