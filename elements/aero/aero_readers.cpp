@@ -168,7 +168,7 @@ void read_c81_card(CardReader& in, BuildContext& ctx, unsigned) {
   bool free_format = false;
   if (in.keyword_is("fc511") || in.keyword_is("nrel")) {
     ctx.skip(kC81Family, label);
-    return in.not_implemented("c81 data in fc511 or NREL format");
+    return in.not_implemented("c81 data in fc511 or NREL format (input manual §2.4.2)");
   }
   if (in.keyword_is("free format")) free_format = true;
   const bool flip = in.keyword_is("flip");
@@ -329,7 +329,7 @@ bool read_surface(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p, int b
   for (int b = 0; b < blocks; ++b) all.insert(all.end(), xi.begin(), xi.end());
   if (!read_airfoil(in, ctx, all, blocks, p.airfoil, p.theodorsen)) return false;
   if (p.theodorsen && blocks > 1) {
-    in.not_implemented("theodorsen unsteady aerodynamics on aerodynamic beams");
+    in.not_implemented("theodorsen unsteady aerodynamics on aerodynamic beams (input manual §8.1.1)");
     return false;
   }
   // The states need distinct aerodynamic centre and boundary-condition point (MBDyn's check).
@@ -347,7 +347,8 @@ bool read_surface(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p, int b
                                                        "steady, bielawa, 0 or 2"));
     p.bielawa = model == 2;
     if (p.bielawa && (p.airfoil.at_point.empty() || p.theodorsen)) {
-      in.not_implemented(p.theodorsen ? "unsteady, bielawa with theodorsen" : "unsteady, bielawa on the built-in airfoils");
+      in.not_implemented(p.theodorsen ? "unsteady, bielawa with theodorsen (input manual §8.1.1)"
+                                   : "unsteady, bielawa on the built-in airfoils (input manual §8.1.1)");
       return false;
     }
   }
@@ -371,7 +372,7 @@ void read_output_options(CardReader& in, BuildContext& ctx, AeroSurface& e) {
 
 void read_induced_velocity_link(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p) {
   if (in.keyword_is("user defined induced velocity")) {
-    in.not_implemented("user defined induced velocity");
+    in.not_implemented("user defined induced velocity (input manual §8.1.1, §8.1.6)");
     throw CardSkipped{};
   }
   if (!in.keyword_is("induced velocity") && !in.keyword_is("rotor")) return;
@@ -457,7 +458,7 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
           if (!found) in.fail_expected("a Glauert variant (glauert, coleman, drees, payne, white and blake, ...)");
         }
       } else {
-        in.not_implemented("induced velocity model \"" + std::string(in.peek_text()) + "\"");
+        in.not_implemented("induced velocity model \"" + std::string(in.peek_text()) + "\" (input manual §8.1.6)");
         throw CardSkipped{};
       }
       p.omega_ref = parser::checked_real(in, [](double v) { return v > 0; }, "a positive reference rotor speed");
@@ -507,7 +508,7 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
 
 void read_induced_velocity(CardReader& in, BuildContext& ctx, unsigned label) {
   if (!in.keyword_is("rotor")) {
-    in.not_implemented("induced velocity \"" + std::string(in.peek_text()) + "\"");
+    in.not_implemented("induced velocity \"" + std::string(in.peek_text()) + "\" (input manual §8.1.6)");
     throw CardSkipped{};
   }
   read_rotor_body(in, ctx, label);
