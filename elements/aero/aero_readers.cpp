@@ -28,17 +28,76 @@ constexpr const char* kC81Family = "c81 data";
 
 // ---- air properties ----------------------------------------------------------------------------
 
-FrontGust read_gust(CardReader& in, BuildContext& ctx) {
-  if (!in.keyword_is("front 1D")) {
-    in.not_implemented("air properties gust \"" + std::string(in.peek_text()) + "\"");
-    throw CardSkipped{};
+/// The wind profiles' keywords in any order (windprof.cc PowerLawGR::Read, LogarithmicGR::Read,
+/// ScalarFuncGR::Read): `reference position` and `reference orientation` (absolute, default the
+/// origin and the identity; given twice, the last counts, as MBDyn's; the position is read with
+/// GetVecAbs, so a `reference, <label>` turns it and does not move it), and for power law and
+/// logarithmic `reference elevation`, `reference velocity` (a drive) and `exponent` or `surface
+/// roughness length`, each once and all required.
+void read_wind_profile_frame(CardReader& in, WindProfile& p, const char* kind, double* z_ref,
+                             DriveCallerPtr* v_ref, const char* last_keyword, double* last,
+                             BuildContext& ctx) {
+  bool got_z = false, got_last = false;
+  for (;;) {
+    if (in.keyword_is("reference position")) {
+      p.x0_W = in.direction_abs(parser::RigidFrame{});
+    } else if (in.keyword_is("reference orientation")) {
+      p.R0_W = in.orientation(parser::RigidFrame{});
+    } else if (z_ref && in.peek_keyword_is("reference elevation")) {
+      if (got_z) in.fail(fmt::format("{}: reference elevation given twice", kind));
+      in.keyword();
+      *z_ref = parser::checked_real(in, [](double v) { return v > 0; }, "a positive reference elevation");
+      got_z = true;
+    } else if (v_ref && in.peek_keyword_is("reference velocity")) {
+      if (*v_ref) in.fail(fmt::format("{}: reference velocity given twice", kind));
+      in.keyword();
+      *v_ref = read_drive(in, ctx);
+    } else if (last && in.peek_keyword_is(last_keyword)) {
+      if (got_last) in.fail(fmt::format("{}: {} given twice", kind, last_keyword));
+      in.keyword();
+      *last = std::string_view(last_keyword) == "exponent"
+                  ? in.real()
+                  : parser::checked_real(in, [](double v) { return v > 0; }, "a positive surface roughness length");
+      got_last = true;
+    } else {
+      break;
+    }
   }
-  FrontGust g;
-  g.front_W = in.vec3().normalized();
-  g.perturbation_W = in.vec3().normalized();
-  g.front_speed = in.real();
-  g.profile = read_drive(in, ctx);
-  return g;
+  if (z_ref && !got_z) in.fail_expected(fmt::format("`reference elevation` of the {} wind profile", kind));
+  if (v_ref && !*v_ref) in.fail_expected(fmt::format("`reference velocity` of the {} wind profile", kind));
+  if (last && !got_last) in.fail_expected(fmt::format("`{}` of the {} wind profile", last_keyword, kind));
+}
+
+/// `<gust model>` (gust.cc InitGustData): front 1D, scalar function, power law, logarithmic.
+GustPtr read_gust(CardReader& in, BuildContext& ctx) {
+  if (in.keyword_is("front 1D")) {
+    auto g = std::make_shared<FrontGust>();
+    // Read as MBDyn's Gust1DGR (GetVecAbs) and used as given: the manual asks for unit vectors,
+    // MBDyn does not normalize them.
+    g->front_W = in.direction_abs(parser::RigidFrame{});
+    g->perturbation_W = in.direction_abs(parser::RigidFrame{});
+    g->front_speed = in.real();
+    g->profile = read_drive(in, ctx);
+    return g;
+  }
+  if (in.keyword_is("scalar function")) {
+    auto g = std::make_shared<ScalarFunctionWindProfile>();
+    read_wind_profile_frame(in, *g, "scalar function", nullptr, nullptr, nullptr, nullptr, ctx);
+    g->f = drives::read_scalar_function(in);
+    return g;
+  }
+  if (in.keyword_is("power law")) {
+    auto g = std::make_shared<PowerLawWindProfile>();
+    read_wind_profile_frame(in, *g, "power law", &g->z_ref, &g->v_ref, "exponent", &g->exponent, ctx);
+    return g;
+  }
+  if (in.keyword_is("logarithmic")) {
+    auto g = std::make_shared<LogarithmicWindProfile>();
+    read_wind_profile_frame(in, *g, "logarithmic", &g->z_ref, &g->v_ref, "surface roughness length", &g->roughness, ctx);
+    return g;
+  }
+  in.fail_expected("a gust model (front 1D, scalar function, power law, logarithmic)");
+  return nullptr;  // not reached
 }
 
 void read_air_properties(CardReader& in, BuildContext& ctx, unsigned) {
@@ -109,7 +168,7 @@ void read_c81_card(CardReader& in, BuildContext& ctx, unsigned) {
   bool free_format = false;
   if (in.keyword_is("fc511") || in.keyword_is("nrel")) {
     ctx.skip(kC81Family, label);
-    return in.not_implemented("c81 data in fc511 or NREL format");
+    return in.not_implemented("c81 data in fc511 or NREL format (input manual §2.4.2)");
   }
   if (in.keyword_is("free format")) free_format = true;
   const bool flip = in.keyword_is("flip");
@@ -176,8 +235,9 @@ Shape1D read_shape(CardReader& in) {
   return s;
 }
 
-/// The airfoil tables at each of the element's integration points (xi: their span coordinates).
-bool read_airfoil(CardReader& in, BuildContext& ctx, const std::vector<double>& xi, AirfoilData& a,
+/// The airfoil tables at each of the element's integration points (xi: their span coordinates,
+/// the Gauss points of each of the `blocks` portions).
+bool read_airfoil(CardReader& in, BuildContext& ctx, const std::vector<double>& xi, int blocks, AirfoilData& a,
                   bool& theodorsen) {
   // `theodorsen` wraps the c81 forms (the keyword `c81` is optional there).
   theodorsen = in.keyword_is("theodorsen");
@@ -200,18 +260,49 @@ bool read_airfoil(CardReader& in, BuildContext& ctx, const std::vector<double>& 
     a.at_point.assign(xi.size(), d);
     return true;
   }
-  if (interpolated && in.keyword_is("tolerance")) in.real();
-  if (interpolated) {
-    in.not_implemented("c81 interpolated airfoils");
-    return false;
-  }
+  // aerodata.cc ReadC81MultipleAeroData: `interpolated` takes a stall tolerance, and its first
+  // airfoil may sit at -1.
+  double tolerance = 1e-6;
+  if (interpolated && in.keyword_is("tolerance"))
+    tolerance = parser::checked_real(in, [](double v) { return v > 0; }, "a positive c81 data tolerance");
   const int n = static_cast<int>(parser::checked_integer(in, [](std::int64_t v) { return v > 0; }, "at least one airfoil"));
   std::vector<std::shared_ptr<const C81Data>> tables;
   std::vector<double> upper;
   for (int i = 0; i < n; ++i) {
     tables.push_back(find_c81(in, ctx));
+    if (upper.empty() && interpolated) {
+      upper.push_back(parser::checked_real(in, [](double v) { return v >= -1. && v <= 1.; }, "an airfoil position in [-1, 1]"));
+      continue;
+    }
     const double prev = upper.empty() ? -1. : upper.back();
     upper.push_back(parser::checked_real(in, [prev](double v) { return v > prev && v <= 1.; }, "an increasing end point in (-1, 1]"));
+  }
+  if (interpolated) {
+    // aerodata_impl.cc C81InterpolatedAeroData: each Gauss point of portion b is taken to its
+    // place in the element's span (the portions' bounds -1, 1; -1, 0, 1; -1, -1/sqrt 3, 1/sqrt 3,
+    // 1), and its airfoil interpolated linearly between the two about it (c81_data_merge).
+    const std::vector<double> bounds = blocks == 1   ? std::vector<double>{-1., 1.}
+                                       : blocks == 2 ? std::vector<double>{-1., 0., 1.}
+                                                     : std::vector<double>{-1., -1. / std::sqrt(3.), 1. / std::sqrt(3.), 1.};
+    const std::size_t per_block = xi.size() / static_cast<std::size_t>(blocks);
+    for (std::size_t i = 0; i < xi.size(); ++i) {
+      const std::size_t b = i / per_block;
+      const double csi = (bounds[b + 1] + bounds[b] + xi[i] * (bounds[b + 1] - bounds[b])) / 2.;
+      std::size_t to = 0;
+      for (std::size_t k = 1; k < upper.size() && to == 0; ++k)
+        if (upper[k] > csi) to = k;
+      if (csi < upper[0] || to == 0)
+        in.fail(fmt::format("expected c81 airfoils on both sides of the integration point at xi = {}", csi));
+      const std::size_t from = to - 1;
+      const double w = upper[to] - upper[from];
+      try {
+        a.at_point.push_back(std::make_shared<C81Data>(
+            interpolate_c81(*tables[from], *tables[to], (upper[to] - csi) / w, (csi - upper[from]) / w, tolerance)));
+      } catch (const std::runtime_error& e) {
+        in.fail(fmt::format("expected c81 airfoils {} and {} with the same tables: {}", from + 1, to + 1, e.what()));
+      }
+    }
+    return true;
   }
   // Sharp transitions: the first airfoil whose end point lies beyond the point.
   for (double x : xi) {
@@ -236,9 +327,9 @@ bool read_surface(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p, int b
   gauss_legendre(p.points, xi, w);
   std::vector<double> all;
   for (int b = 0; b < blocks; ++b) all.insert(all.end(), xi.begin(), xi.end());
-  if (!read_airfoil(in, ctx, all, p.airfoil, p.theodorsen)) return false;
+  if (!read_airfoil(in, ctx, all, blocks, p.airfoil, p.theodorsen)) return false;
   if (p.theodorsen && blocks > 1) {
-    in.not_implemented("theodorsen unsteady aerodynamics on aerodynamic beams");
+    in.not_implemented("theodorsen unsteady aerodynamics on aerodynamic beams (input manual §8.1.1)");
     return false;
   }
   // The states need distinct aerodynamic centre and boundary-condition point (MBDyn's check).
@@ -256,7 +347,8 @@ bool read_surface(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p, int b
                                                        "steady, bielawa, 0 or 2"));
     p.bielawa = model == 2;
     if (p.bielawa && (p.airfoil.at_point.empty() || p.theodorsen)) {
-      in.not_implemented(p.theodorsen ? "unsteady, bielawa with theodorsen" : "unsteady, bielawa on the built-in airfoils");
+      in.not_implemented(p.theodorsen ? "unsteady, bielawa with theodorsen (input manual §8.1.1)"
+                                   : "unsteady, bielawa on the built-in airfoils (input manual §8.1.1)");
       return false;
     }
   }
@@ -280,7 +372,7 @@ void read_output_options(CardReader& in, BuildContext& ctx, AeroSurface& e) {
 
 void read_induced_velocity_link(CardReader& in, BuildContext& ctx, AeroSurfaceParams& p) {
   if (in.keyword_is("user defined induced velocity")) {
-    in.not_implemented("user defined induced velocity");
+    in.not_implemented("user defined induced velocity (input manual §8.1.1, §8.1.6)");
     throw CardSkipped{};
   }
   if (!in.keyword_is("induced velocity") && !in.keyword_is("rotor")) return;
@@ -342,8 +434,13 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
       p.model = RotorParams::Model::None;
       if (in.keyword_is("radius")) p.radius = parser::checked_real(in, [](double v) { return v > 0; }, "a positive radius");
     } else {
-      if (in.keyword_is("uniform")) {
+      if (in.keyword_is("uniform sectional")) {
         p.model = RotorParams::Model::Uniform;
+        p.sectional_loads = true;
+      } else if (in.keyword_is("uniform")) {
+        p.model = RotorParams::Model::Uniform;
+      } else if (in.keyword_is("mangler")) {
+        p.model = RotorParams::Model::Mangler;
       } else if (in.keyword_is("dynamic inflow")) {
         p.model = RotorParams::Model::DynamicInflow;
       } else if (in.keyword_is("glauert")) {
@@ -361,7 +458,7 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
           if (!found) in.fail_expected("a Glauert variant (glauert, coleman, drees, payne, white and blake, ...)");
         }
       } else {
-        in.not_implemented("induced velocity model \"" + std::string(in.peek_text()) + "\"");
+        in.not_implemented("induced velocity model \"" + std::string(in.peek_text()) + "\" (input manual §8.1.6)");
         throw CardSkipped{};
       }
       p.omega_ref = parser::checked_real(in, [](double v) { return v > 0; }, "a positive reference rotor speed");
@@ -411,7 +508,7 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
 
 void read_induced_velocity(CardReader& in, BuildContext& ctx, unsigned label) {
   if (!in.keyword_is("rotor")) {
-    in.not_implemented("induced velocity \"" + std::string(in.peek_text()) + "\"");
+    in.not_implemented("induced velocity \"" + std::string(in.peek_text()) + "\" (input manual §8.1.6)");
     throw CardSkipped{};
   }
   read_rotor_body(in, ctx, label);

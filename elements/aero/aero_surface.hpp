@@ -77,6 +77,9 @@ class AeroSurface : public Element {
     return {y[first_index() + 2 * i], y[first_index() + 2 * i + 1]};
   }
   void send_to_induced_velocity(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) const;
+  /// The load of one integration point, at the point, to an induced velocity that takes sectional
+  /// loads (aeroelem.cc AddSectionalForce_int); send_to_induced_velocity sends to the others.
+  void send_section_to_induced_velocity(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) const;
 
   /// `jacobian, yes` (steady airfoils): MBDyn's sectional Jacobian (aerodata.cc
   /// GetForcesJacForwardDiff_int): the loads T0 at W and forward differences dT/dW with steps

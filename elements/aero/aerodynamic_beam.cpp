@@ -77,8 +77,10 @@ void AerodynamicBeam::residual(ResidualSink& r, const StepContext& c) {
     if (i == 0) F_W_[k].setZero(), M_W_[k].setZero();
     const Vec6d T = section_loads(point, P.s, xi_[i], section_velocity(P.R_WS, P.Vr, P.wr), S.rho, S.sound, c.t, true);
     const Vec3 F = P.R_WS * Vec3(T[0], T[1], T[2]) * P.weight;
+    const Vec3 M = P.R_WS * Vec3(T[3], T[4], T[5]) * P.weight;
+    send_section_to_induced_velocity(F, M, P.Xr);
     F_W_[k] += F;
-    M_W_[k] += P.R_WS * Vec3(T[3], T[4], T[5]) * P.weight + (P.Xr - S.x[k]).cross(F);
+    M_W_[k] += M + (P.Xr - S.x[k]).cross(F);
     if (i + 1 < p_.points) return;
     // The portion's loads, to the induced velocity element and to its node.
     send_to_induced_velocity(F_W_[k], M_W_[k], S.x[k]);

@@ -47,6 +47,7 @@ void AerodynamicBody::residual(ResidualSink& r, const StepContext& c) {
     const double weight = half_span_ * w_[i];
     const Vec3 F = R_WS * Vec3(T[0], T[1], T[2]) * weight;
     const Vec3 M = R_WS * Vec3(T[3], T[4], T[5]) * weight;
+    send_section_to_induced_velocity(F, M, node_.x_W() + Xb);
     F_W_ += F;
     M_W_ += M + Xb.cross(F);
   }

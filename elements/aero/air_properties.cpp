@@ -55,10 +55,40 @@ void AirProperties::setup(Model& m) {
 
 Vec3 AirProperties::velocity(const Vec3& x_W, double t) const {
   Vec3 v = air_speed_W_(t);
-  for (const FrontGust& g : gusts_)
-    v += g.perturbation_W * g.profile->value(g.front_speed * t - g.front_W.dot(x_W));
+  for (const GustPtr& g : gusts_) {
+    Vec3 v_gust_W;
+    if (g->velocity(x_W, t, v_gust_W)) v += v_gust_W;
+  }
   if (moving_frame_) v = moving_frame_->in_frame(v, t) - moving_frame_->transport_velocity(x_W, t);
   return v;
+}
+
+// gust.cc Gust1D::GetVelocity.
+bool FrontGust::velocity(const Vec3& x_W, double t, Vec3& v_W) const {
+  v_W = perturbation_W * profile->value(front_speed * t - front_W.dot(x_W));
+  return true;
+}
+
+// windprof.cc ScalarFuncWindProfile::GetVelocity: no lower limit on z.
+bool ScalarFunctionWindProfile::velocity(const Vec3& x_W, double, Vec3& v_W) const {
+  v_W = R0_W.col(0) * f->value(elevation(x_W));
+  return true;
+}
+
+// windprof.cc PowerLawWindProfile::GetVelocity.
+bool PowerLawWindProfile::velocity(const Vec3& x_W, double t, Vec3& v_W) const {
+  const double z = elevation(x_W);
+  if (z <= 0.) return false;
+  v_W = R0_W.col(0) * (v_ref->value(t) * std::pow(z / z_ref, exponent));
+  return true;
+}
+
+// windprof.cc LogarithmicWindProfile::GetVelocity (no stability function).
+bool LogarithmicWindProfile::velocity(const Vec3& x_W, double t, Vec3& v_W) const {
+  const double z = elevation(x_W);
+  if (z <= 0.) return false;
+  v_W = R0_W.col(0) * (v_ref->value(t) * std::log(z / roughness) / std::log(z_ref / roughness));
+  return true;
 }
 
 void AirProperties::output(OutputSink& out) const {

@@ -230,6 +230,26 @@ void C81Data::flip() {
   flip_table(moment, -1.0);
 }
 
+C81Data interpolate_c81(const C81Data& from, const C81Data& to, double w_from, double w_to, double tolerance) {
+  C81Data d;
+  d.header = from.header;
+  C81Table C81Data::*const tables[3] = {&C81Data::lift, &C81Data::drag, &C81Data::moment};
+  const char* names[3] = {"Cl", "Cd", "Cm"};
+  for (int k = 0; k < 3; ++k) {
+    const C81Table& a = from.*tables[k];
+    const C81Table& b = to.*tables[k];
+    if (a.mach != b.mach)
+      throw std::runtime_error(fmt::format("the Mach points of {} differ between the airfoils", names[k]));
+    if (a.rows() != b.rows() || !std::equal(a.a.begin(), a.a.begin() + a.rows(), b.a.begin()))
+      throw std::runtime_error(fmt::format("the angles of attack of {} differ between the airfoils", names[k]));
+    C81Table t = a;
+    for (std::size_t i = static_cast<std::size_t>(a.rows()); i < t.a.size(); ++i) t.a[i] = w_from * a.a[i] + w_to * b.a[i];
+    d.*tables[k] = std::move(t);
+  }
+  d.find_stall(tolerance);
+  return d;
+}
+
 C81Data read_c81(std::istream& in, double tolerance, bool free_format) {
   C81Data d;
   std::string first = next_line(in);

@@ -38,6 +38,11 @@ struct C81Data {
   void flip();
 };
 
+/// The airfoil between `from` and `to` (`c81, interpolated`; MBDyn's c81_data_merge): the
+/// coefficients weighted w_from, w_to, the stall data found again with `tolerance`. The two
+/// must have the same Mach and alpha points; std::runtime_error says where they differ.
+C81Data interpolate_c81(const C81Data& from, const C81Data& to, double w_from, double w_to, double tolerance);
+
 /// Reads the traditional format (header "%30s%2d%2d%2d%2d%2d%2d", 7-column fields) or, when the
 /// first line starts with "# FREE FORMAT", the free format. Throws std::runtime_error.
 C81Data read_c81(std::istream& in, double tolerance, bool free_format);

@@ -198,11 +198,10 @@ void read_generic_aero_force(parser::CardReader& in, BuildContext& ctx, unsigned
   if (in.keyword_is("reference surface")) p.surface = in.real();
   if (in.keyword_is("reference length")) p.length = in.real();
   if (in.keyword_is("alpha first")) p.alpha_first = in.boolean();
-  if (in.keyword_is("reference")) {
-    in.not_implemented("generic aerodynamic data by reference (MBDyn has none either)");
-    return;
-  }
-  if (!in.keyword_is("file")) in.fail_expected("\"file\" or \"reference\"");
+  // MBDyn 2024 names `reference` too but refuses it as an input error (genfm.cc,
+  // ReadGenericAerodynamicForce: "references to generic aerodynamic data not implemented yet").
+  if (in.peek_keyword_is("reference")) in.fail_expected("\"file\" (MBDyn 2024 has no generic aerodynamic data by reference)");
+  if (!in.keyword_is("file")) in.fail_expected("\"file\"");
   double angle_scale = 1., length_scale = 1.;
   if (in.keyword_is("angle units")) {
     if (in.keyword_is("degrees")) angle_scale = kPi / 180.;

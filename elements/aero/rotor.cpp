@@ -223,6 +223,7 @@ Vec3 Rotor::velocity(const Vec3& x_W) const {
     case RotorParams::Model::None: return Vec3::Zero();
     case RotorParams::Model::Uniform: return axis_W * u_mean_prev_;
     case RotorParams::Model::Glauert: break;
+    case RotorParams::Model::Mangler: return axis_W * (mangler_factor(x_W) * u_mean_prev_);
     case RotorParams::Model::DynamicInflow: {
       double r = 0., psi = 0.;
       polar(x_W, r, psi);
@@ -248,6 +249,31 @@ Vec3 Rotor::velocity(const Vec3& x_W) const {
     case G::Howlett: k1 = std::pow(std::sin(chi_), 2); break;
   }
   return axis_W * ((1. + r * (k1 * std::cos(psi) + k2 * std::sin(psi))) * u_mean_prev_);
+}
+
+// rotor.cc ManglerRotor::GetInducedVelocity: with r and psi of the point and the disc angle
+// alpha_d, a = sqrt((1 - |sin alpha_d|) / (1 + |sin alpha_d|)), m = sqrt(1 - r^2) (0 outside the
+// disc), the factor is 15/4 m r^2 - 4 sum_n c_n cos(n psi) over n = 1, 3 and the even n up to 10.
+double Rotor::mangler_factor(const Vec3& x_W) const {
+  if (u_mean_prev_ == 0.) return 0.;
+  double r = 0., psi = 0.;
+  polar(x_W, r, psi);
+  const double r2 = r * r, m = 1. - r2 > 0. ? std::sqrt(1. - r2) : 0.;
+  const double s = std::abs(sin_alpha_d_);
+  double a = 1. + s;
+  if (a > 1.e-9) a = (1. - s) / a;
+  if (a > 0.) a = std::sqrt(a);
+  constexpr double pi = std::numbers::pi;
+  double factor = 15. / 4. * m * r2;
+  factor -= 4. * (-15. / 256. * pi * (9. * r2 - 4.) * r * a) * std::cos(psi);
+  factor -= 4. * (45. / 256. * pi * std::pow(a * r, 3)) * std::cos(3. * psi);
+  for (int n = 2; n <= 10; n += 2) {
+    const double c = std::pow(-1., n / 2 - 1) * 15. / 8. *
+                     ((m + n) / (n * n - 1.) * (3. - 9. * r2 + n * n) + 3. * m) / (n * n - 9.) *
+                     std::pow((1. - m) / (1. + m) * a, n / 2.);
+    factor -= 4. * c * std::cos(n * psi);
+  }
+  return factor;
 }
 
 parser::PrivateDataOwner::DatumInfo Rotor::private_data_info(unsigned i) const {

@@ -11,7 +11,10 @@
 // and forward-flight corrections kh, kf. As in MBDyn, the rotor evaluates this at each residual
 // assembly from the loads summed during the previous one, and the elements see the value of
 // the last converged step: `uniform` gives U along the rotor axis everywhere, `glauert` adds a
-// linear fore-aft variation U (1 + r (k1 cos psi + k2 sin psi)), `no` none.
+// linear fore-aft variation U (1 + r (k1 cos psi + k2 sin psi)), `mangler` Mangler and
+// Squire's distribution over the disc (MBDyn's ManglerRotor: a series in r and psi, the
+// harmonics 1, 3 and 2..10 even), `no` none. `uniform sectional` is `uniform` with the loads
+// summed point by point (sectional_loads()).
 //
 // `dynamic inflow` (Pitt and Peters, MBDyn's DynamicInflowRotor): three differential states
 // (v0, vs, vc), the inflow Omega R (v0 + r (vc cos psi + vs sin psi)) seen at once by the
@@ -43,7 +46,10 @@ namespace mbl::elements::aero {
 class AirProperties;
 
 struct RotorParams {
-  enum class Model { None, Uniform, Glauert, DynamicInflow } model = Model::None;
+  enum class Model { None, Uniform, Glauert, Mangler, DynamicInflow } model = Model::None;
+  /// `uniform sectional` (MBDyn's UniformRotor2): uniform, summing the loads of each integration
+  /// point at the point instead of each element's resultant.
+  bool sectional_loads = false;
   enum class GlauertType { Glauert, Coleman, Drees, Payne, WhiteAndBlake, PittAndPeters, Howlett };
   GlauertType glauert = GlauertType::Glauert;
   StructNode* craft = nullptr;
@@ -78,6 +84,7 @@ class Rotor final : public InducedVelocity {
   Vec3 velocity(const Vec3& x_W) const override;
   double omega() const override { return omega_; }
   void add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) override;
+  bool sectional_loads() const override { return p_.sectional_loads; }
 
   /// Mean induced velocity of the last evaluation and of the last converged step.
   double mean_velocity() const { return u_mean_; }
@@ -104,6 +111,8 @@ class Rotor final : public InducedVelocity {
   void update(double t, bool mean_velocity);
   /// Dynamic inflow: the state equations' residual, and their coefficients L.
   void dynamic_inflow_residual(ResidualSink& r, const StepContext& c);
+  /// Mangler: the induced velocity at x_W over the mean (0 while the mean is 0).
+  double mangler_factor(const Vec3& x_W) const;
   /// Radius ratio and azimuth of a point in the rotor disc.
   void polar(const Vec3& x_W, double& r, double& psi) const;
 
