@@ -35,36 +35,52 @@ CentralDifferences::CentralDifferences(CentralDifferencesParameters p) : p_(p) {
   step_limit_ = limit_ > 0 ? limit_ : largest_below(1.0 + kWeakGrowth);
 }
 
-PointMaps CentralDifferences::affine(const std::array<Vector, 4>& prev,
-                                                      double h) const {
+PointMaps CentralDifferences::affine(const std::array<Vector, 4>& prev, double h_in,
+                                     double h_out) const {
+  // The derivatives at t follow from those at t - h_in (the step into the point), the position
+  // at t + h_out from the derivatives at t (the step out of it); with a fixed step both are h.
   const auto& [v, a, j, s] = prev;
-  const double h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
+  const double hi = h_in, ho = h_out;
+  const double h2i = hi * hi / 2, h3i = hi * hi * hi / 6;
+  const double h2o = ho * ho / 2, h3o = ho * ho * ho / 6, h4o = ho * ho * ho * ho / 24;
   const double al = p_.alpha, be = p_.beta, ga = p_.gamma, ze = p_.zeta;
   PointMaps f;
   if (p_.degree == 3) {  // eqs. 15-16, z = q''(t)
     f.a = Vector::Zero(v.size());
     f.ca = 1.0;
-    f.v = v + h * (1 - be) * a;
-    f.cv = h * be;
-    f.dq = h * f.v + h2 * (1 - al) * a;
-    f.cdq = h * f.cv + h2 * al;
+    f.v = v + hi * (1 - be) * a;
+    f.cv = hi * be;
+    f.dq = ho * f.v + h2o * (1 - al) * a;
+    f.cdq = ho * f.cv + h2o * al;
   } else if (p_.degree == 4) {  // eqs. 40-42, z = q'''(t)
-    f.a = a + h * (1 - ga) * j;
-    f.ca = h * ga;
-    f.v = v + h * a + h2 * (1 - be) * j;
-    f.cv = h2 * be;
-    f.dq = h * f.v + h2 * f.a + h3 * (1 - al) * j;
-    f.cdq = h * f.cv + h2 * f.ca + h3 * al;
+    f.a = a + hi * (1 - ga) * j;
+    f.ca = hi * ga;
+    f.v = v + hi * a + h2i * (1 - be) * j;
+    f.cv = h2i * be;
+    f.dq = ho * f.v + h2o * f.a + h3o * (1 - al) * j;
+    f.cdq = ho * f.cv + h2o * f.ca + h3o * al;
   } else {  // eqs. 69-72, z = q''''(t); q'''(t) = j + h (1 - zeta) s + h zeta z
-    const Vector jb = j + h * (1 - ze) * s;
-    const double cj = h * ze;
-    f.a = a + h * j + h2 * (1 - ga) * s;
-    f.ca = h2 * ga;
-    f.v = v + h * a + h2 * j + h3 * (1 - be) * s;
-    f.cv = h3 * be;
-    f.dq = h * f.v + h2 * f.a + h3 * jb + h4 * (1 - al) * s;
-    f.cdq = h * f.cv + h2 * f.ca + h3 * cj + h4 * al;
+    const Vector jb = j + hi * (1 - ze) * s;
+    const double cj = hi * ze;
+    f.a = a + hi * j + h2i * (1 - ga) * s;
+    f.ca = h2i * ga;
+    f.v = v + hi * a + h2i * j + h3i * (1 - be) * s;
+    f.cv = h3i * be;
+    f.dq = ho * f.v + h2o * f.a + h3o * jb + h4o * (1 - al) * s;
+    f.cdq = ho * f.cv + h2o * f.ca + h3o * cj + h4o * al;
   }
+  return f;
+}
+
+PointMaps CentralDifferences::start_maps(const std::array<Vector, 4>& d, double h) {
+  // The point t0 with q'(t0) given: q'' = z, q_1 = q_0 (+) (h q' + h^2/2 z + Taylor terms).
+  PointMaps f;
+  f.v = d[0];
+  f.cv = 0.0;
+  f.a = Vector::Zero(d[0].size());
+  f.ca = 1.0;
+  f.dq = h * d[0] + (h * h * h / 6) * d[2] + (std::pow(h, 4) / 24) * d[3];
+  f.cdq = h * h / 2;
   return f;
 }
 
@@ -183,21 +199,85 @@ StepResult CentralDifferences::start(SecondOrderProblem& p, double t0, double h,
     j0 = (ap - am) / (2 * e);
     s0 = (ap - 2 * a0 + am) / (e * e);
   }
-  // The point t0 with q'(t0) given: q'' = z, q_1 = q_0 (+) (h q' + h^2/2 z + Taylor terms).
-  PointMaps f;
-  f.v = v0;
-  f.cv = 0.0;
-  f.a = Vector::Zero(n);
-  f.ca = 1.0;
-  f.dq = h * v0 + (h * h * h / 6) * j0 + (std::pow(h, 4) / 24) * s0;
-  f.cdq = h * h / 2;
+  const PointMaps f = start_maps({v0, a0, j0, s0}, h);
   Vector z = a0;
   s.lambda = lambda;
   StepResult r = solve_point(p, t0, h, f, s.lambda, opt, z, PointMatrix::Newton);
   if (!r.converged) return r;
   s.d = {v0, z, j0, s0};
   s.dq_next = f.dq + f.cdq * z;
+  s.at_start = true;
+  s.h_in = 0.0;
+  s.h_out = h;
   return r;
+}
+
+/// The top derivative of the degree, the unknown z of its points (the start point solves q'').
+static const Vector& top_derivative(int degree, const CentralDifferencesState& s) {
+  return s.at_start || degree == 3 ? s.d[1] : degree == 4 ? s.d[2] : s.d[3];
+}
+
+StepResult CentralDifferences::resolve(SecondOrderProblem& p, double t, double h_out,
+                                       CentralDifferencesState& s, const NewtonOptions& opt) const {
+  const PointMaps f = s.at_start ? start_maps(s.d, h_out) : affine(s.d_prev, s.h_in, h_out);
+  Vector z = top_derivative(p_.degree, s), lambda = s.lambda;
+  StepResult r = solve_point(p, t, h_out, f, lambda, opt, z, PointMatrix::Newton);
+  if (!r.converged) return r;
+  if (s.at_start)
+    s.d[1] = z;
+  else
+    derivatives_from(p_.degree, s.h_in, p_.zeta, s.d_prev, f.v + f.cv * z, f.a + f.ca * z, z, s.d);
+  s.lambda = std::move(lambda);
+  s.dq_next = f.dq + f.cdq * z;
+  s.h_out = h_out;
+  return r;
+}
+
+StepResult CentralDifferences::variable_step(SecondOrderProblem& p, double t, double h,
+                                             CentralDifferencesState& s, const NewtonOptions& opt) {
+  // The point t - h was solved for the next step s.h_out (its multipliers meet the constraints
+  // at t - h + s.h_out, eqs. 84-90): for another step it is solved again; its position and the
+  // derivatives before it stay.
+  CentralDifferencesState base = s;
+  int iterations = 0;
+  if (base.h_out != h) {
+    const StepResult r = resolve(p, t - h, h, base, opt);
+    if (!r.converged) return r;
+    iterations = r.iterations;
+  }
+  p.set_configuration(base.dq_next);
+  p.commit_configuration();
+  const PointMaps f = affine(base.d, h, h);
+  Vector z = top_derivative(p_.degree, base);
+  CentralDifferencesState next = base;
+  StepResult r = solve_point(p, t, h, f, next.lambda, opt, z, PointMatrix::Newton);
+  r.iterations += iterations;
+  if (!r.converged) {
+    p.set_configuration(-base.dq_next);
+    p.commit_configuration();
+    return r;
+  }
+  derivatives_from(p_.degree, h, p_.zeta, base.d, f.v + f.cv * z, f.a + f.ca * z, z, next.d);
+  next.dq_next = f.dq + f.cdq * z;
+  next.d_prev = std::move(base.d);
+  next.at_start = false;
+  next.h_in = next.h_out = h;
+  s = std::move(next);
+  return r;
+}
+
+double CentralDifferences::error_constant() const {
+  // Degree 3 with beta = 1/2 (order 2, seed 002 §3: beta != 1/2 is first order). Its two-step
+  // form, q_(n+1) - 2 q_n + q_(n-1) = h^2 ((1 - beta) a_(n-1) + beta a_n) + (h^2/2) ((1 - alpha)
+  // (a_(n-1) - a_(n-2)) + alpha (a_n - a_(n-1))), has the local truncation error K h^4 x'''',
+  // K = 7/12 - alpha/2 (Taylor expansion about t_n; Stormer's 1/12 for alpha = 1, Hairer, Norsett
+  // & Wanner I §III.10). On an oscillation of frequency w it shifts the numerical frequency: the
+  // phase advances by w h (1 + K w^2 h^2 / 2) per step, so the position error that accumulates
+  // is (K/2) h^3 |x'''| per step. The one-step position error of eq. 32, ((alpha - 1)/2 - 1/6)
+  // h^3 x''' (-1/6 for alpha = 1), is four times larger for alpha = 1 but mostly an offset of
+  // the (time-reversible) method's trajectory that does not grow (docs/adaptive.md).
+  if (p_.degree == 3 && p_.beta == 0.5) return (7.0 / 12 - p_.alpha / 2) / 2;
+  return std::numeric_limits<double>::quiet_NaN();
 }
 
 StepResult CentralDifferences::step(SecondOrderProblem& p, double t, double h,
@@ -255,8 +335,13 @@ StepResult CentralDifferencesIntegrator::second_order_step(Problem& problem, Sec
   }
   const CentralDifferencesParameters& c = method_.parameters();
   const double omega = CentralDifferences::highest_frequency(p, t - dt, s);
+  // Error control (docs/adaptive.md): the step the stability limit allows from this point, the
+  // bound of the next step too (omega changes little over a step; a next step above the limit
+  // at its own point is retried at that point's bound).
+  const double stable_step = omega > 0.0 ? method_.step_limit() / omega : HUGE_VAL;
   if (omega * dt > method_.step_limit()) {
-    failure.failure = FailureReason::InvalidParameter;
+    failure.failure = error_control() ? FailureReason::StabilityLimit : FailureReason::InvalidParameter;
+    failure.stable_step = stable_step;
     failure.message = fmt::format(
         "central differences of degree {} (alpha {}, beta {}{}): the step {} exceeds the stability "
         "limit omega*dt <= {:.4g}{} (omega_max = {:.6g}, omega*dt = {:.4g})",
@@ -268,11 +353,48 @@ StepResult CentralDifferencesIntegrator::second_order_step(Problem& problem, Sec
         omega, omega * dt);
     return failure;
   }
-  StepResult r = method_.step(p, t, dt, s, opt);
+  if (!error_control()) {
+    StepResult r = method_.step(p, t, dt, s, opt);
+    if (!r.converged) return r;
+    state_ = std::move(s);
+    finish(problem, p, t, state_.d[0], state_.d[1], state_.lambda, out);
+    return r;
+  }
+  StepResult r = method_.variable_step(p, t, dt, s, opt);
   if (!r.converged) return r;
   state_ = std::move(s);
+  r.stable_step = stable_step;
+  // The local position error of the step, C h^degree x^(degree) (seed 002 eqs. 32, 65), with
+  // x^(degree) = (z_t - z_(t-dt)) / dt from the top derivatives z of its two points (the
+  // estimate of Zienkiewicz & Xie for Newmark's method, Earthquake Eng. Struct. Dyn. 20, 1991,
+  // 871-887, is its degree-3 member with alpha = 1: -h^2 (a_(n+1) - a_n) / 6). A configuration
+  // increment measured in the first-order unknowns (positions, orientation parameters).
+  if (static_cast<int>(history_.size()) < error_history_points()) {
+    const int top = c.degree == 3 ? 1 : c.degree == 4 ? 2 : 3;
+    const Vector e_dq =
+        (method_.error_constant() * std::pow(dt, c.degree - 1)) * (state_.d[top] - state_.d_prev[top]);
+    estimate_.setZero(n_);
+    p.increment_to_first_order(e_dq, estimate_);
+  }
   finish(problem, p, t, state_.d[0], state_.d[1], state_.lambda, out);
   return r;
+}
+
+bool CentralDifferencesIntegrator::family_error_estimate(Problem& problem, const Point& out, double dt) {
+  // With `degree` past points: C h^degree x^(degree), x^(degree) = degree! times the divided
+  // difference of the values of the new point and the past ones. The values, not the solved
+  // accelerations: where the step changes, the accelerations of a constrained point jump by
+  // O(h (h_out - h_in)) (the multipliers meet the constraints one step ahead, eqs. 84-90, and take
+  // up the velocity's normal component / h), while the positions stay smooth.
+  const int degree = method_.parameters().degree;
+  if (static_cast<int>(history_.size()) < degree) return true;  // the accelerations' (above)
+  std::vector<const Point*> ptrs{&out};
+  for (int j = 0; j < degree; ++j) ptrs.push_back(&history_[j]);
+  values_divided_difference(rebased(problem, ptrs), estimate_);
+  double factorial = 1.0;
+  for (int k = 2; k <= degree; ++k) factorial *= k;
+  estimate_ *= method_.error_constant() * std::pow(dt, degree) * factorial;
+  return true;
 }
 
 }  // namespace mbl::integrators
