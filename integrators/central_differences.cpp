@@ -212,15 +212,16 @@ StepResult CentralDifferences::start(SecondOrderProblem& p, double t0, double h,
   return r;
 }
 
-/// The top derivative of the degree, the unknown z of its points (the start point solves q'').
+/// The top derivative of the degree, the unknown z of its points.
 static const Vector& top_derivative(int degree, const CentralDifferencesState& s) {
-  return s.at_start || degree == 3 ? s.d[1] : degree == 4 ? s.d[2] : s.d[3];
+  return degree == 3 ? s.d[1] : degree == 4 ? s.d[2] : s.d[3];
 }
 
 StepResult CentralDifferences::resolve(SecondOrderProblem& p, double t, double h_out,
                                        CentralDifferencesState& s, const NewtonOptions& opt) const {
   const PointMaps f = s.at_start ? start_maps(s.d, h_out) : affine(s.d_prev, s.h_in, h_out);
-  Vector z = top_derivative(p_.degree, s), lambda = s.lambda;
+  // The start point solves q'' (start()).
+  Vector z = s.at_start ? s.d[1] : top_derivative(p_.degree, s), lambda = s.lambda;
   StepResult r = solve_point(p, t, h_out, f, lambda, opt, z, PointMatrix::Newton);
   if (!r.converged) return r;
   if (s.at_start)
@@ -234,13 +235,14 @@ StepResult CentralDifferences::resolve(SecondOrderProblem& p, double t, double h
 }
 
 StepResult CentralDifferences::variable_step(SecondOrderProblem& p, double t, double h,
-                                             CentralDifferencesState& s, const NewtonOptions& opt) {
+                                             CentralDifferencesState& s, const NewtonOptions& opt,
+                                             bool resolve_changed_step) {
   // The point t - h was solved for the next step s.h_out (its multipliers meet the constraints
   // at t - h + s.h_out, eqs. 84-90): for another step it is solved again; its position and the
   // derivatives before it stay.
   CentralDifferencesState base = s;
   int iterations = 0;
-  if (base.h_out != h) {
+  if (resolve_changed_step && base.h_out != h) {
     const StepResult r = resolve(p, t - h, h, base, opt);
     if (!r.converged) return r;
     iterations = r.iterations;
@@ -282,23 +284,7 @@ double CentralDifferences::error_constant() const {
 
 StepResult CentralDifferences::step(SecondOrderProblem& p, double t, double h,
                                     CentralDifferencesState& s, const NewtonOptions& opt) {
-  p.set_configuration(s.dq_next);
-  p.commit_configuration();
-  const PointMaps f = affine(s.d, h);
-  // Start Newton from the previous value of the top derivative.
-  Vector z = p_.degree == 3 ? s.d[1] : p_.degree == 4 ? s.d[2] : s.d[3];
-  CentralDifferencesState next = s;
-  StepResult r = solve_point(p, t, h, f, next.lambda, opt, z, PointMatrix::Newton);
-  if (!r.converged) {
-    p.set_configuration(-s.dq_next);
-    p.commit_configuration();
-    return r;
-  }
-  const Vector v = f.v + f.cv * z, a = f.a + f.ca * z;
-  derivatives_from(p_.degree, h, p_.zeta, s.d, v, a, z, next.d);
-  next.dq_next = f.dq + f.cdq * z;
-  s = std::move(next);
-  return r;
+  return variable_step(p, t, h, s, opt, false);
 }
 
 double CentralDifferences::highest_frequency(SecondOrderProblem& p, double t,
@@ -353,26 +339,25 @@ StepResult CentralDifferencesIntegrator::second_order_step(Problem& problem, Sec
         omega, omega * dt);
     return failure;
   }
-  if (!error_control()) {
-    StepResult r = method_.step(p, t, dt, s, opt);
-    if (!r.converged) return r;
-    state_ = std::move(s);
-    finish(problem, p, t, state_.d[0], state_.d[1], state_.lambda, out);
-    return r;
-  }
-  StepResult r = method_.variable_step(p, t, dt, s, opt);
+  // A step of the size the point before was solved for is the fixed-step step (the same
+  // operations); another size solves that point again for it under error control. `factor` and
+  // `change` keep what they did before error control existed: the point before stays as solved
+  // (its next position computed for the step before; docs/adaptive.md).
+  StepResult r = method_.variable_step(p, t, dt, s, opt, error_control());
   if (!r.converged) return r;
   state_ = std::move(s);
   r.stable_step = stable_step;
-  // The local position error of the step, C h^degree x^(degree) (seed 002 eqs. 32, 65), with
-  // x^(degree) = (z_t - z_(t-dt)) / dt from the top derivatives z of its two points (the
-  // estimate of Zienkiewicz & Xie for Newmark's method, Earthquake Eng. Struct. Dyn. 20, 1991,
-  // 871-887, is its degree-3 member with alpha = 1: -h^2 (a_(n+1) - a_n) / 6). A configuration
+  if (!error_control()) {
+    finish(problem, p, t, state_.d[0], state_.d[1], state_.lambda, out);
+    return r;
+  }
+  // The first steps (fewer than three past points for the values, family_error_estimate):
+  // C h^3 x''' with x''' = (a_t - a_(t-dt)) / dt from the accelerations of the step's two points
+  // (degree 3, the only one under error control; the estimate of Zienkiewicz & Xie for Newmark's
+  // method, Earthquake Eng. Struct. Dyn. 20, 1991, 871-887, has this form), a configuration
   // increment measured in the first-order unknowns (positions, orientation parameters).
   if (static_cast<int>(history_.size()) < error_history_points()) {
-    const int top = c.degree == 3 ? 1 : c.degree == 4 ? 2 : 3;
-    const Vector e_dq =
-        (method_.error_constant() * std::pow(dt, c.degree - 1)) * (state_.d[top] - state_.d_prev[top]);
+    const Vector e_dq = (method_.error_constant() * dt * dt) * (state_.d[1] - state_.d_prev[1]);
     estimate_.setZero(n_);
     p.increment_to_first_order(e_dq, estimate_);
   }

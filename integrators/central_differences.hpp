@@ -70,15 +70,17 @@ class CentralDifferences {
   /// constraints at t0 + h).
   StepResult start(SecondOrderProblem& p, double t0, double h, CentralDifferencesState& s,
                    const NewtonOptions& opt);
-  /// Moves the problem's base to q_{t} = q_{t-h} (+) dq_next and solves the point t.
+  /// Moves the problem's base to q_{t} = q_{t-h} (+) dq_next and solves the point t (a
+  /// variable_step: with the step the point before was solved for, the fixed-step step).
   StepResult step(SecondOrderProblem& p, double t, double h, CentralDifferencesState& s,
                   const NewtonOptions& opt);
   /// A variable step (error control, docs/adaptive.md) from the problem's base t - h: the point
-  /// t - h is solved again for the next step h if s.dq_next was solved for another, then the
-  /// base moves to q_t and the point t is solved with a next step guessed equal to h (solved
-  /// again by the next call if it is not). On failure s and the base are unchanged.
+  /// t - h is solved again for the next step h if s.dq_next was solved for another (and
+  /// `resolve_changed_step`), then the base moves to q_t and the point t is solved with a next
+  /// step guessed equal to h (solved again by the next call if it is not). On failure s and the
+  /// base are unchanged.
   StepResult variable_step(SecondOrderProblem& p, double t, double h, CentralDifferencesState& s,
-                           const NewtonOptions& opt);
+                           const NewtonOptions& opt, bool resolve_changed_step = true);
   /// Error control: C of the position error a step adds, C h^3 |x'''| (degree 3 with beta = 1/2,
   /// from its two-step truncation error, docs/adaptive.md); NaN for the other parameters (not
   /// derived).
