@@ -35,36 +35,52 @@ CentralDifferences::CentralDifferences(CentralDifferencesParameters p) : p_(p) {
   step_limit_ = limit_ > 0 ? limit_ : largest_below(1.0 + kWeakGrowth);
 }
 
-PointMaps CentralDifferences::affine(const std::array<Vector, 4>& prev,
-                                                      double h) const {
+PointMaps CentralDifferences::affine(const std::array<Vector, 4>& prev, double h_in,
+                                     double h_out) const {
+  // The derivatives at t follow from those at t - h_in (the step into the point), the position
+  // at t + h_out from the derivatives at t (the step out of it); with a fixed step both are h.
   const auto& [v, a, j, s] = prev;
-  const double h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
+  const double hi = h_in, ho = h_out;
+  const double h2i = hi * hi / 2, h3i = hi * hi * hi / 6;
+  const double h2o = ho * ho / 2, h3o = ho * ho * ho / 6, h4o = ho * ho * ho * ho / 24;
   const double al = p_.alpha, be = p_.beta, ga = p_.gamma, ze = p_.zeta;
   PointMaps f;
   if (p_.degree == 3) {  // eqs. 15-16, z = q''(t)
     f.a = Vector::Zero(v.size());
     f.ca = 1.0;
-    f.v = v + h * (1 - be) * a;
-    f.cv = h * be;
-    f.dq = h * f.v + h2 * (1 - al) * a;
-    f.cdq = h * f.cv + h2 * al;
+    f.v = v + hi * (1 - be) * a;
+    f.cv = hi * be;
+    f.dq = ho * f.v + h2o * (1 - al) * a;
+    f.cdq = ho * f.cv + h2o * al;
   } else if (p_.degree == 4) {  // eqs. 40-42, z = q'''(t)
-    f.a = a + h * (1 - ga) * j;
-    f.ca = h * ga;
-    f.v = v + h * a + h2 * (1 - be) * j;
-    f.cv = h2 * be;
-    f.dq = h * f.v + h2 * f.a + h3 * (1 - al) * j;
-    f.cdq = h * f.cv + h2 * f.ca + h3 * al;
+    f.a = a + hi * (1 - ga) * j;
+    f.ca = hi * ga;
+    f.v = v + hi * a + h2i * (1 - be) * j;
+    f.cv = h2i * be;
+    f.dq = ho * f.v + h2o * f.a + h3o * (1 - al) * j;
+    f.cdq = ho * f.cv + h2o * f.ca + h3o * al;
   } else {  // eqs. 69-72, z = q''''(t); q'''(t) = j + h (1 - zeta) s + h zeta z
-    const Vector jb = j + h * (1 - ze) * s;
-    const double cj = h * ze;
-    f.a = a + h * j + h2 * (1 - ga) * s;
-    f.ca = h2 * ga;
-    f.v = v + h * a + h2 * j + h3 * (1 - be) * s;
-    f.cv = h3 * be;
-    f.dq = h * f.v + h2 * f.a + h3 * jb + h4 * (1 - al) * s;
-    f.cdq = h * f.cv + h2 * f.ca + h3 * cj + h4 * al;
+    const Vector jb = j + hi * (1 - ze) * s;
+    const double cj = hi * ze;
+    f.a = a + hi * j + h2i * (1 - ga) * s;
+    f.ca = h2i * ga;
+    f.v = v + hi * a + h2i * j + h3i * (1 - be) * s;
+    f.cv = h3i * be;
+    f.dq = ho * f.v + h2o * f.a + h3o * jb + h4o * (1 - al) * s;
+    f.cdq = ho * f.cv + h2o * f.ca + h3o * cj + h4o * al;
   }
+  return f;
+}
+
+PointMaps CentralDifferences::start_maps(const std::array<Vector, 4>& d, double h) {
+  // The point t0 with q'(t0) given: q'' = z, q_1 = q_0 (+) (h q' + h^2/2 z + Taylor terms).
+  PointMaps f;
+  f.v = d[0];
+  f.cv = 0.0;
+  f.a = Vector::Zero(d[0].size());
+  f.ca = 1.0;
+  f.dq = h * d[0] + (h * h * h / 6) * d[2] + (std::pow(h, 4) / 24) * d[3];
+  f.cdq = h * h / 2;
   return f;
 }
 
@@ -183,42 +199,92 @@ StepResult CentralDifferences::start(SecondOrderProblem& p, double t0, double h,
     j0 = (ap - am) / (2 * e);
     s0 = (ap - 2 * a0 + am) / (e * e);
   }
-  // The point t0 with q'(t0) given: q'' = z, q_1 = q_0 (+) (h q' + h^2/2 z + Taylor terms).
-  PointMaps f;
-  f.v = v0;
-  f.cv = 0.0;
-  f.a = Vector::Zero(n);
-  f.ca = 1.0;
-  f.dq = h * v0 + (h * h * h / 6) * j0 + (std::pow(h, 4) / 24) * s0;
-  f.cdq = h * h / 2;
+  const PointMaps f = start_maps({v0, a0, j0, s0}, h);
   Vector z = a0;
   s.lambda = lambda;
   StepResult r = solve_point(p, t0, h, f, s.lambda, opt, z, PointMatrix::Newton);
   if (!r.converged) return r;
   s.d = {v0, z, j0, s0};
   s.dq_next = f.dq + f.cdq * z;
+  s.at_start = true;
+  s.h_in = 0.0;
+  s.h_out = h;
   return r;
+}
+
+/// The top derivative of the degree, the unknown z of its points.
+static const Vector& top_derivative(int degree, const CentralDifferencesState& s) {
+  return degree == 3 ? s.d[1] : degree == 4 ? s.d[2] : s.d[3];
+}
+
+StepResult CentralDifferences::resolve(SecondOrderProblem& p, double t, double h_out,
+                                       CentralDifferencesState& s, const NewtonOptions& opt) const {
+  const PointMaps f = s.at_start ? start_maps(s.d, h_out) : affine(s.d_prev, s.h_in, h_out);
+  // The start point solves q'' (start()).
+  Vector z = s.at_start ? s.d[1] : top_derivative(p_.degree, s), lambda = s.lambda;
+  StepResult r = solve_point(p, t, h_out, f, lambda, opt, z, PointMatrix::Newton);
+  if (!r.converged) return r;
+  if (s.at_start)
+    s.d[1] = z;
+  else
+    derivatives_from(p_.degree, s.h_in, p_.zeta, s.d_prev, f.v + f.cv * z, f.a + f.ca * z, z, s.d);
+  s.lambda = std::move(lambda);
+  s.dq_next = f.dq + f.cdq * z;
+  s.h_out = h_out;
+  return r;
+}
+
+StepResult CentralDifferences::variable_step(SecondOrderProblem& p, double t, double h,
+                                             CentralDifferencesState& s, const NewtonOptions& opt,
+                                             bool resolve_changed_step) {
+  // The point t - h was solved for the next step s.h_out (its multipliers meet the constraints
+  // at t - h + s.h_out, eqs. 84-90): for another step it is solved again; its position and the
+  // derivatives before it stay.
+  CentralDifferencesState base = s;
+  int iterations = 0;
+  if (resolve_changed_step && base.h_out != h) {
+    const StepResult r = resolve(p, t - h, h, base, opt);
+    if (!r.converged) return r;
+    iterations = r.iterations;
+  }
+  p.set_configuration(base.dq_next);
+  p.commit_configuration();
+  const PointMaps f = affine(base.d, h, h);
+  Vector z = top_derivative(p_.degree, base);
+  CentralDifferencesState next = base;
+  StepResult r = solve_point(p, t, h, f, next.lambda, opt, z, PointMatrix::Newton);
+  r.iterations += iterations;
+  if (!r.converged) {
+    p.set_configuration(-base.dq_next);
+    p.commit_configuration();
+    return r;
+  }
+  derivatives_from(p_.degree, h, p_.zeta, base.d, f.v + f.cv * z, f.a + f.ca * z, z, next.d);
+  next.dq_next = f.dq + f.cdq * z;
+  next.d_prev = std::move(base.d);
+  next.at_start = false;
+  next.h_in = next.h_out = h;
+  s = std::move(next);
+  return r;
+}
+
+double CentralDifferences::error_constant() const {
+  // Degree 3 with beta = 1/2 (order 2, seed 002 §3: beta != 1/2 is first order). Its two-step
+  // form, q_(n+1) - 2 q_n + q_(n-1) = h^2 ((1 - beta) a_(n-1) + beta a_n) + (h^2/2) ((1 - alpha)
+  // (a_(n-1) - a_(n-2)) + alpha (a_n - a_(n-1))), has the local truncation error K h^4 x'''',
+  // K = 7/12 - alpha/2 (Taylor expansion about t_n; Stormer's 1/12 for alpha = 1, Hairer, Norsett
+  // & Wanner I §III.10). On an oscillation of frequency w it shifts the numerical frequency: the
+  // phase advances by w h (1 + K w^2 h^2 / 2) per step, so the position error that accumulates
+  // is (K/2) h^3 |x'''| per step. The one-step position error of eq. 32, ((alpha - 1)/2 - 1/6)
+  // h^3 x''' (-1/6 for alpha = 1), is four times larger for alpha = 1 but mostly an offset of
+  // the (time-reversible) method's trajectory that does not grow (docs/adaptive.md).
+  if (p_.degree == 3 && p_.beta == 0.5) return (7.0 / 12 - p_.alpha / 2) / 2;
+  return std::numeric_limits<double>::quiet_NaN();
 }
 
 StepResult CentralDifferences::step(SecondOrderProblem& p, double t, double h,
                                     CentralDifferencesState& s, const NewtonOptions& opt) {
-  p.set_configuration(s.dq_next);
-  p.commit_configuration();
-  const PointMaps f = affine(s.d, h);
-  // Start Newton from the previous value of the top derivative.
-  Vector z = p_.degree == 3 ? s.d[1] : p_.degree == 4 ? s.d[2] : s.d[3];
-  CentralDifferencesState next = s;
-  StepResult r = solve_point(p, t, h, f, next.lambda, opt, z, PointMatrix::Newton);
-  if (!r.converged) {
-    p.set_configuration(-s.dq_next);
-    p.commit_configuration();
-    return r;
-  }
-  const Vector v = f.v + f.cv * z, a = f.a + f.ca * z;
-  derivatives_from(p_.degree, h, p_.zeta, s.d, v, a, z, next.d);
-  next.dq_next = f.dq + f.cdq * z;
-  s = std::move(next);
-  return r;
+  return variable_step(p, t, h, s, opt, false);
 }
 
 double CentralDifferences::highest_frequency(SecondOrderProblem& p, double t,
@@ -255,8 +321,13 @@ StepResult CentralDifferencesIntegrator::second_order_step(Problem& problem, Sec
   }
   const CentralDifferencesParameters& c = method_.parameters();
   const double omega = CentralDifferences::highest_frequency(p, t - dt, s);
+  // Error control (docs/adaptive.md): the step the stability limit allows from this point, the
+  // bound of the next step too (omega changes little over a step; a next step above the limit
+  // at its own point is retried at that point's bound).
+  const double stable_step = omega > 0.0 ? method_.step_limit() / omega : HUGE_VAL;
   if (omega * dt > method_.step_limit()) {
-    failure.failure = FailureReason::InvalidParameter;
+    failure.failure = error_control() ? FailureReason::StabilityLimit : FailureReason::InvalidParameter;
+    failure.stable_step = stable_step;
     failure.message = fmt::format(
         "central differences of degree {} (alpha {}, beta {}{}): the step {} exceeds the stability "
         "limit omega*dt <= {:.4g}{} (omega_max = {:.6g}, omega*dt = {:.4g})",
@@ -268,11 +339,47 @@ StepResult CentralDifferencesIntegrator::second_order_step(Problem& problem, Sec
         omega, omega * dt);
     return failure;
   }
-  StepResult r = method_.step(p, t, dt, s, opt);
+  // A step of the size the point before was solved for is the fixed-step step (the same
+  // operations); another size solves that point again for it under error control. `factor` and
+  // `change` keep what they did before error control existed: the point before stays as solved
+  // (its next position computed for the step before; docs/adaptive.md).
+  StepResult r = method_.variable_step(p, t, dt, s, opt, error_control());
   if (!r.converged) return r;
   state_ = std::move(s);
+  r.stable_step = stable_step;
+  if (!error_control()) {
+    finish(problem, p, t, state_.d[0], state_.d[1], state_.lambda, out);
+    return r;
+  }
+  // The first steps (fewer than three past points for the values, family_error_estimate):
+  // C h^3 x''' with x''' = (a_t - a_(t-dt)) / dt from the accelerations of the step's two points
+  // (degree 3, the only one under error control; the estimate of Zienkiewicz & Xie for Newmark's
+  // method, Earthquake Eng. Struct. Dyn. 20, 1991, 871-887, has this form), a configuration
+  // increment measured in the first-order unknowns (positions, orientation parameters).
+  if (static_cast<int>(history_.size()) < error_history_points()) {
+    const Vector e_dq = (method_.error_constant() * dt * dt) * (state_.d[1] - state_.d_prev[1]);
+    estimate_.setZero(n_);
+    p.increment_to_first_order(e_dq, estimate_);
+  }
   finish(problem, p, t, state_.d[0], state_.d[1], state_.lambda, out);
   return r;
+}
+
+bool CentralDifferencesIntegrator::family_error_estimate(Problem& problem, const Point& out, double dt) {
+  // With `degree` past points: C h^degree x^(degree), x^(degree) = degree! times the divided
+  // difference of the values of the new point and the past ones. The values, not the solved
+  // accelerations: where the step changes, the accelerations of a constrained point jump by
+  // O(h (h_out - h_in)) (the multipliers meet the constraints one step ahead, eqs. 84-90, and take
+  // up the velocity's normal component / h), while the positions stay smooth.
+  const int degree = method_.parameters().degree;
+  if (static_cast<int>(history_.size()) < degree) return true;  // the accelerations' (above)
+  std::vector<const Point*> ptrs{&out};
+  for (int j = 0; j < degree; ++j) ptrs.push_back(&history_[j]);
+  values_divided_difference(rebased(problem, ptrs), estimate_);
+  double factorial = 1.0;
+  for (int k = 2; k <= degree; ++k) factorial *= k;
+  estimate_ *= method_.error_constant() * std::pow(dt, degree) * factorial;
+  return true;
 }
 
 }  // namespace mbl::integrators

@@ -43,6 +43,12 @@ StepResult solve_point(SecondOrderProblem& p, double t, double h, const PointMap
 struct CentralDifferencesState {
   std::array<Vector, 4> d;
   Vector lambda, dq_next;
+  // Error control (a variable step, docs/adaptive.md): what re-solving the point t for another
+  // next step needs: the derivatives of the point before (d_prev; none for the start point),
+  // the step into t (h_in) and the step dq_next was solved for (h_out).
+  std::array<Vector, 4> d_prev;
+  double h_in = 0, h_out = 0;
+  bool at_start = false;
 };
 
 class CentralDifferences {
@@ -64,20 +70,44 @@ class CentralDifferences {
   /// constraints at t0 + h).
   StepResult start(SecondOrderProblem& p, double t0, double h, CentralDifferencesState& s,
                    const NewtonOptions& opt);
-  /// Moves the problem's base to q_{t} = q_{t-h} (+) dq_next and solves the point t.
+  /// Moves the problem's base to q_{t} = q_{t-h} (+) dq_next and solves the point t (a
+  /// variable_step: with the step the point before was solved for, the fixed-step step).
   StepResult step(SecondOrderProblem& p, double t, double h, CentralDifferencesState& s,
                   const NewtonOptions& opt);
+  /// A variable step (error control, docs/adaptive.md) from the problem's base t - h: the point
+  /// t - h is solved again for the next step h if s.dq_next was solved for another (and
+  /// `resolve_changed_step`), then the base moves to q_t and the point t is solved with a next
+  /// step guessed equal to h (solved again by the next call if it is not). On failure s and the
+  /// base are unchanged.
+  StepResult variable_step(SecondOrderProblem& p, double t, double h, CentralDifferencesState& s,
+                           const NewtonOptions& opt, bool resolve_changed_step = true);
+  /// Error control: C of the position error a step adds, C h^3 |x'''| (degree 3 with beta = 1/2,
+  /// from its two-step truncation error, docs/adaptive.md); NaN for the other parameters (not
+  /// derived).
+  double error_constant() const;
   /// omega_max of the linearised problem at the current point (M, K projected on the
   /// constraints' null space).
   static double highest_frequency(SecondOrderProblem& p, double t, const CentralDifferencesState& s);
 
  private:
   /// The maps of the degree at step h from the previous derivatives.
-  PointMaps affine(const std::array<Vector, 4>& prev, double h) const;
+  PointMaps affine(const std::array<Vector, 4>& prev, double h) const { return affine(prev, h, h); }
+  /// The same with the step into the point (h_in: its derivatives from the previous ones) and
+  /// the step out of it (h_out: the position q_{t + h_out}) apart.
+  PointMaps affine(const std::array<Vector, 4>& prev, double h_in, double h_out) const;
+  /// The maps of the start point (q' given, Taylor terms of the derivatives along the motion).
+  static PointMaps start_maps(const std::array<Vector, 4>& d, double h);
+  /// Solves the point of the problem's base for the next step h_out (s: the point as solved
+  /// before, with d_prev, h_in, at_start); the base stays.
+  StepResult resolve(SecondOrderProblem& p, double t, double h_out, CentralDifferencesState& s,
+                     const NewtonOptions& opt) const;
 
   CentralDifferencesParameters p_;
   double limit_ = 0, step_limit_ = 0;
 };
+
+/// The parameters of `method: central differences, ...` (those not given keep their defaults).
+CentralDifferencesParameters central_differences_parameters(const MethodSpec& spec);
 
 /// `method: central differences, degree, 3|4|5, <alpha>, <beta> [, <gamma> [, <zeta>]];`.
 class CentralDifferencesIntegrator : public SecondOrderIntegratorWithState<CentralDifferencesState> {
@@ -89,6 +119,11 @@ class CentralDifferencesIntegrator : public SecondOrderIntegratorWithState<Centr
   StepResult second_order_step(Problem& problem, SecondOrderProblem& p, double t, double dt,
                                const Vector& v, const Vector& lambda, const NewtonOptions& opt,
                                Point& out) override;
+  /// Degree 3, beta = 1/2: second order, an O(h^3) estimate (docs/adaptive.md).
+  int error_estimate_order() const override { return 2; }
+  /// From the values of the new point and `degree` past ones (docs/adaptive.md).
+  bool family_error_estimate(Problem& problem, const Point& out, double dt) override;
+  int error_history_points() const override { return method_.parameters().degree; }
 
  private:
   CentralDifferences method_;

@@ -142,6 +142,20 @@ void ImplicitStepIntegrator::error_estimate_from_history(Problem& problem, const
   }
 }
 
+void ImplicitStepIntegrator::values_divided_difference(std::span<const Point> pts, Vector& dd) const {
+  // Newton's table, column by column: d[j] holds the divided difference of pts[j .. j + k].
+  const int k_max = static_cast<int>(pts.size()) - 1;
+  dd.setZero(n_);
+  std::vector<double> d(pts.size());
+  for (int i = 0; i < n_; ++i) {
+    if (alg_[i]) continue;
+    for (int j = 0; j <= k_max; ++j) d[j] = pts[j].y[i];
+    for (int k = 1; k <= k_max; ++k)
+      for (int j = 0; j + k <= k_max; ++j) d[j] = (d[j] - d[j + 1]) / (pts[j].t - pts[j + k].t);
+    dd[i] = d[0];
+  }
+}
+
 std::span<const ImplicitStepIntegrator::Point> ImplicitStepIntegrator::rebased(
     Problem& problem, const std::vector<const Point*>& pts) {
   // rebase_history() takes the states and the derivatives as two arrays: they are moved there
@@ -291,16 +305,8 @@ bool StepNIntegrator<N>::family_error_estimate(Problem& problem, const Point& ou
     if (j - 1 < f.a.size()) c3 += f.a[j - 1] * tau * tau * tau;
     c3 -= 3.0 * f.b[j] * tau * tau;
   }
-  const double t0 = pts[0].t, t1 = pts[1].t, t2 = pts[2].t, t3 = pts[3].t;
-  estimate_.setZero(n_);
-  for (int i = 0; i < n_; ++i) {
-    if (alg_[i]) continue;
-    const double d01 = (pts[0].y[i] - pts[1].y[i]) / (t0 - t1);
-    const double d12 = (pts[1].y[i] - pts[2].y[i]) / (t1 - t2);
-    const double d23 = (pts[2].y[i] - pts[3].y[i]) / (t2 - t3);
-    const double d012 = (d01 - d12) / (t0 - t2), d123 = (d12 - d23) / (t1 - t3);
-    estimate_[i] = c3 * (d012 - d123) / (t0 - t3);
-  }
+  values_divided_difference(pts, estimate_);
+  estimate_ *= c3;
   return true;
 }
 
@@ -472,15 +478,31 @@ std::string method_key(const std::string& written) {
 }  // namespace
 
 std::string error_control_refusal(const MethodSpec& spec) {
-  // Central differences solve, at each point, the position of the next one with the step of
-  // that solve (seed 002 eqs. 84-90: q(t + h) is affine in the unknown at t): the next step is
-  // fixed one step ahead, and a step rejected or changed by the error test would start from a
-  // position computed for another step.
-  if (method_key(spec.name) == "centraldifferences")
-    return "expected a method whose step can change (strategy: error control), found central differences "
-           "(it computes the position at t + h with the step of the point before, seed 002 eqs. 84-90; "
-           "use a fixed time step)";
+  // Central differences (docs/adaptive.md): the estimate, (K/2) h^3 |x'''|, is derived for the
+  // second-order members of degree 3 (beta = 1/2); alpha = 7/6 cancels K (zero up to round-off).
+  if (method_key(spec.name) == "centraldifferences" && spec.degree >= 3 && spec.degree <= 5 &&
+      spec.parameters.size() >= 2) {
+    const CentralDifferencesParameters c = central_differences_parameters(spec);
+    if (c.degree != 3 || c.beta != 0.5)
+      return fmt::format("expected central differences of degree 3 with beta = 0.5 (strategy: error control), "
+                         "found degree {} with beta = {} (no error estimate derived for it, docs/adaptive.md; use "
+                         "a fixed time step)", c.degree, c.beta);
+    if (std::abs(CentralDifferences(c).error_constant()) < 1e-12)
+      return "expected central differences whose error constant is not zero (strategy: error control), found "
+             "alpha = 7/6, which cancels it (docs/adaptive.md; use a fixed time step)";
+  }
   return {};
+}
+
+CentralDifferencesParameters central_differences_parameters(const MethodSpec& spec) {
+  CentralDifferencesParameters c;
+  c.degree = spec.degree;
+  const std::vector<double>& q = spec.parameters;
+  if (q.size() > 0) c.alpha = q[0];
+  if (q.size() > 1) c.beta = q[1];
+  if (q.size() > 2) c.gamma = q[2];
+  if (q.size() > 3) c.zeta = q[3];
+  return c;
 }
 
 std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) {
@@ -587,14 +609,7 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec) 
       throw std::invalid_argument(fmt::format(
           "central differences of degree {} needs {} parameters (alpha, beta[, gamma[, zeta]])",
           spec.degree, needed));
-    CentralDifferencesParameters c;
-    c.degree = spec.degree;
-    const std::vector<double>& q = spec.parameters;
-    c.alpha = q[0];
-    c.beta = q[1];
-    if (q.size() > 2) c.gamma = q[2];
-    if (q.size() > 3) c.zeta = q[3];
-    return std::make_unique<CentralDifferencesIntegrator>(c);
+    return std::make_unique<CentralDifferencesIntegrator>(central_differences_parameters(spec));
   }
   throw std::invalid_argument(fmt::format(
       "unknown integration method \"{}\" (expected crank nicolson, implicit euler, bdf, ms, ms2, "

@@ -11,6 +11,7 @@
 //   4. problem.after_convergence() turns the point canonical; it is stored as history.
 // Algebraic unknowns swap roles: their value plays the derivative, y' (their time integral)
 // plays the state, so the same formulas predict them (MBDyn extrapolates them too).
+#include <cmath>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -40,6 +41,10 @@ struct StepResult {
   /// test rejected it (then `converged` is false and the state is the previous step's).
   double error_norm = 0.0;
   bool error_rejected = false;
+  /// Error control, conditionally stable methods (central differences): the largest step their
+  /// stability allows from the point just solved (the step controller's bound on the next step,
+  /// and the step to retry a StabilityLimit failure with).
+  double stable_step = HUGE_VAL;
 };
 
 /// The error test of `strategy: error control` (docs/adaptive.md): the local error estimate e of a
@@ -130,6 +135,10 @@ class ImplicitStepIntegrator {
   /// Milne's device on the history (docs/adaptive.md): the new point against the cubic Hermite
   /// extrapolation of the two previous steps' values and derivatives.
   void error_estimate_from_history(Problem& problem, const Point& out, double dt);
+  /// The divided difference of the values y of `pts` (of order pts.size() - 1, the points most
+  /// recent first and rebased) into dd, for the differential unknowns (zero elsewhere): y^(k) / k!
+  /// of a smooth curve through them, up to O(h). The values-only estimates (docs/adaptive.md).
+  void values_divided_difference(std::span<const Point> pts, Vector& dd) const;
 
   std::deque<Point> history_;  ///< converged steps, most recent first
   Vector estimate_;           ///< error control: local error estimate of the last step

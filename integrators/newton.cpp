@@ -19,6 +19,7 @@ std::string_view to_string(FailureReason r) {
     case FailureReason::LineSearchFailed: return "line search failed";
     case FailureReason::InvalidParameter: return "invalid integrator parameter";
     case FailureReason::MaxResidual: return "maximum residual exceeded";
+    case FailureReason::StabilityLimit: return "time step above the stability limit";
   }
   return "unknown";
 }

@@ -35,6 +35,7 @@ enum class FailureReason {
   LineSearchFailed,  ///< line search: lambda below its minimum, or zero gradient
   InvalidParameter,  ///< e.g. a spectral radius the method does not support
   MaxResidual,       ///< `max residual:` exceeded (MBDyn's MaxResidualExceeded: the step is retried like a non-convergence)
+  StabilityLimit,    ///< error control: the step is above a conditionally stable method's limit (retried at it)
 };
 std::string_view to_string(FailureReason r);
 

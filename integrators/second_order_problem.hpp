@@ -8,6 +8,7 @@
 // current q = q_b (+) dq, where (+) adds positions and rotates orientations by the exponential
 // map, R = exp(dtheta) R_b (seed 003 §2). Integrators never know element types.
 #include <Eigen/Core>
+#include <stdexcept>
 
 #include "integrators/problem.hpp"
 
@@ -58,6 +59,12 @@ class SecondOrderProblem {
   /// The current configuration with (v, a, lambda) as a canonical first-order point (y, y').
   virtual void to_first_order(double t, const Vector& v, const Vector& a, const Vector& lambda,
                               Vector& y, Vector& yp) = 0;
+  /// A small configuration increment dq as the increment of the first-order unknowns (positions,
+  /// orientation parameters; to first order) added into dy (of the first-order problem's size):
+  /// how the error estimates of the second-order methods are measured (docs/adaptive.md).
+  virtual void increment_to_first_order(const Vector& /*dq*/, Vector& /*dy*/) const {
+    throw std::logic_error("this second-order problem cannot express an increment in first-order unknowns");
+  }
 };
 
 }  // namespace mbl::integrators

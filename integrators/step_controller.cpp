@@ -83,7 +83,7 @@ bool StepController::accepts(double norm, double dt) {
   return false;
 }
 
-double StepController::after_accepted(double t, double norm) {
+double StepController::after_accepted(double t, double norm, double stable_step) {
   consecutive_failures_ = 0;
   rejections_in_a_row_ = 0;
   // PI controller (Gustafsson, Lundh & Soderlind, BIT 28, 1988; Hairer & Wanner II §IV.8, step
@@ -97,6 +97,9 @@ double StepController::after_accepted(double t, double norm) {
   norm_prev_ = e;
   after_rejection_ = false;
   dt_ = std::max(clamp(dt_ * factor, t), s_.min_time_step);
+  // A conditionally stable method: the next step stays below its stability limit (with the
+  // safety factor's margin, as omega changes over the step), not found by rejections.
+  if (s_.safety * stable_step < dt_) dt_ = std::max(s_.safety * stable_step, s_.min_time_step);
   return dt_;
 }
 
@@ -124,11 +127,15 @@ StepController::Decision StepController::after_failure(double t, const StepResul
     case StepStrategy::Kind::NoChange:
       return stop("cannot be reduced further");
     case StepStrategy::Kind::ErrorControl: {
-      // Newton did not converge: retry with the largest shrink, down to min time step.
+      // Newton did not converge: retry with the largest shrink, down to min time step; a step
+      // above a conditionally stable method's limit: with the limit (times the safety factor).
       ++summary_.failed;
       after_rejection_ = true;
       if (dt_ <= s_.min_time_step * (1.0 + 1e-12)) return stop("cannot be reduced further");
-      dt_ = std::max(dt_ * s_.max_shrink, s_.min_time_step);
+      if (r.failure == FailureReason::StabilityLimit && s_.safety * r.stable_step < dt_)
+        dt_ = std::max(s_.safety * r.stable_step, s_.min_time_step);
+      else
+        dt_ = std::max(dt_ * s_.max_shrink, s_.min_time_step);
       return {true, dt_, {}};
     }
     case StepStrategy::Kind::Change: {

@@ -69,8 +69,9 @@ class StepController {
   /// A converged step of size dt with error norm `norm`: accepted when norm <= 1 or dt is
   /// already the smallest allowed; a rejected step sets the smaller step to retry with.
   bool accepts(double norm, double dt);
-  /// After an accepted step ending at t: the next step from its error norm (PI controller).
-  double after_accepted(double t, double norm);
+  /// After an accepted step ending at t: the next step from its error norm (PI controller), at
+  /// most `stable_step` (StepResult::stable_step) times the safety factor.
+  double after_accepted(double t, double norm, double stable_step = HUGE_VAL);
   /// The counts and extremes of the run (the summary of docs/adaptive.md).
   struct Summary {
     long accepted = 0, rejected = 0, failed = 0;

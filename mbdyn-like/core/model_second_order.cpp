@@ -168,6 +168,12 @@ void ModelSecondOrder::from_first_order(const Vector& y, const Vector& yp, Vecto
   R_ = R_base_;
 }
 
+void ModelSecondOrder::increment_to_first_order(const Vector& dq, Vector& dy) const {
+  // Per node: x and the orientation parameters g, which are zero at the base point and, to first
+  // order, equal to the rotation vector of the increment (g = 2 tan(phi/2) n, core/rotations.hpp).
+  for (std::size_t k = 0; k < nodes_.size(); ++k) dy.segment<6>(nodes_[k]->dof_index()) += dq.segment<6>(6 * k);
+}
+
 void ModelSecondOrder::to_first_order(double t, const Vector& v, const Vector& a,
                                       const Vector& lambda, Vector& y, Vector& yp) {
   Vector r, phi;

@@ -42,6 +42,7 @@ class ModelSecondOrder : public integrators::SecondOrderProblem {
   void mass(integrators::Matrix& M) override;
   void constraint_jacobian(double t, integrators::Matrix& B) override;
   void from_first_order(const Vector& y, const Vector& yp, Vector& v, Vector& lambda) override;
+  void increment_to_first_order(const Vector& dq, Vector& dy) const override;
   void to_first_order(double t, const Vector& v, const Vector& a, const Vector& lambda,
                       Vector& y, Vector& yp) override;
 

@@ -396,7 +396,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
                          integrator->yp());
     if (control.error_control()) {
       control.count_accepted(t, dt);
-      dt = control.after_accepted(t, r.error_norm);
+      dt = control.after_accepted(t, r.error_norm, r.stable_step);
     } else {
       dt = control.after_success(t, r.iterations);
     }

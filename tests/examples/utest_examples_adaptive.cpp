@@ -258,7 +258,8 @@ INSTANTIATE_TEST_SUITE_P(Families, ErrorFollowsTolerance,
                          ::testing::Values("ms, 0.6", "bdf", "ms3, 0.6", "ms4, 0.6", "hope, 0.6", "hope, 0.", "ss2, 0.6",
                                            "ss3, 0.6", "ss4, 0.6", "Bathe, 0.6", "msstc3, 0.", "msstc4, 0.", "msstc5, 0.",
                                            "mssth3, 0.", "mssth4, 0.", "mssth5, 0.", "DIRK33", "DIRK43", "DIRK54",
-                                           "generalized alpha, 0.6", "crank nicolson"),
+                                           "generalized alpha, 0.6", "crank nicolson",
+                                           "central differences, degree, 3, 1., 0.5"),
                          [](const ::testing::TestParamInfo<const char*>& i) { return test::test_identifier(i.param); });
 
 // The first-order methods take steps proportional to the tolerance per unit step (3.5e5 steps at
