@@ -99,10 +99,10 @@ std::pair<const parser::PrivateDataOwner*, unsigned> read_scalar_dof_value(CardR
   const std::int64_t i = in.integer();
   if (i < 1 || i > 6)
     throw parser::InputError(index_at, fmt::format("expected a dof index in [1, 6] of structural node {}, found {}", node_label, i));
-  if (i > 3) {
-    in.not_implemented("sample and hold of a structural node's rotation dof (input manual §6.4)", index_at);
-    return {nullptr, 0};
-  }
+  // StructNode::dGetDofValue (strnode.cc): "unable to return angles" for dofs 4-6 of order 0.
+  if (i > 3)
+    throw parser::InputError(index_at, fmt::format("expected a position dof in [1, 3] of structural node {} (MBDyn "
+                                                   "cannot return its angles), found {}", node_label, i));
   return {node, node->private_data_index(fmt::format("X[{}]", i))};
 }
 
@@ -111,7 +111,6 @@ void read_parameter(CardReader& in, BuildContext& ctx, unsigned label) {
   // `sample and hold` (alias `sample'n'hold`), dataman3.cc ReadNodes: <scalar dof>, <period>.
   if (in.keyword_is("sample and hold") || in.keyword_is("sample'n'hold")) {
     const auto [source, index] = read_scalar_dof_value(in, ctx);
-    if (!source) return;
     const double period = parser::checked_real(in, [](double T) { return T > 0.0; }, "a sample period > 0");
     auto n = std::make_unique<SampleAndHoldNode>(label, *source, index, period, ctx.model().drive_env().time);
     n->where = in.card_location();
