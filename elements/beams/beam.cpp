@@ -11,6 +11,8 @@
 #include "elements/nodes/abstract_node.hpp"
 #include "mbdyn-like/core/rotations.hpp"
 #include "mbdyn-like/core/nc_catalog.hpp"
+#include "mbdyn-like/core/orientation_output.hpp"
+#include "elements/beams/beam_custom_output.hpp"
 
 namespace mbl::elements {
 
@@ -386,33 +388,79 @@ void Beam::after_predict(const StepContext& c) {
 // ---- output --------------------------------------------------------------------------------------
 
 void Beam::output_setup(OutputSink& out) {
+  for (auto& ids : nc_) ids.fill(-1);
   if (!out.netcdf() || !output_enabled()) return;
   const std::string base = fmt::format("elem.beam.{}", label());
   out.declare_entity(base, std::string(type_name()));
   namespace nc = output::nc;
-  if (nn_ == 3) {
-    nc_[0] = {output::nc_declare(out, base, nc::beam3_F_I), output::nc_declare(out, base, nc::beam3_M_I)};
-    nc_[1] = {output::nc_declare(out, base, nc::beam3_F_II), output::nc_declare(out, base, nc::beam3_M_II)};
-  } else {
-    nc_[0] = {output::nc_declare(out, base, nc::beam2_F), output::nc_declare(out, base, nc::beam2_M)};
+  namespace bo = beam_output;
+  const unsigned f = custom_output_;
+  // MBDyn's Beam::OutputPrepare (beam.cc) and Beam2::OutputPrepare (beam2.cc): the names carry
+  // "_I"/"_II" on beam3, nothing on beam2; beam2's orientation description is MBDyn's text.
+  for (int s = 0; s < ns_; ++s) {
+    const bool b3 = nn_ == 3;
+    const std::string sez = b3 ? (s == 0 ? "I" : "II") : "";
+    const std::string post = b3 ? "_" + sez : "";
+    const std::string ep = b3 ? "evaluation point " + sez + " " : "evaluation point ";
+    auto vec = [&](std::string_view name, std::string_view units, const std::string& what) {
+      return out.declare(base + "." + std::string(name) + post, NcShape::Vec3, std::string(units), ep + what);
+    };
+    auto& ids = nc_[s];
+    if (f & bo::kPosition) ids[0] = vec("X", "Length", "global position vector (X, Y, Z)");
+    if (f & bo::kOrientation)
+      ids[1] = declare_orientation(out, base, orientation_output_,
+                                   b3 ? ep + "global" : " evaluation point global orientation matrix", post);
+    if (f & bo::kForce)
+      ids[2] = b3 ? output::nc_declare(out, base, s == 0 ? nc::beam3_F_I : nc::beam3_F_II)
+                  : output::nc_declare(out, base, nc::beam2_F);
+    if (f & bo::kMoment)
+      ids[3] = b3 ? output::nc_declare(out, base, s == 0 ? nc::beam3_M_I : nc::beam3_M_II)
+                  : output::nc_declare(out, base, nc::beam2_M);
+    if (f & bo::kLinearStrain) ids[4] = vec("nu", "Linear strain", "linear strain in local frame (nu_X, nu_Y, nu_Z)");
+    if (f & bo::kAngularStrain) ids[5] = vec("k", "Angular strain", "angular strain in local frame (K_X, K_Y, K_Z)");
+    if (f & bo::kLinearStrainRate)
+      ids[6] = vec("nuP", "Linear strain rate", "linear strain rate in local frame (nuP_X, nuP_Y, nuP_Z)");
+    if (f & bo::kAngularStrainRate)
+      ids[7] = vec("kP", "Angular strain rate", "angular strain rate in local frame (KP_X, KP_Y, KP_Z)");
   }
 }
 
 void Beam::output(OutputSink& out) const {
   if (!output_enabled()) return;
+  namespace bo = beam_output;
+  const unsigned f = custom_output_;
   if (std::ostream* os = out.text(OutputFile::Act)) {
     out.write_label(*os, label());
     for (int s = 0; s < ns_; ++s) {
       out.write(*os, Vec3(sec_[s].az_S.head<3>()));
       out.write(*os, Vec3(sec_[s].az_S.tail<3>()));
     }
+    // beam3 only (Beam::Output; Beam2::Output writes forces and moments alone): each selected
+    // strain block is "setw(8) << ' '" then both sections. MBDyn writes the strains again, not
+    // their rates, under the strain-rate flags; so do we.
+    if (nn_ == 3) {
+      const bool blocks[4] = {(f & bo::kLinearStrain) != 0, (f & bo::kAngularStrain) != 0,
+                              (f & bo::kLinearStrainRate) != 0, (f & bo::kAngularStrainRate) != 0};
+      for (int b = 0; b < 4; ++b) {
+        if (!blocks[b]) continue;
+        *os << "       ";
+        for (int s = 0; s < ns_; ++s) out.write(*os, Vec3(sec_[s].def.segment<3>(b % 2 == 0 ? 0 : 3)));
+      }
+    }
     *os << '\n';
   }
   if (out.netcdf()) {
     for (int s = 0; s < ns_; ++s) {
-      if (nc_[s][0] < 0) continue;
-      out.put(nc_[s][0], Vec3(sec_[s].az_S.head<3>()));
-      out.put(nc_[s][1], Vec3(sec_[s].az_S.tail<3>()));
+      const auto& ids = nc_[s];
+      const SectionState& S = sec_[s];
+      if (ids[0] >= 0) out.put(ids[0], S.p);
+      if (ids[1] >= 0) put_orientation(out, ids[1], S.R, orientation_output_);
+      if (ids[2] >= 0) out.put(ids[2], Vec3(S.az_S.head<3>()));
+      if (ids[3] >= 0) out.put(ids[3], Vec3(S.az_S.tail<3>()));
+      if (ids[4] >= 0) out.put(ids[4], Vec3(S.def.head<3>()));
+      if (ids[5] >= 0) out.put(ids[5], Vec3(S.def.tail<3>()));
+      if (ids[6] >= 0) out.put(ids[6], Vec3(S.def_dot.head<3>()));
+      if (ids[7] >= 0) out.put(ids[7], Vec3(S.def_dot.tail<3>()));
     }
   }
 }

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "elements/beams/beam_custom_output.hpp"
 #include "mbdyn-like/core/constitutive_law.hpp"
 #include "mbdyn-like/core/element.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
@@ -96,6 +97,11 @@ class Beam : public Element {
   void output_setup(OutputSink&) override;
   void output(OutputSink&) const override;
   std::string log_line() const override;
+  /// `custom output` (beam_custom_output.hpp): beam_output::k* bits and the orientation format.
+  void set_custom_output(unsigned flags, StructNode::OrientationOutput orientation) {
+    custom_output_ = flags;
+    orientation_output_ = orientation;
+  }
 
   // Private data (input manual §8.3.2): "pI.ex" ... numbered 1..27 for point I, 28..54 for II;
   // beam2 also accepts the names without prefix.
@@ -153,7 +159,10 @@ class Beam : public Element {
   std::array<SectionState, kMaxSections> saved_sec_;  ///< sec_ and R_node_conv_ as the step began
   std::array<Mat3, kMaxNodes> saved_R_node_conv_;
   double t_ = 0.0;
-  std::array<std::array<int, 4>, kMaxSections> nc_{};
+  unsigned custom_output_ = beam_output::kDefault;
+  StructNode::OrientationOutput orientation_output_ = StructNode::OrientationOutput::Euler123;
+  /// NetCDF ids per section: X, orientation, F, M, nu, k, nuP, kP (-1: not written).
+  std::array<std::array<int, 8>, kMaxSections> nc_{};
   /// What the last evaluation read (the points' positions and velocities, the nodes' increments,
   /// the time); invalid after a change of the sections' references or of the laws' memory.
   struct EvaluationInputs {

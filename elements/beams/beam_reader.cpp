@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "elements/beams/beam.hpp"
+#include "elements/beams/beam_custom_output.hpp"
 #include "elements/beams/hbeam.hpp"
 #include "elements/input/abstract_node_input.hpp"
 #include "elements/laws/law_reader.hpp"
@@ -76,12 +77,14 @@ void read_beam(CardReader& in, BuildContext& ctx, unsigned label, int nodes) {
     in.not_implemented("piezoelectric beam (direct and converse effects)");
     return;
   }
-  if (in.peek_keyword_is("custom output")) {
-    in.not_implemented("beam custom output");
-    return;
-  }
+  bool viscous = false;
+  for (const BeamSection& S : secs) viscous = viscous || S.law->is_viscous();
+  // MBDyn's ReadOptionalBeamCustomOutput: `default beam output`, or `custom output, ...`.
+  OutputDefaults::CustomOutput custom = beam_output_default(ctx);
+  if (in.keyword_is("custom output")) read_beam_custom_output(in, ctx, viscous, custom);
   auto beam = std::make_unique<Beam>(label, std::move(points), std::move(secs), std::move(electrodes));
   beam->where = in.card_location();
+  beam->set_custom_output(custom.flags, custom.orientation);
   ctx.read_output_flag(in, *beam, "beams");
   ctx.model().add_element(std::move(beam));
 }

@@ -203,7 +203,34 @@ void read_axial_rotation(CardReader& in, BuildContext& ctx, unsigned label) {
   add_total_joint(in, ctx, label, std::move(p));
 }
 
+/// `imposed orientation, <node 1>, <R_1hr>, <node 2>, <R_2hr>, <rotation drive>` (obsolete):
+/// MBDyn's joint.cc reads it into a total joint with the three rotations imposed by the drive and
+/// the positions free, hinge orientations in the nodes' frames (node 2's may refer to node 1's
+/// hinge), and warns that it does so.
+void read_imposed_orientation(CardReader& in, BuildContext& ctx, unsigned label) {
+  in.context().report({in.card_location(), "warning", "imposed orientation: using \"total joint\" instead"});
+  TotalJoint::Params p;
+  StructNode& n1 = ctx.struct_node(in);
+  p.a = TotalSide{&n1};
+  p.a.R_hr = in.orientation(n1.frame());
+  const parser::OtherSide f1 = p.a.other_side(p.a.R_hr);
+  StructNode& n2 = ctx.struct_node(in);
+  p.b = TotalSide{&n2};
+  p.b.R_hr = in.orientation(n2.frame(), &f1);
+  p.rotation = kAll;
+  p.theta0 = read_vec3_tpl(in, ctx);
+  add_total_joint(in, ctx, label, std::move(p));
+}
+
+/// `kinematic`: obsolete, refused by MBDyn 2024's joint.cc ("replace with a total [pin] joint").
+void read_kinematic(CardReader& in, BuildContext&, unsigned) {
+  throw parser::InputError(in.card_location(), "expected a total joint or total pin joint (MBDyn 2024 refuses the "
+                                               "obsolete \"kinematic\" joint), found kinematic");
+}
+
 const bool registered =
+    CardRegistry::family("joint").add("imposed orientation", read_imposed_orientation) &&
+    CardRegistry::family("joint").add("kinematic", read_kinematic) &&
     CardRegistry::family("joint").add(
         "total joint", [](CardReader& in, BuildContext& c, unsigned l) { read_total(in, c, l, Flavor::Total); }) &&
     CardRegistry::family("joint").add(

@@ -42,6 +42,17 @@ void read_bind(CardReader& in, BuildContext& ctx, unsigned) {
       throw parser::InputError(datum_at, error);
     index = static_cast<unsigned>(i);
   }
+  if (node->strain_gage()) {
+    // StrainGageParam::Bind (j2p.cc): a beam, and 1 or 2 for its evaluation point I or II.
+    const std::string kind = CardRegistry::normalise(type);
+    if (kind != "beam" && kind != "beam2" && kind != "beam3" && kind != "hbeam")
+      throw parser::InputError(type_at, fmt::format("expected a beam (parameter node {} is a strain gage), found {}", node_label, type));
+    const unsigned first = index == 1 || index == 2 ? e->private_data_index(index == 1 ? "pI.ex" : "pII.ex") : 0;
+    if (first == 0)
+      throw parser::InputError(datum_at, fmt::format("expected the evaluation point of {} {} (1 for I, 2 for II) of "
+                                                     "strain gage {}, found {}", type, element_label, node_label, index));
+    index = first;
+  }
   node->bind(*e, index);
 }
 

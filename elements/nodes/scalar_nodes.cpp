@@ -4,7 +4,10 @@
 #include "elements/nodes/parameter_node.hpp"
 #include "elements/nodes/node_scale.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
+#include "parser/errors.hpp"
 #include "parser/output_flag.hpp"
+
+#include <fmt/format.h>
 
 namespace mbl::elements {
 
@@ -29,13 +32,22 @@ void AbstractNode::output(OutputSink& out) const {
   }
 }
 
-void ParameterNode::output(OutputSink& out) const {
-  if (!output_enabled()) return;
+namespace {
+void write_parameter(OutputSink& out, unsigned label, double value) {
   if (std::ostream* os = out.text(OutputFile::Prm)) {
-    out.write_label(*os, label());
-    out.write(*os, value());
+    out.write_label(*os, label);
+    out.write(*os, value);
     *os << '\n';
   }
+}
+}  // namespace
+
+void ParameterNode::output(OutputSink& out) const {
+  if (output_enabled()) write_parameter(out, label(), value());
+}
+
+void SampleAndHoldNode::output(OutputSink& out) const {
+  if (output_enabled()) write_parameter(out, label(), value());
 }
 
 namespace {
@@ -73,16 +85,51 @@ void read_scalar_node(CardReader& in, BuildContext& ctx, unsigned label, std::st
   ctx.model().add_node(std::move(n));
 }
 
+/// MBDyn's ReadScalarDof without dof order (dataman3.cc): `<node label>, <node type>` and, for
+/// a node with several unknowns (structural), the 1-based index of one; the datum it reads.
+std::pair<const parser::PrivateDataOwner*, unsigned> read_scalar_dof_value(CardReader& in, BuildContext& ctx) {
+  const parser::SourceLocation label_at = in.location();
+  const unsigned node_label = in.label();
+  const std::string type = in.keyword();
+  const Node* node = ctx.model().find_node(type, node_label);
+  if (!node) ctx.skip_if_depends_on_skipped(in, type, node_label);
+  if (!node) throw parser::InputError(label_at, fmt::format("expected an existing node, found no {} node {}", type, node_label));
+  if (type != "structural") return {node, node->private_data_index("x")};
+  const parser::SourceLocation index_at = in.location();
+  const std::int64_t i = in.integer();
+  if (i < 1 || i > 6)
+    throw parser::InputError(index_at, fmt::format("expected a dof index in [1, 6] of structural node {}, found {}", node_label, i));
+  // StructNode::dGetDofValue (strnode.cc): "unable to return angles" for dofs 4-6 of order 0.
+  if (i > 3)
+    throw parser::InputError(index_at, fmt::format("expected a position dof in [1, 3] of structural node {} (MBDyn "
+                                                   "cannot return its angles), found {}", node_label, i));
+  return {node, node->private_data_index(fmt::format("X[{}]", i))};
+}
+
 void read_parameter(CardReader& in, BuildContext& ctx, unsigned label) {
   double value = 0.0;
-  // `sample'n'hold` and `strain gage` are MBDyn 2024's other spellings (dataman3.cc ReadNodes).
-  // (Named from the list: `sample'n'hold` is no keyword token of ours, its apostrophes aside.)
-  for (const char* other : {"sample and hold", "sample'n'hold", "beam strain gage", "strain gage"})
-    if (in.peek_keyword_is(other))
-      return in.not_implemented(std::string("parameter node \"") + other + "\" (input manual §6.4)");
+  // `sample and hold` (alias `sample'n'hold`), dataman3.cc ReadNodes: <scalar dof>, <period>.
+  if (in.keyword_is("sample and hold") || in.keyword_is("sample'n'hold")) {
+    const auto [source, index] = read_scalar_dof_value(in, ctx);
+    const double period = parser::checked_real(in, [](double T) { return T > 0.0; }, "a sample period > 0");
+    auto n = std::make_unique<SampleAndHoldNode>(label, *source, index, period, ctx.model().drive_env().time);
+    n->where = in.card_location();
+    n->set_output_enabled(ctx.output_defaults().enabled("parameter nodes"));
+    read_output_option(in, *n);
+    ctx.model().add_node(std::move(n));
+    return;
+  }
+  // `beam strain gage` (alias `strain gage`, deprecated): <y>, <z>; bound by a `bind` card.
+  const bool gage = in.keyword_is("beam strain gage") || in.keyword_is("strain gage");
+  double gage_y = 0.0, gage_z = 0.0;
+  if (gage) {
+    gage_y = in.real();
+    gage_z = in.real();
+  }
   // `element`: bound later by a `bind` card; otherwise an optional constant value.
-  if (!in.keyword_is("element") && in.keyword_is("value")) value = in.real();
+  if (!gage && !in.keyword_is("element") && in.keyword_is("value")) value = in.real();
   auto n = std::make_unique<ParameterNode>(label, value);
+  if (gage) n->set_strain_gage(gage_y, gage_z);
   n->where = in.card_location();
   n->set_output_enabled(ctx.output_defaults().enabled("parameter nodes"));
   read_output_option(in, *n);

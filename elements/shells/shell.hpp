@@ -89,6 +89,7 @@ class Shell4 : public Element {
   void output(OutputSink& out) const override;
 
   /// Generalised strains (with enhancement) and forces at Gauss point g (after the last evaluation).
+  const ShellLaw& law() const { return law_; }
   const Vec12& gauss_strain(int g) const { return eps_t_[g]; }
   const Vec12& gauss_force(int g) const { return sigma_[g]; }
 

@@ -1,5 +1,7 @@
 // Readers of the `shell4eas:` and `shell4easans:` cards (input manual §8.15.1).
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include <memory>
 
 #include <fmt/format.h>
@@ -93,6 +95,96 @@ Mat12 isotropic_shell(const Isotropic& iso) {
   return m;
 }
 
+/// `plane stress orthotropic, {E_l | E_t | nu_lt | nu_tl | G | beta | thickness | as | at}, <v>
+/// [, ...]` (MBDyn's shell.cc ReadShellConstLaw; the long names `longitudinal Young modulus`,
+/// `transverse Young modulus`, `longitudinal transverse Poisson modulus`, `transverse
+/// longitudinal Poisson modulus`, `shear modulus` too): the shell's 12x12 law with the fibres
+/// along the first in-plane axis. As MBDyn: `nu_tl` alone gives nu_lt = nu_tl E_l / E_t; `nu_tl`
+/// after `nu_lt` is "already provided", both (nu_tl first) must satisfy nu_tl E_l = nu_lt E_t to
+/// machine epsilon; a fibre angle `beta` is refused ("not supported yet").
+Mat12 read_orthotropic_shell(CardReader& in) {
+  const auto at = in.location();
+  double E_l = 0.0, E_t = 0.0, nu_lt = 0.0, nu_tl = 0.0, G = 0.0, h = 0.0, a_s = 1.0, a_t = 0.01;
+  bool got_E_l = false, got_E_t = false, got_nu_lt = false, got_nu_tl = false, got_G = false, got_h = false,
+       got_as = false, got_at = false;
+  auto once = [&](bool& got, const char* what) {
+    if (got)
+      throw parser::InputError(in.location(), fmt::format("expected each datum of the plane stress orthotropic law "
+                                                          "once, found {} again", what));
+    got = true;
+  };
+  while (!in.at_end()) {
+    if (in.keyword_is("E_l") || in.keyword_is("longitudinal Young modulus")) {
+      once(got_E_l, "the longitudinal Young modulus");
+      E_l = read_positive(in, "longitudinal Young modulus");
+    } else if (in.keyword_is("E_t") || in.keyword_is("transverse Young modulus")) {
+      once(got_E_t, "the transverse Young modulus");
+      E_t = read_positive(in, "transverse Young modulus");
+    } else if (in.keyword_is("nu_lt") || in.keyword_is("longitudinal transverse Poisson modulus")) {
+      once(got_nu_lt, "the longitudinal transverse Poisson modulus");
+      nu_lt = in.real();
+    } else if (in.keyword_is("nu_tl") || in.keyword_is("transverse longitudinal Poisson modulus")) {
+      // shell.cc tests the flag of nu_lt here: nu_tl after nu_lt is "already provided".
+      if (got_nu_lt)
+        throw parser::InputError(in.location(), "expected nu_tl before nu_lt (MBDyn's reader takes nu_tl after "
+                                                "nu_lt as already provided), found it after");
+      got_nu_tl = true;
+      nu_tl = in.real();
+    } else if (in.keyword_is("G") || in.keyword_is("shear modulus")) {
+      once(got_G, "the shear modulus");
+      G = read_positive(in, "shear modulus");
+    } else if (in.peek_keyword_is("beta")) {
+      throw parser::InputError(in.location(), "expected no fibre angle (MBDyn 2024: \"beta\" not supported yet), "
+                                              "found beta");
+    } else if (in.keyword_is("thickness")) {
+      once(got_h, "the thickness");
+      h = read_positive(in, "thickness");
+    } else if (in.keyword_is("as")) {
+      once(got_as, "as");
+      a_s = read_positive(in, "shear factor (as)");
+    } else if (in.keyword_is("at")) {
+      once(got_at, "at");
+      a_t = read_positive(in, "torsional factor (at)");
+    } else {
+      break;
+    }
+  }
+  const auto missing = [&](const char* what) {
+    return parser::InputError(at, std::string("expected ") + what + " in the plane stress orthotropic law, found none");
+  };
+  if (!got_E_l) throw missing("the longitudinal Young modulus (E_l)");
+  if (!got_E_t) throw missing("the transverse Young modulus (E_t)");
+  if (!got_nu_lt && !got_nu_tl) throw missing("a Poisson modulus (nu_lt or nu_tl)");
+  if (got_nu_lt && got_nu_tl) {
+    if (std::abs(nu_tl * E_l - nu_lt * E_t) > std::numeric_limits<double>::epsilon())
+      throw parser::InputError(at, fmt::format("expected nu_tl E_l = nu_lt E_t, found {} and {}", nu_tl * E_l, nu_lt * E_t));
+  } else if (got_nu_tl) {
+    nu_lt = nu_tl * E_l / E_t;
+  }
+  if (!got_G) throw missing("the shear modulus (G)");
+  if (!got_h) throw missing("the thickness");
+  const double C = h / (1.0 - nu_lt * nu_lt / E_l * E_t);
+  const double D = h * h * h / 12.0 / (1.0 - nu_lt * nu_lt / E_l * E_t);
+  const double Gh = h * G;
+  const double F = h * h * h * G / 12.0;
+  Mat12 m = Mat12::Zero();
+  m(0, 0) = C * E_l;
+  m(0, 4) = m(4, 0) = C * nu_lt * E_t;
+  m(1, 1) = 2.0 * Gh;
+  m(2, 2) = a_s * Gh;
+  m(3, 3) = 2.0 * Gh;
+  m(4, 4) = C * E_t;
+  m(5, 5) = a_s * Gh;
+  m(6, 6) = 2.0 * F;
+  m(7, 7) = D * E_l;
+  m(7, 9) = m(9, 7) = -D * nu_lt * E_t;
+  m(8, 8) = a_t * F;
+  m(9, 9) = D * E_t;
+  m(10, 10) = 2.0 * F;
+  m(11, 11) = a_t * F;
+  return m;
+}
+
 /// A linear elastic plate law (input manual eqs. 8.80, 8.85): [matr,] N x N reals | sym, upper
 /// triangle | diag, N reals | isotropic, ...; then [prestress, N reals]. `isotropic_law` builds D
 /// from the isotropic data.
@@ -107,10 +199,15 @@ Law read_plate_law(CardReader& in, bool shell, IsotropicLaw isotropic_law) {
       for (int j = i; j < n; ++j) law.D(i, j) = law.D(j, i) = in.real();
   } else if (in.keyword_is("isotropic")) {
     law.D = isotropic_law(read_isotropic(in, shell));
-  } else if (shell && in.peek_keyword_is("plane stress orthotropic")) {
-    // MBDyn 2024's shell.cc ReadShellConstLaw has it; the input manual (§8.15) only the isotropic law.
-    in.not_implemented("shell law \"plane stress orthotropic\" (MBDyn's shell.cc; input manual §8.15 has only isotropic)");
-    throw CardSkipped{};
+  } else if constexpr (std::is_same_v<Law, ShellLaw>) {
+    // MBDyn 2024's shell.cc ReadShellConstLaw; the input manual (§8.15) has only the isotropic law.
+    if (in.keyword_is("plane stress orthotropic")) {
+      law.D = read_orthotropic_shell(in);
+    } else {
+      in.keyword_is("matr");
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) law.D(i, j) = in.real();
+    }
   } else {
     in.keyword_is("matr");
     for (int i = 0; i < n; ++i)

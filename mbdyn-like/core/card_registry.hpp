@@ -27,6 +27,14 @@ struct OutputDefaults {
   /// asked (its runs of web.pid and web.cantilever1piezo write no .abs); `all` clears the map.
   std::map<std::string, bool> by_family{{"abstractnodes", false}};
   bool enabled(const std::string& family) const;
+  /// `default <family> output:` (input manual §5.3.13): the custom output flags (the family's
+  /// own bits, e.g. MBDyn's Beam::OUTPUT_EP_*) and orientation format its elements start from;
+  /// keyed like by_family ("beams"); a family not listed uses its own default.
+  struct CustomOutput {
+    unsigned flags = 0;
+    StructNode::OrientationOutput orientation = StructNode::OrientationOutput::Euler123;
+  };
+  std::map<std::string, CustomOutput> custom;
 };
 
 /// What a card reader may use besides its arguments.

@@ -50,10 +50,12 @@ inline void write_orientation(OutputSink& out, std::ostream& os, const Mat3& R, 
 
 /// Declares `<entity>.E|Phi|R` as MBDyn names a rotation variable: the description is `prefix`
 /// followed by the format ("global" for nodes and hinges, "relative orientation, in joint
-/// reference frame" for deformable joints).
+/// reference frame" for deformable joints); `name_postfix` follows the letter (MBDyn's
+/// CreateRotationVar: beam3's "E_I").
 inline OutputSink::VarId declare_orientation(OutputSink& out, const std::string& entity,
                                              OrientationOutput kind,
-                                             const std::string& prefix = "global") {
+                                             const std::string& prefix = "global",
+                                             const std::string& name_postfix = "") {
   namespace nc = output::nc;
   const output::NcVarSpec* spec = &nc::node_E123;
   switch (kind) {
@@ -66,7 +68,7 @@ inline OutputSink::VarId declare_orientation(OutputSink& out, const std::string&
   // The catalog's descriptions all start with "global".
   std::string description(spec->description);
   description.replace(0, std::string_view("global").size(), prefix);
-  return out.declare(entity + "." + std::string(spec->suffix), spec->shape, std::string(spec->units),
+  return out.declare(entity + "." + std::string(spec->suffix) + name_postfix, spec->shape, std::string(spec->units),
                      description);
 }
 

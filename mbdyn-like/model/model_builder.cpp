@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "elements/beams/beam_custom_output.hpp"
 #include "elements/drives/drive_reader.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "mbdyn-like/core/orientation_output.hpp"
@@ -557,23 +558,15 @@ const std::map<std::string, SettingsCard>& control_data_cards() {
          }
        }},
       {"defaultbeamoutput",
-       [](CardReader& in, RunSettings&, BuildContext&) {
-         // `default beam output: <flag> [, ...]` (input manual §5.3.13). The flags only select
-         // the beams' custom NetCDF output (evaluation point configuration, strains); the beams
-         // write their default (forces and moments), so the flags are validated and accepted.
-         do {
-           if (in.keyword_is("orientation")) {
-             if (in.keyword_is("orientation description")) in.keyword();
-           } else if (!(in.keyword_is("position") || in.keyword_is("configuration") || in.keyword_is("force") ||
-                        in.keyword_is("moment") || in.keyword_is("forces") || in.keyword_is("linear strain") ||
-                        in.keyword_is("angular strain") || in.keyword_is("strains") ||
-                        in.keyword_is("linear strain rate") || in.keyword_is("angular strain rate") ||
-                        in.keyword_is("strain rates") || in.keyword_is("all"))) {
-             in.fail_expected("a beam output flag (position, orientation, configuration, force, moment, forces, "
-                              "linear strain, angular strain, strains, linear strain rate, angular strain rate, "
-                              "strain rates, all)");
-           }
-         } while (!in.at_end());
+       [](CardReader& in, RunSettings&, BuildContext& ctx) {
+         // `default beam output: <flag> [, ...]` (input manual §5.3.13): the custom output every
+         // beam starts from (MBDyn's ReadControl reads it as a viscoelastic beam's).
+         auto& d = ctx.output_defaults().custom["beams"];
+         elements::read_beam_custom_output(in, ctx, true, d);
+         if (!in.at_end())
+           in.fail_expected("a beam output flag (position, orientation, configuration, force, moment, forces, "
+                            "linear strain, angular strain, strains, linear strain rate, angular strain rate, "
+                            "strain rates, all, none)");
        }},
       {"title", [](CardReader& in, RunSettings& s, BuildContext&) { s.title = in.string(); }},
       {"print",
