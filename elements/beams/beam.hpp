@@ -13,8 +13,10 @@
 //     kappa = R_s^T G(g_s) g_s' + kappa_ref_s      (g_s' = sum N_i' g_i, curvature accumulated)
 // and, for viscous laws, the strain rates
 //     eps_dot   = R_s^T (l_dot + l x omega_s),     omega_s = G(g_s) g_s_dot + R(g_s) omega_ref_s
-//     kappa_dot = R_s^T G(g_s) g_s_dot' + kappa_dot_ref_s.
-// The reference configuration is stress free. The 6D section law gives the internal force and
+//     kappa_dot = R_s^T (G(g_s) g_s_dot' + G_dot g_s + (G(g_s) g_s') x omega_s) + kappa_dot_ref_s
+// (MBDyn's ViscoElasticBeam). The reference configuration is stress free to the last bit: L0_s
+// is R_s^T l computed as every residual computes it (MBDyn's shape function values, InterpDeriv's
+// order of operations, Beam::DsDxi). The 6D section law gives the internal force and
 // moment (F, M) in the section frame; the finite volume of node j is bounded by the evaluation
 // points around it, so node j receives +/-(F, M + (p_s - x_j) x F) from each bounding point.
 //
