@@ -389,10 +389,28 @@ Eigen::VectorXd Beam::electrode_voltages() const {
 
 void Beam::after_convergence(const StepContext& c) {
   evaluate(c);
+  // The nodes are about to take their canonical form (g = 0; StructNode::after_convergence), and
+  // an eigenanalysis then assembles at that point with omega in the nodes' reference (g' = 0,
+  // MBDyn's converged form: StructNode::reference_angular_velocity_form). Move the sections'
+  // references to the converged state, so that an evaluation there finds it, as MBDyn's beams
+  // keep the values of their last residual (R, the curvatures, the section's omega and rates),
+  // and not the prediction's orientation and curvature. after_predict() starts the next step
+  // from R_conv and kappa_conv as before.
+  bool canonical = true;
+  for (int i = 0; i < nn_; ++i) {
+    const StructNode& n = *pt_[i].node;
+    canonical = canonical && (n.dof_count() == 0 || !c.y ? n.g().isZero(0.0) : n.rebases());
+  }
   for (int s = 0; s < ns_; ++s) {
-    sec_[s].R_conv = sec_[s].R;
-    sec_[s].kappa_conv = sec_[s].def.tail<3>();
+    SectionState& S = sec_[s];
+    S.R_conv = S.R;
+    S.kappa_conv = S.def.tail<3>();
     sections_[s].law->after_convergence();
+    if (!canonical) continue;
+    S.R_ref = S.R;
+    S.kappa_ref = S.kappa_conv;
+    S.w_ref = S.w;
+    S.kappa_dot_ref = S.def_dot.tail<3>();
   }
   evaluated_valid_ = false;
   for (int i = 0; i < nn_; ++i) R_node_conv_[i] = pt_[i].node->R_WN();
