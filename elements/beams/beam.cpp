@@ -3,6 +3,7 @@
 #include "mbdyn-like/core/log_text.hpp"
 
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <cctype>
 #include <fmt/format.h>
@@ -28,7 +29,6 @@ void beam_shape_functions(int nn, double xi, std::array<double, 3>& N, std::arra
 
 namespace {
 
-constexpr auto shape = beam_shape_functions;
 
 // The two products below skip the zero blocks of a dense 6x6 product but sum every entry over k in
 // increasing order, as Eigen's dense product does (adding the skipped exact zeros changes no bit):
@@ -74,6 +74,14 @@ Mat6 times_block_upper(const Mat6& K, const Mat3& P, const Mat3& Q, const Mat3& 
   return out;
 }
 
+/// R^T v, each entry summed in the one order (MBDyn's MulTV), wherever it is evaluated: the
+/// reference strain L0 and the strain at every residual must round alike.
+Vec3 transpose_times(const Mat3& R, const Vec3& v) {
+  Vec3 out;
+  for (int c = 0; c < 3; ++c) out[c] = R(0, c) * v[0] + R(1, c) * v[1] + R(2, c) * v[2];
+  return out;
+}
+
 /// skew(a) M as a x M(:, c): the dense product adds skew's zero diagonal term to the same two
 /// products (IEEE addition commutes), so every nonzero entry is the same bit for bit.
 template <int C>
@@ -103,6 +111,37 @@ Mat6 times_blockdiag(const Mat3& R, const Mat6& M, bool lower_left_zero) {
 
 }  // namespace
 
+void Beam::section_shape_functions(int nn, int s, std::array<double, 3>& N, std::array<double, 3>& dN_dxi) {
+  // Evaluation points of the finite volumes (input manual §8.3.2, §8.3.3): xi = -+1/sqrt(3)
+  // (beam3), 0 (beam2). The values are MBDyn's closed forms (shapefnc.cc), bit for bit.
+  if (nn == 3) {
+    const double r3 = std::sqrt(3.0);
+    const std::array<double, 3> N_I{(1.0 + r3) / 6.0, 2.0 / 3.0, (1.0 - r3) / 6.0};
+    const std::array<double, 3> dN_I{-(2.0 * r3 + 3.0) / 6.0, 2.0 / r3, -(2.0 * r3 - 3.0) / 6.0};
+    if (s == 0) {
+      N = N_I;
+      dN_dxi = dN_I;
+    } else {  // point II mirrors point I
+      N = {N_I[2], N_I[1], N_I[0]};
+      dN_dxi = {-dN_I[2], -dN_I[1], -dN_I[0]};
+    }
+  } else {
+    N = {0.5, 0.5, 0.0};
+    dN_dxi = {-0.5, 0.5, 0.0};
+  }
+}
+
+Vec3 Beam::interpolate(const SectionState& S, const std::array<Vec3, kMaxNodes>& v) const {
+  if (nn_ == 3) return v[0] * S.N[0] + v[1] * S.N[1] + v[2] * S.N[2];
+  return v[0] * S.N[0] + v[1] * S.N[1];
+}
+
+Vec3 Beam::interpolate_derivative(const SectionState& S, const std::array<Vec3, kMaxNodes>& v) const {
+  // (sum_i N_i,xi v_i) dxi/ds, summed and scaled in this order as MBDyn's InterpDeriv.
+  if (nn_ == 3) return (v[0] * S.dN_dxi[0] + v[1] * S.dN_dxi[1] + v[2] * S.dN_dxi[2]) * S.ds_dxi_inv;
+  return (v[0] * S.dN_dxi[0] + v[1] * S.dN_dxi[1]) * S.ds_dxi_inv;
+}
+
 Beam::Beam(unsigned label, std::vector<BeamPoint> points, std::vector<BeamSection> sections,
            std::vector<const AbstractNode*> electrodes)
     : Element(label), nn_(static_cast<int>(points.size())), ns_(static_cast<int>(sections.size())),
@@ -114,13 +153,6 @@ Beam::Beam(unsigned label, std::vector<BeamPoint> points, std::vector<BeamSectio
       throw std::invalid_argument("Beam: one piezoelectric matrix column per electrode");
   for (int i = 0; i < nn_; ++i) pt_[i] = points[i];
   for (const auto& s : sections_) viscous_ = viscous_ || s.law->is_viscous();
-  // Evaluation points of the finite volumes (input manual §8.3.2, §8.3.3).
-  if (nn_ == 3) {
-    sec_[0].xi = -1.0 / std::sqrt(3.0);
-    sec_[1].xi = 1.0 / std::sqrt(3.0);
-  } else {
-    sec_[0].xi = 0.0;
-  }
 }
 
 int Beam::side(int j, int s) const {
@@ -130,7 +162,9 @@ int Beam::side(int j, int s) const {
 }
 
 void Beam::setup(Model&) {
-  // Reference configuration from the nodes' initial conditions: it is stress free.
+  // Reference configuration from the nodes' initial conditions: it is stress free. As MBDyn's
+  // Beam/Beam2::DsDxi (beam.cc, beam2.cc), L0 is R^T l computed exactly as l is at every residual
+  // (interpolate_derivative), so the strains of the reference configuration are exactly zero.
   std::array<Vec3, kMaxNodes> p0;
   std::array<Mat3, kMaxNodes> R_WP;
   for (int i = 0; i < nn_; ++i) {
@@ -141,25 +175,31 @@ void Beam::setup(Model&) {
   }
   for (int s = 0; s < ns_; ++s) {
     SectionState& S = sec_[s];
-    std::array<double, 3> dN_dxi;
-    shape(nn_, S.xi, S.N, dN_dxi);
-    Vec3 dp_dxi = Vec3::Zero();
-    for (int i = 0; i < nn_; ++i) dp_dxi += dN_dxi[i] * p0[i];
-    const double len = dp_dxi.norm();
-    if (!(len > 1e-12))
+    section_shape_functions(nn_, s, S.N, S.dN_dxi);
+    S.ds_dxi_inv = 1.0;
+    const Vec3 dp_dxi = interpolate_derivative(S, p0);
+    const double d = dp_dxi[0] * dp_dxi[0] + dp_dxi[1] * dp_dxi[1] + dp_dxi[2] * dp_dxi[2];
+    if (!(d > std::numeric_limits<double>::epsilon()))
       throw std::invalid_argument(fmt::format("beam {}: zero length at evaluation point {}", label(), s + 1));
-    for (int i = 0; i < nn_; ++i) S.dN[i] = dN_dxi[i] / len;  // d/ds = d/dxi * dxi/ds
+    S.ds_dxi_inv = 1.0 / std::sqrt(d);  // dxi/ds
+    for (int i = 0; i < nn_; ++i) S.dN[i] = S.dN_dxi[i] * S.ds_dxi_inv;  // d/ds = d/dxi * dxi/ds
     Mat3 R = sections_[s].R_WS;
     if (sections_[s].from_nodes) {
-      // Interpolate the points' orientations as rotations relative to the middle (beam3) or
-      // first (beam2) point.
-      const Mat3& R_c = R_WP[nn_ == 3 ? 1 : 0];
-      Vec3 g = Vec3::Zero();
-      for (int i = 0; i < nn_; ++i) g += S.N[i] * rot::R_to_cgr(R_WP[i] * R_c.transpose());
-      R = rot::cgr_to_R(g) * R_c;
+      // As MBDyn's beam readers (ReadBeam, ReadBeam2): the points' orientations relative to the
+      // middle (beam3) or second (beam2) point, in that point's frame, interpolated there.
+      const Mat3& R_c = R_WP[1];
+      Vec3 g_c;
+      if (nn_ == 3) {
+        const Vec3 g1 = rot::R_to_cgr(R_c.transpose() * R_WP[0]);
+        const Vec3 g3 = rot::R_to_cgr(R_c.transpose() * R_WP[2]);
+        g_c = S.N[0] * g1 + S.N[1] * Vec3::Zero() + S.N[2] * g3;
+      } else {
+        g_c = rot::R_to_cgr(R_c.transpose() * R_WP[0]) / 2.0;
+      }
+      R = R_c * rot::cgr_to_R(g_c);
     }
     S.R_ref = S.R_conv = S.R = R;
-    S.L0 = R.transpose() * (dp_dxi / len);
+    S.L0 = transpose_times(R, interpolate_derivative(S, p0));
     S.kappa_ref = S.kappa_conv = Vec3::Zero();
     S.w_ref = S.kappa_dot_ref = Vec3::Zero();
   }
@@ -195,27 +235,28 @@ void Beam::evaluate(const StepContext& c) {
   t_ = c.t;
   for (int s = 0; s < ns_; ++s) {
     SectionState& S = sec_[s];
-    S.p.setZero(); S.l.setZero(); S.g.setZero(); S.g_s.setZero();
-    S.gd.setZero(); S.gd_s.setZero(); S.l_dot.setZero();
-    for (int i = 0; i < nn_; ++i) {
-      S.p += S.N[i] * p[i];
-      S.l += S.dN[i] * p[i];
-      S.g += S.N[i] * g[i];
-      S.g_s += S.dN[i] * g[i];
-      S.gd += S.N[i] * gd[i];
-      S.gd_s += S.dN[i] * gd[i];
-      S.l_dot += S.dN[i] * u[i];
-    }
+    S.p = interpolate(S, p);
+    S.l = interpolate_derivative(S, p);
+    S.g = interpolate(S, g);
+    S.g_s = interpolate_derivative(S, g);
+    S.gd = interpolate(S, gd);
+    S.gd_s = interpolate_derivative(S, gd);
+    S.l_dot = interpolate_derivative(S, u);
     const Mat3 R_delta = rot::cgr_to_R(S.g);
     const Mat3 G = rot::cgr_G(S.g);
     S.R = R_delta * S.R_ref;
     const Mat3 RT = S.R.transpose();
-    S.def.head<3>() = RT * S.l - S.L0;
+    S.def.head<3>() = transpose_times(S.R, S.l) - S.L0;
     S.def.tail<3>() = RT * (G * S.g_s) + S.kappa_ref;
     if (viscous_) {
       S.w = G * S.gd + R_delta * S.w_ref;
       S.def_dot.head<3>() = RT * (S.l_dot + S.l.cross(S.w));
-      S.def_dot.tail<3>() = RT * (G * S.gd_s) + S.kappa_dot_ref;
+      // The curvature's rate with MBDyn's terms (ViscoElasticBeam::AssStiffnessVec, beam.cc and
+      // beam2.cc): d/dt of G(g) g_s gives G g'_s + G' g, and the section's turning (G g_s) x w.
+      const double den = 4.0 + S.g.squaredNorm();
+      const Mat3 G_dot = (S.gd * S.g.transpose() + S.g * S.gd.transpose()) * (-4.0 / (den * den)) +
+                         skew(S.gd) * (2.0 / den);
+      S.def_dot.tail<3>() = RT * (G * S.gd_s + G_dot * S.g + (G * S.g_s).cross(S.w)) + S.kappa_dot_ref;
     } else {
       S.def_dot.setZero();
     }
@@ -291,7 +332,10 @@ void Beam::jacobian(JacobianSink& J, const StepContext& c) {
             RT * (N * skew(e) +
                   dN * (skew_times(b[i], skew(W[i])) - skew_times(w_i, bx) + skew_times(S.w, bx)) -
                   skew_times<3>(N * S.l, Wsx));
-        const Mat3 rate_k = RT * (0.5 * N * skew(S.gd_s));
+        // The curvature's rate w.r.t. g_i, exact at g = 0: the turning (G g_s) x w gives MBDyn's
+        // -N_i' (w x) (ViscoElasticBeam::AssStiffnessMat); R^T, G(g) and G' g the N_i terms,
+        // which vanish where MBDyn assembles (g' = 0 after the prediction).
+        const Mat3 rate_k = RT * (0.5 * N * (skew(S.gd_s) + skew(S.gd))) + rate_x;
         dF_dy += times_block_upper(law.damping(), rate_x, rate_g, rate_k, D_diagonal);
         B = times_blockdiag(S.R_ref, times_block_upper(law.damping(), dN_RT, RT_X, dN_RT, D_diagonal),
                             D_diagonal);
@@ -347,10 +391,28 @@ Eigen::VectorXd Beam::electrode_voltages() const {
 
 void Beam::after_convergence(const StepContext& c) {
   evaluate(c);
+  // The nodes are about to take their canonical form (g = 0; StructNode::after_convergence), and
+  // an eigenanalysis then assembles at that point with omega in the nodes' reference (g' = 0,
+  // MBDyn's converged form: StructNode::reference_angular_velocity_form). Move the sections'
+  // references to the converged state, so that an evaluation there finds it, as MBDyn's beams
+  // keep the values of their last residual (R, the curvatures, the section's omega and rates),
+  // and not the prediction's orientation and curvature. after_predict() starts the next step
+  // from R_conv and kappa_conv as before.
+  bool canonical = true;
+  for (int i = 0; i < nn_; ++i) {
+    const StructNode& n = *pt_[i].node;
+    canonical = canonical && (n.dof_count() == 0 || !c.y ? n.g().isZero(0.0) : n.rebases());
+  }
   for (int s = 0; s < ns_; ++s) {
-    sec_[s].R_conv = sec_[s].R;
-    sec_[s].kappa_conv = sec_[s].def.tail<3>();
+    SectionState& S = sec_[s];
+    S.R_conv = S.R;
+    S.kappa_conv = S.def.tail<3>();
     sections_[s].law->after_convergence();
+    if (!canonical) continue;
+    S.R_ref = S.R;
+    S.kappa_ref = S.kappa_conv;
+    S.w_ref = S.w;
+    S.kappa_dot_ref = S.def_dot.tail<3>();
   }
   evaluated_valid_ = false;
   for (int i = 0; i < nn_; ++i) R_node_conv_[i] = pt_[i].node->R_WN();
@@ -368,18 +430,13 @@ void Beam::after_predict(const StepContext& c) {
   }
   for (int s = 0; s < ns_; ++s) {
     SectionState& S = sec_[s];
-    Vec3 g = Vec3::Zero(), g_s = Vec3::Zero(), gd = Vec3::Zero(), gd_s = Vec3::Zero();
-    for (int i = 0; i < nn_; ++i) {
-      g += S.N[i] * g_ref[i];
-      g_s += S.dN[i] * g_ref[i];
-      gd += S.N[i] * gd_ref[i];
-      gd_s += S.dN[i] * gd_ref[i];
-    }
+    const Vec3 g = interpolate(S, g_ref), g_s = interpolate_derivative(S, g_ref);
+    const Vec3 gd = interpolate(S, gd_ref), gd_s = interpolate_derivative(S, gd_ref);
     const Mat3 G = rot::cgr_G(g);
     S.R_ref = rot::cgr_to_R(g) * S.R_conv;
     S.kappa_ref = S.R_ref.transpose() * (G * g_s) + S.kappa_conv;
     S.w_ref = G * gd;
-    S.kappa_dot_ref = S.R_ref.transpose() * (G * gd_s);
+    S.kappa_dot_ref = S.R_ref.transpose() * (G * gd_s + (G * g_s).cross(S.w_ref));  // MBDyn's AfterPredict
   }
   evaluated_valid_ = false;
   (void)c;

@@ -13,8 +13,10 @@
 //     kappa = R_s^T G(g_s) g_s' + kappa_ref_s      (g_s' = sum N_i' g_i, curvature accumulated)
 // and, for viscous laws, the strain rates
 //     eps_dot   = R_s^T (l_dot + l x omega_s),     omega_s = G(g_s) g_s_dot + R(g_s) omega_ref_s
-//     kappa_dot = R_s^T G(g_s) g_s_dot' + kappa_dot_ref_s.
-// The reference configuration is stress free. The 6D section law gives the internal force and
+//     kappa_dot = R_s^T (G(g_s) g_s_dot' + G_dot g_s + (G(g_s) g_s') x omega_s) + kappa_dot_ref_s
+// (MBDyn's ViscoElasticBeam). The reference configuration is stress free to the last bit: L0_s
+// is R_s^T l computed as every residual computes it (MBDyn's shape function values, InterpDeriv's
+// order of operations, Beam::DsDxi). The 6D section law gives the internal force and
 // moment (F, M) in the section frame; the finite volume of node j is bounded by the evaluation
 // points around it, so node j receives +/-(F, M + (p_s - x_j) x F) from each bounding point.
 //
@@ -120,8 +122,9 @@ class Beam : public Element {
   static constexpr int kMaxSections = 2;
 
   struct SectionState {
-    double xi = 0.0;
     std::array<double, kMaxNodes> N{}, dN{};  ///< shape functions and d/ds at this point
+    std::array<double, kMaxNodes> dN_dxi{};    ///< d/dxi of the shape functions
+    double ds_dxi_inv = 1.0;                   ///< dxi/ds in the reference configuration
     Mat3 R_ref = Mat3::Identity();           ///< section orientation at the Newton reference
     Mat3 R_conv = Mat3::Identity();          ///< ... at the last converged point
     Vec3 L0 = Vec3::Zero();                  ///< R^T l in the reference configuration
@@ -138,6 +141,12 @@ class Beam : public Element {
     Vec3 F_W = Vec3::Zero(), M_W = Vec3::Zero();
   };
 
+  /// MBDyn's shape functions and their d/dxi at evaluation point s (shapefnc.cc).
+  static void section_shape_functions(int nn, int s, std::array<double, 3>& N, std::array<double, 3>& dN_dxi);
+  /// sum_i N_i v_i and (sum_i N_i,xi v_i) dxi/ds at a section, in MBDyn's order of operations
+  /// (InterpState, InterpDeriv), so that the reference strains are exactly zero.
+  Vec3 interpolate(const SectionState& S, const std::array<Vec3, kMaxNodes>& v) const;
+  Vec3 interpolate_derivative(const SectionState& S, const std::array<Vec3, kMaxNodes>& v) const;
   /// Node kinematics used by the beam: g and g' of node i (zero for nodes without unknowns).
   void node_increments(const StepContext& c, int i, Vec3& g, Vec3& gd) const;
   /// Evaluates positions, strains, rates and the law at every section; nothing when its inputs

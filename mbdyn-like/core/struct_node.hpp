@@ -133,6 +133,15 @@ class StructNode : public Node {
   /// The derivatives phase computes momenta derivatives; the input velocities stay.
   void derivatives_update(Vector& y, Vector& yp) const override;
 
+  /// MBDyn's form of a converged point (StructNode::AfterConvergence: WRef = WCurr, gP ~ 0):
+  /// omega held by the reference, g' = 0 (`to_reference`), or back to the canonical g' = omega.
+  void reference_angular_velocity_form(Vector& yp, bool to_reference) {
+    if (!rebases()) return;
+    const int i = dof_index();
+    w_ref_ = to_reference ? w_W_ : Vec3::Zero();
+    gp_ = to_reference ? Vec3::Zero() : w_W_;
+    yp.segment<3>(i + 3) = gp_;
+  }
   /// Second-order integrators move the node on SO(3) themselves: R_WN becomes the reference of
   /// g = 0 with no reference angular velocity (omega = g'); update() follows.
   void place(const Mat3& R_WN) {

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "integrators/sparse_matrix.hpp"
+#include "mbdyn-like/core/struct_node.hpp"
 
 // LAPACK and ARPACK (Fortran calling convention: everything by address, hidden lengths of the
 // character arguments last).
@@ -168,8 +169,11 @@ EigenSolution EigenAnalysis::analyse(Model& model, double t, long step, const Ve
   // The model's own assembly at the converged state: residual first (elements refresh what the
   // Jacobian uses, as MBDyn's AssRes before AssJac), then J(-h/2) and J(+h/2).
   const int n = model.size();
+  Vector yp_ref = yp;
+  for (auto& node : model.nodes())
+    if (auto* sn = dynamic_cast<StructNode*>(node.get())) sn->reference_angular_velocity_form(yp_ref, true);
   auto assemble = [&](double dCoef) {
-    model.update(t, y, yp);
+    model.update(t, y, yp_ref);
     Vector r;
     model.residual(t, dCoef, r, nullptr);
     integrators::SparseMatrix J(n);
@@ -178,6 +182,8 @@ EigenSolution EigenAnalysis::analyse(Model& model, double t, long step, const Ve
   };
   sol.Aminus = assemble(-sol.dCoef);
   sol.Aplus = assemble(sol.dCoef);
+  for (auto& node : model.nodes())
+    if (auto* sn = dynamic_cast<StructNode*>(node.get())) sn->reference_angular_velocity_form(yp_ref, false);
   model.update(t, y, yp);
   switch (s_.method) {
     case EigenSettings::Method::Lapack: solve_lapack(s_, sol.Aminus, sol.Aplus, sol); break;
