@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "support/clamped_body_deck.hpp"
 #include "support/run_program.hpp"
 
 using namespace mbl;
@@ -12,20 +13,9 @@ using namespace mbl;
 namespace {
 
 std::string deck(const std::string& joint) {
-  return R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 1.; time step: 0.01; tolerance: 1e-9; max iterations: 20; end: initial value;
-begin: control data; structural nodes: 2; joints: 2; rigid bodies: 1; output precision: 16; end: control data;
-begin: nodes;
-  structural: 1, static, null, eye, null, null;
-  structural: 2, dynamic, 1., 0., 0., eye, null, null;
-end: nodes;
-begin: elements;
-  joint: 1, clamp, 1, node, node;
-  body: 2, 2, 1., null, eye;
-  )" + joint + R"(;
-end: elements;
-)";
+  return test::clamped_body_deck(
+      "initial time: 0.; final time: 1.; time step: 0.01; tolerance: 1e-9; max iterations: 20;",
+      "joints: 2; output precision: 16;", joint + ";");
 }
 
 }  // namespace

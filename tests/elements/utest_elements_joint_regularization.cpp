@@ -5,6 +5,7 @@
 #include <string>
 
 #include "mbdyn-like/model/model_builder.hpp"
+#include "support/clamped_body_deck.hpp"
 #include "support/jacobian_check.hpp"
 #include "support/run_program.hpp"
 
@@ -13,23 +14,12 @@ using namespace mbl;
 namespace {
 
 std::string pendulum(const std::string& regularization) {
-  return R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: 0.1; time step: 1.e-3; tolerance: 1e-10; max iterations: 30; end: initial value;
-begin: control data; structural nodes: 2; joints: 2; rigid bodies: 1; gravity; )" +
-         std::string(regularization.empty() ? "" : "joint regularizations: 1;") + R"( output precision: 16; end: control data;
-begin: nodes;
-  structural: 1, static, null, eye, null, null;
-  structural: 2, dynamic, 1., 0., 0., eye, null, null;
-end: nodes;
-begin: elements;
-  joint: 1, clamp, 1, node, node;
-  joint: 2, spherical hinge, 1, null, 2, -1., 0., 0.;
-  body: 2, 2, 1., null, eye;
-  gravity: uniform, 0., 0., -1., const, 9.81;
-  )" + regularization + R"(
-end: elements;
-)";
+  return test::clamped_body_deck(
+      "initial time: 0.; final time: 0.1; time step: 1.e-3; tolerance: 1e-10; max iterations: 30;",
+      std::string("joints: 2; gravity; ") + (regularization.empty() ? "" : "joint regularizations: 1; ") +
+          "output precision: 16;",
+      "joint: 2, spherical hinge, 1, null, 2, -1., 0., 0.;\n"
+      "  gravity: uniform, 0., 0., -1., const, 9.81;\n  " + regularization);
 }
 
 }  // namespace
