@@ -170,7 +170,11 @@ TEST(HydraulicJacobians, Valves) {
     pv.fluid = oil();
     auto* pvv = static_cast<PressureValve*>(&f.model.add_element(std::make_unique<PressureValve>(11, std::move(pv))));
     auto* dcv = static_cast<DynamicControlValve*>(&f.model.add_element(std::make_unique<DynamicControlValve>(10, std::move(q))));
-    f.known_deviation = [&](Eigen::MatrixXd& J, const Vector&, double) { flip_flows_spool_column(J, {a, b, c, d}, dcv->first_index()); };
+    // (the nodes captured as an array: clang before 16 cannot capture structured bindings)
+    const std::array<const PressureNode*, 4> valve_nodes{a, b, c, d};
+    f.known_deviation = [&, valve_nodes](Eigen::MatrixXd& J, const Vector&, double) {
+      flip_flows_spool_column(J, valve_nodes, dcv->first_index());
+    };
     const auto r = f.check_at({{a, 1.3}, {b, 0.7}, {c, 1.1}, {d, 0.2}}, [&](Vector& y) {
       y[fv->first_index()] = state > 0 ? 0.004 : -0.001;  // inside the stroke, then past its start
       y[fv->first_index() + 1] = 0.3;
@@ -408,7 +412,11 @@ TEST(HydraulicJacobians, TankAndPressureFlowControlValve) {
     t.pressure = 0.7, t.area_pipe = 1e-4, t.area_tank = 1e-2, t.level_max = 1.0, t.level_start = 0.5;
     t.fluid = oil();
     auto* tank = static_cast<Tank*>(&f.model.add_element(std::make_unique<Tank>(11, std::move(t))));
-    f.known_deviation = [&](Eigen::MatrixXd& J, const Vector&, double) { flip_flows_spool_column(J, {a, b, c, d}, pfcv->first_index()); };
+    // (the nodes captured as an array: clang before 16 cannot capture structured bindings)
+    const std::array<const PressureNode*, 4> valve_nodes{a, b, c, d};
+    f.known_deviation = [&, valve_nodes](Eigen::MatrixXd& J, const Vector&, double) {
+      flip_flows_spool_column(J, valve_nodes, pfcv->first_index());
+    };
     const auto r = f.check_at({{a, 1.3}, {b, 0.7}, {c, 1.1}, {d, 0.2}, {&e, 0.6}, {&g, 0.3}}, [&](Vector& y) {
       y[pfcv->first_index()] = state;  // open 1-2/3-4, then 1-3/2-4 past -s_max
       y[pfcv->first_index() + 1] = 0.2;
