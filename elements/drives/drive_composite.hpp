@@ -127,7 +127,6 @@ class StringDrive final : public DriveCaller {
               math::MathParser& math)
       : text_(std::move(text)), expr_(std::move(expr)), math_(&math) {}
   double value(double x) const override;
-  bool has_derivative() const override { return false; }  // as MBDyn's (drive_caller.hpp)
   double derivative(double x) const override;
   std::string describe() const override;
 

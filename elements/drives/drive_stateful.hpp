@@ -28,7 +28,6 @@ class BistopDrive final : public DriveCaller {
       : active_(initially_active), activate_(std::move(activate)),
         deactivate_(std::move(deactivate)) {}
   double value(double t) const override { return next_status(t) ? 1.0 : 0.0; }
-  bool has_derivative() const override { return false; }  // as MBDyn's (drive_caller.hpp)
   void after_convergence(double t) override { active_ = next_status(t); }
   bool is_stateful() const override { return true; }
   void save_step_state() override { saved_active_ = active_; }
@@ -50,7 +49,6 @@ class ClosestNextDrive final : public DriveCaller {
   ClosestNextDrive(const DriveEnvironment& env, double t0, double t1, DriveCallerPtr increment)
       : env_(&env), t0_(t0), t1_(t1), next_(t0), increment_(std::move(increment)) {}
   double value(double t) const override;
-  bool has_derivative() const override { return false; }  // as MBDyn's (drive_caller.hpp)
   void after_convergence(double t) override;
   bool is_stateful() const override { return true; }
   void save_step_state() override { saved_ = {next_, must_advance_, committed_step_}; }
@@ -113,7 +111,6 @@ class SampleAndHoldDrive final : public DriveCaller {
       : env_(&env), function_(std::move(function)), trigger_(std::move(trigger)),
         held_(initial) {}
   double value(double t) const override;
-  bool has_derivative() const override { return false; }  // as MBDyn's (drive_caller.hpp)
   void after_convergence(double t) override;
   bool is_stateful() const override { return true; }
   void save_step_state() override { saved_ = {held_, last_converged_, committed_step_}; }
@@ -136,7 +133,6 @@ class MeterDrive final : public DriveCaller {
   MeterDrive(const DriveEnvironment& env, double t0, double t1, long steps)
       : env_(&env), t0_(t0), t1_(t1), steps_(steps) {}
   double value(double t) const override;
-  bool has_derivative() const override { return false; }  // as MBDyn's (drive_caller.hpp)
   std::string describe() const override;
 
  private:

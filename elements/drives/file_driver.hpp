@@ -66,7 +66,6 @@ class FileDrive final : public DriveCaller {
   FileDrive(std::shared_ptr<const FileDriver> driver, int column, double amplitude)
       : driver_(std::move(driver)), column_(column), amplitude_(amplitude) {}
   double value(double t) const override { return amplitude_ * driver_->value(column_, t); }
-  bool has_derivative() const override { return false; }  // as MBDyn's (drive_caller.hpp)
   double derivative(double t) const override {
     return amplitude_ * driver_->derivative(column_, t);
   }
