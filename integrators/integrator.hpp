@@ -57,6 +57,9 @@ struct ErrorTest {
   /// error is at most the tolerance times the step and the global error is proportional to the
   /// tolerance; false: per step (local error at most the tolerance).
   bool per_unit_step = true;
+  /// `global` (docs/adaptive.md, "Global error"): besides the local test, transport an estimate
+  /// of the global error along the run (ImplicitStepIntegrator::global_error_norm).
+  bool transport_global_error = false;
   std::function<bool(double norm, double dt)> accept;
 };
 
@@ -89,6 +92,10 @@ class ImplicitStepIntegrator {
   virtual int error_estimate_order() const { return 2; }
   /// The local error estimate of the last converged step (differential unknowns; zero elsewhere).
   const Vector& error_estimate() const { return estimate_; }
+  /// `global` (docs/adaptive.md, "Global error"): the norm of the error test (atol + rtol |y|
+  /// weights, without the division by the step) of the global error estimate transported to the
+  /// last accepted step; 0 without it.
+  double global_error_norm() const { return global_norm_; }
 
   double time() const { return history_.front().t; }
   const Vector& y() const { return history_.front().y; }
@@ -132,6 +139,9 @@ class ImplicitStepIntegrator {
   /// Predicted derivative-role vector from points (most recent first) with eq. (12) / (16).
   void predict(double t, std::span<const Point> pts, int count, Vector& xp) const;
 
+  /// `global`: e_n = Phi_n e_(n-1) + l_n for the accepted step `out` (docs/adaptive.md, "Global
+  /// error"), Phi_n the theta-method of the step's own matrix, theta = D / h.
+  void transport_global_error(Problem& problem, const Point& out, double dt, NewtonSolver& newton);
   /// Milne's device on the history (docs/adaptive.md): the new point against the cubic Hermite
   /// extrapolation of the two previous steps' values and derivatives.
   void error_estimate_from_history(Problem& problem, const Point& out, double dt);
@@ -151,6 +161,10 @@ class ImplicitStepIntegrator {
   int n_ = 0;
 
  private:
+  double last_dcoef_ = 0.0;  ///< D of the last solve_point (the transport's matrix)
+  Vector global_error_;      ///< `global`: the transported global error estimate
+  double global_norm_ = 0.0;
+  Vector transport_r0_, transport_r1_, transport_y_;  ///< transport_global_error's work vectors
   std::string name_;
   int history_size_;
   ErrorTest error_test_;
@@ -254,5 +268,8 @@ std::unique_ptr<ImplicitStepIntegrator> make_integrator(const MethodSpec& spec);
 /// Why a method cannot take `strategy: error control` ("expected ..., found ..."), empty when it
 /// can (docs/adaptive.md).
 std::string error_control_refusal(const MethodSpec& spec);
+/// Why a method cannot take `strategy: error control, ..., global` (docs/adaptive.md, "Global
+/// error"), empty when it can: the one-matrix-per-step methods (multistep and single step).
+std::string global_error_refusal(const MethodSpec& spec);
 
 }  // namespace mbl::integrators

@@ -57,6 +57,7 @@ ErrorTest StepController::error_test(int estimate_order) {
   k_ = s_.per_unit_step ? estimate_order : estimate_order + 1;
   ErrorTest e;
   e.per_unit_step = s_.per_unit_step;
+  e.transport_global_error = s_.global_error;
   e.rtol = s_.relative_tolerance;
   e.atol = s_.absolute_tolerance >= 0.0 ? s_.absolute_tolerance : s_.relative_tolerance;
   e.accept = [this](double norm, double dt) { return accepts(norm, dt); };

@@ -28,6 +28,9 @@ struct StepStrategy {
   double max_shrink = 0.2;
   /// Error per unit step (the default) or, with `per step`, per step (docs/adaptive.md).
   bool per_unit_step = true;
+  /// `global` (docs/adaptive.md, "Global error"): the global error is estimated along the run
+  /// and the run repeated with tolerances scaled to bring it within them.
+  bool global_error = false;
   // factor
   double reduction_factor = 0.5;
   int steps_before_reduction = 0;

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <fstream>
@@ -58,6 +60,37 @@ std::string default_prefix(const std::string& deck) {
   return (p.parent_path() / p.stem()).string();
 }
 
+/// What the output writers need of a deck as read (its drives and frames: a repeated run's are
+/// its own reading's).
+output::OutputConfig output_config(const BuildResult& built, const RunOptions& opt) {
+  output::OutputConfig oc;
+  oc.prefix = opt.output_prefix.empty() ? default_prefix(opt.deck) : opt.output_prefix;
+  const RunSettings& s = built.settings;
+  oc.frequency = s.output_frequency;
+  oc.meter = s.output_meter;
+  oc.precision = s.output_precision;
+  oc.precision_given = s.output_precision_given;
+  oc.netcdf = s.netcdf;
+  oc.netcdf_sync = s.netcdf_sync;
+  oc.text = s.text;
+  oc.step_lines = s.output_messages;
+  oc.step_key = !s.inverse_dynamics.enabled;
+  oc.reference_frames = s.output_reference_frames;
+  oc.dof_stats.flags = s.print_flags;
+  oc.dof_stats.initial_assembly = !s.skip_initial_joint_assembly && !s.inverse_dynamics.enabled;
+  oc.dof_stats.assembly_kinds = s.assembly_use;
+  oc.dof_stats.silent = opt.quiet;
+  // MBDyn's dynamic nodes with output write their automatic structural element's .ine line
+  // unless `output inertia, no` (strnode.cc keeps the legacy default, autostr.cc writes it).
+  oc.inertia_text = true;
+  for (const auto& [label, ref] : built.read_context->references())
+    oc.reference_frame_lines.push_back({label, ref.frame.x_W, ref.frame.R_W, ref.frame.v_W, ref.frame.w_W,
+                                        static_cast<StructNode::OrientationOutput>(ref.orientation_description)});
+  for (const drives::DriveCallerDefinition& d : drives::drive_caller_definitions(*built.read_context))
+    if (d.output || d.output_derivative) oc.drives.push_back({d.label, d.drive, d.output, d.output_derivative});
+  return oc;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& opt) {
@@ -93,31 +126,8 @@ int run_command(const RunOptions& opt) {
     return 2;
   }
 
-  output::OutputConfig oc;
-  oc.prefix = opt.output_prefix.empty() ? default_prefix(opt.deck) : opt.output_prefix;
+  output::OutputConfig oc = output_config(built, opt);
   const RunSettings& s = built.settings;
-  oc.frequency = s.output_frequency;
-  oc.meter = s.output_meter;
-  oc.precision = s.output_precision;
-  oc.precision_given = s.output_precision_given;
-  oc.netcdf = s.netcdf;
-  oc.netcdf_sync = s.netcdf_sync;
-  oc.text = s.text;
-  oc.step_lines = s.output_messages;
-  oc.step_key = !s.inverse_dynamics.enabled;
-  oc.reference_frames = s.output_reference_frames;
-  oc.dof_stats.flags = s.print_flags;
-  oc.dof_stats.initial_assembly = !s.skip_initial_joint_assembly && !s.inverse_dynamics.enabled;
-  oc.dof_stats.assembly_kinds = s.assembly_use;
-  oc.dof_stats.silent = opt.quiet;
-  // MBDyn's dynamic nodes with output write their automatic structural element's .ine line
-  // unless `output inertia, no` (strnode.cc keeps the legacy default, autostr.cc writes it).
-  oc.inertia_text = true;
-  for (const auto& [label, ref] : built.read_context->references())
-    oc.reference_frame_lines.push_back({label, ref.frame.x_W, ref.frame.R_W, ref.frame.v_W, ref.frame.w_W,
-                                        static_cast<StructNode::OrientationOutput>(ref.orientation_description)});
-  for (const drives::DriveCallerDefinition& d : drives::drive_caller_definitions(*built.read_context))
-    if (d.output || d.output_derivative) oc.drives.push_back({d.label, d.drive, d.output, d.output_derivative});
   // The output folder is created if missing (e.g. -o build/examples/pendulum).
   {
     std::error_code ec;
@@ -145,85 +155,123 @@ int run_command(const RunOptions& opt) {
       }
     }
   }
-  std::vector<Metric> metrics;
-  try {
-    for (const std::string& m : opt.metrics) metrics.push_back(parse_metric(m, built.read_context->math()));
-  } catch (const parser::InputError& e) {
-    std::cerr << e.format();
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "mbdyn-like: error: " << e.what() << '\n';
-    return 2;
-  }
-  try {
-    ModelOutput output(oc);
-    auto metrics_observer = std::make_shared<MetricsObserver>(built.read_context->math(), std::move(metrics));
-    if (!metrics_observer->metrics().empty()) built.model->add_step_observer(metrics_observer);
-    // The progress line, on a terminal only (never with -s, nor into a pipe or a file).
-    std::shared_ptr<ProgressObserver> progress;
-    if (!opt.quiet && isatty(STDERR_FILENO)) {
-      progress = std::make_shared<ProgressObserver>(stderr, s.initial_time,
-                                                    s.forever ? std::numeric_limits<double>::infinity() : s.final_time);
-      built.model->add_step_observer(progress);
-    }
-    struct EraseProgress {
-      std::shared_ptr<ProgressObserver> p;
-      ~EraseProgress() { if (p) p->finish(); }
-    } erase_progress{progress};
-    std::ostream& log = console_out();  // -q: nothing but errors
-    // The metrics are written however the run ends (a failed case of a sweep keeps what it had).
-    struct WriteMetrics {
-      const MetricsObserver& metrics;
-      const RunOptions& opt;
-      ~WriteMetrics() {
-        if (metrics.metrics().empty()) return;
-        if (opt.metrics_file.empty()) {
-          metrics.write(std::cout);
-        } else {
-          std::ofstream f(opt.metrics_file);
-          metrics.write(f);
-        }
+  // `strategy: error control, ..., global` (docs/adaptive.md, "Global error"): a run whose global
+  // error estimate passed the tolerance is read and run again, once, with the tolerances scaled
+  // by 0.8 over that estimate (the global error of a run under error control per unit step is
+  // proportional to the tolerance); the second run's outputs replace the first's.
+  RunSettings settings = s;
+  double tolerance_scale = 1.0;
+  for (int pass = 1;; ++pass) {
+    if (pass > 1) {
+      try {
+        built = read_deck(opt.deck, defines);
+      } catch (const parser::InputError& e) {
+        std::cerr << e.format();
+        return 2;
       }
-    } write_metrics{*metrics_observer, opt};
-    // SIGINT/SIGTERM end the run after the current step with its outputs complete and closed; a
-    // second signal, or the first one left unanswered for StopWatchdog::kGraceSeconds (a step
-    // that never ends), closes the outputs at the last step written and ends the program there.
-    const StopWatchdog watchdog([&output](int signal, bool second_signal) {
-      const ModelOutput::Written w = output.close_now();
-      const std::string why = second_signal ? "a second signal"
-                                            : fmt::format("no end of the step within {:g} s", StopWatchdog::kGraceSeconds);
-      const std::string message =
-          fmt::format("mbdyn-like: stopped inside a step by {} ({}); outputs are complete up to time {:g} (step {})\n",
-                      signal_name(signal), why, w.time, w.step);
-      std::fwrite(message.data(), 1, message.size(), stderr);
-      std::fflush(stderr);
-      std::_Exit(128 + signal);
-    });
-    const RunReport r = run_simulation(*built.model, s, output, log);
-    if (progress) progress->finish();
-    if (r.status == RunStatus::Interrupted) {
-      std::cerr << fmt::format("mbdyn-like: {} by {}; outputs are complete up to time {:g} (step {})\n", r.message,
-                               signal_name(r.signal), r.final_time, r.steps);
-      return 128 + r.signal;
+      settings = built.settings;
+      oc = output_config(built, opt);
+      settings.strategy.relative_tolerance *= tolerance_scale;
+      if (settings.strategy.absolute_tolerance >= 0.0) settings.strategy.absolute_tolerance *= tolerance_scale;
     }
-    if (r.status == RunStatus::SolutionFailure) {
-      std::cerr << "mbdyn-like: error: " << r.message << "\n"
-                << fmt::format("mbdyn-like: outputs are complete up to time {:g} (step {})\n", r.final_time, r.steps);
+    bool repeat = false;
+    std::vector<Metric> metrics;
+    try {
+      for (const std::string& m : opt.metrics) metrics.push_back(parse_metric(m, built.read_context->math()));
+    } catch (const parser::InputError& e) {
+      std::cerr << e.format();
+      return 2;
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "mbdyn-like: error: " << e.what() << '\n';
+      return 2;
+    }
+    try {
+      ModelOutput output(oc);
+      auto metrics_observer = std::make_shared<MetricsObserver>(built.read_context->math(), std::move(metrics));
+      if (!metrics_observer->metrics().empty()) built.model->add_step_observer(metrics_observer);
+      // The progress line, on a terminal only (never with -s, nor into a pipe or a file).
+      std::shared_ptr<ProgressObserver> progress;
+      if (!opt.quiet && isatty(STDERR_FILENO)) {
+        progress = std::make_shared<ProgressObserver>(stderr, s.initial_time,
+                                                      s.forever ? std::numeric_limits<double>::infinity() : s.final_time);
+        built.model->add_step_observer(progress);
+      }
+      struct EraseProgress {
+        std::shared_ptr<ProgressObserver> p;
+        ~EraseProgress() { if (p) p->finish(); }
+      } erase_progress{progress};
+      std::ostream& log = console_out();  // -q: nothing but errors
+      // The metrics are written however the run ends (a failed case of a sweep keeps what it
+      // had), by the run that is not repeated.
+      struct WriteMetrics {
+        const MetricsObserver& metrics;
+        const RunOptions& opt;
+        const bool& repeat;
+        ~WriteMetrics() {
+          if (metrics.metrics().empty() || repeat) return;
+          if (opt.metrics_file.empty()) {
+            metrics.write(std::cout);
+          } else {
+            std::ofstream f(opt.metrics_file);
+            metrics.write(f);
+          }
+        }
+      } write_metrics{*metrics_observer, opt, repeat};
+      // SIGINT/SIGTERM end the run after the current step with its outputs complete and closed; a
+      // second signal, or the first one left unanswered for StopWatchdog::kGraceSeconds (a step
+      // that never ends), closes the outputs at the last step written and ends the program there.
+      const StopWatchdog watchdog([&output](int signal, bool second_signal) {
+        const ModelOutput::Written w = output.close_now();
+        const std::string why = second_signal ? "a second signal"
+                                              : fmt::format("no end of the step within {:g} s", StopWatchdog::kGraceSeconds);
+        const std::string message =
+            fmt::format("mbdyn-like: stopped inside a step by {} ({}); outputs are complete up to time {:g} (step {})\n",
+                        signal_name(signal), why, w.time, w.step);
+        std::fwrite(message.data(), 1, message.size(), stderr);
+        std::fflush(stderr);
+        std::_Exit(128 + signal);
+      });
+      const RunReport r = run_simulation(*built.model, settings, output, log);
+      if (progress) progress->finish();
+      if (r.status == RunStatus::Interrupted) {
+        std::cerr << fmt::format("mbdyn-like: {} by {}; outputs are complete up to time {:g} (step {})\n", r.message,
+                                 signal_name(r.signal), r.final_time, r.steps);
+        return 128 + r.signal;
+      }
+      if (r.status == RunStatus::SolutionFailure) {
+        std::cerr << "mbdyn-like: error: " << r.message << "\n"
+                  << fmt::format("mbdyn-like: outputs are complete up to time {:g} (step {})\n", r.final_time, r.steps);
+        return 3;
+      }
+      if (pass == 1 && r.global_error > 1.0 && std::isfinite(r.global_error)) {
+        repeat = true;
+        // At most a thousandth of the deck's tolerances: an estimate beyond that is more likely a
+        // model out of the estimate's reach than an error to chase.
+        tolerance_scale = std::max(0.8 / r.global_error, 1e-3);
+        log << fmt::format("error control: the run is repeated with the tolerances times {:.3g} to bring its global "
+                           "error within them (`global`); its outputs are rewritten\n",
+                           tolerance_scale);
+      } else {
+        if (pass > 1)
+          log << fmt::format("error control: the repeated run's global error estimate is {:.3g} times the deck's "
+                             "tolerance\n",
+                             r.global_error * tolerance_scale);
+        if (!opt.quiet)
+          std::cout << fmt::format("mbdyn-like: {} steps to time {:g} ({} Newton iterations)\n", r.steps,
+                                   r.final_time, r.total_iterations);
+      }
+    } catch (const parser::InputError& e) {
+      std::cerr << e.format();
+      return 2;
+    } catch (const output::OutputError& e) {
+      // Outputs that cannot be created: nothing was solved (they are opened before the first phase).
+      std::cerr << "mbdyn-like: error: " << e.what() << "\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "mbdyn-like: error: " << e.what() << "\n";
       return 3;
     }
-    if (!opt.quiet)
-      std::cout << fmt::format("mbdyn-like: {} steps to time {:g} ({} Newton iterations)\n", r.steps, r.final_time,
-                               r.total_iterations);
-  } catch (const parser::InputError& e) {
-    std::cerr << e.format();
-    return 2;
-  } catch (const output::OutputError& e) {
-    // Outputs that cannot be created: nothing was solved (they are opened before the first phase).
-    std::cerr << "mbdyn-like: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "mbdyn-like: error: " << e.what() << "\n";
-    return 3;
+    if (!repeat) break;
   }
   return 0;
 }

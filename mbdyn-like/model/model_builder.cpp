@@ -81,14 +81,14 @@ void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
     st.time_step = [d](double t) { return d->value(t); };
   } else if (in.keyword_is("error control")) {
     // Ours (docs/adaptive.md): `error control, <rtol> [, <atol>] [, safety, <s>]
-    // [, max growth, <g>] [, max shrink, <r>] [, per step]`.
+    // [, max growth, <g>] [, max shrink, <r>] [, per step] [, global]`.
     if (const std::string why = integrators::error_control_refusal(s.method); !why.empty())
       throw parser::InputError(at, why);
     st.kind = Kind::ErrorControl;
     st.relative_tolerance = in.real();
     if (!(st.relative_tolerance > 0.0)) in.fail_expected("a positive relative tolerance");
     if (!in.at_end() && !in.peek_keyword_is("safety") && !in.peek_keyword_is("max growth") &&
-        !in.peek_keyword_is("max shrink") && !in.peek_keyword_is("per step")) {
+        !in.peek_keyword_is("max shrink") && !in.peek_keyword_is("per step") && !in.peek_keyword_is("global")) {
       st.absolute_tolerance = in.real();
       if (!(st.absolute_tolerance >= 0.0)) in.fail_expected("a non-negative absolute tolerance");
     }
@@ -104,8 +104,12 @@ void read_strategy(CardReader& in, RunSettings& s, BuildContext& ctx) {
         if (!(st.max_shrink > 0.0 && st.max_shrink < 1.0)) in.fail_expected("a max shrink in (0, 1)");
       } else if (in.keyword_is("per step")) {
         st.per_unit_step = false;
+      } else if (const parser::SourceLocation global_at = in.location(); in.keyword_is("global")) {
+        if (const std::string why = integrators::global_error_refusal(s.method); !why.empty())
+          throw parser::InputError(global_at, why);
+        st.global_error = true;
       } else {
-        in.fail_expected("safety, max growth, max shrink or per step");
+        in.fail_expected("safety, max growth, max shrink, per step or global");
       }
     }
   } else {
@@ -930,6 +934,8 @@ class Builder {
     // `strategy: error control` read before this card (docs/adaptive.md); the dummy steps take no strategy.
     if (&m == &result_.settings.method && result_.settings.strategy.kind == integrators::StepStrategy::Kind::ErrorControl)
       if (const std::string why = integrators::error_control_refusal(m); !why.empty()) throw parser::InputError(at, why);
+    if (&m == &result_.settings.method && result_.settings.strategy.global_error)
+      if (const std::string why = integrators::global_error_refusal(m); !why.empty()) throw parser::InputError(at, why);
   }
 
   void read_linear_solver(CardReader& in) {

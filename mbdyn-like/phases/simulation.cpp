@@ -409,6 +409,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
     eigenanalysis_if_due([](double when, double now) { return when <= now; }, step, integrator->y(),
                          integrator->yp());
     if (control.error_control()) {
+      if (strategy.global_error) report.global_error = std::max(report.global_error, integrator->global_error_norm());
       accepted_dt = dt;
       control.count_accepted(t, dt);
       dt = control.after_accepted(t, r.error_norm, r.stable_step);
@@ -421,6 +422,11 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
     log << fmt::format("error control: {} steps accepted, {} rejected by the error test, {} retried after "
                        "Newton failed; time step from {} (at time {}) to {}\n",
                        c.accepted, c.rejected, c.failed, c.smallest, c.smallest_at, c.largest);
+    if (strategy.global_error)
+      log << fmt::format("error control: the global error estimate reached {:.3g} times the tolerance (rtol {:g}, "
+                         "atol {:g})\n",
+                         std::max(report.global_error, 0.0), strategy.relative_tolerance,
+                         strategy.absolute_tolerance >= 0.0 ? strategy.absolute_tolerance : strategy.relative_tolerance);
   }
   if (report.status == RunStatus::Completed)
     eigenanalysis_if_due([](double, double) { return true; }, report.steps, integrator->y(), integrator->yp());

@@ -20,6 +20,9 @@ struct RunReport {
   long total_iterations = 0;
   std::string message;  ///< why a run stopped early
   int signal = 0;       ///< the signal that interrupted the run (status Interrupted)
+  /// `strategy: error control, ..., global` (docs/adaptive.md, "Global error"): the largest
+  /// over the run of the global error estimate's norm (1: at the tolerance); < 0 without it.
+  double global_error = -1.0;
 };
 
 /// Runs the whole simulation. Never throws on divergence: a failing step ends the run cleanly

@@ -40,6 +40,7 @@ struct Variant {
   double newton_tolerance = 0;  ///< 0: the deck's
   double final_time = 0;        ///< 0: the deck's
   double max_time_step = 0;     ///< 0: the deck's
+  double output_every = 0;      ///< > 0: an `output meter` writing a record every so many seconds
 };
 
 struct Outcome {
@@ -75,6 +76,10 @@ Outcome run_variant(const std::string& name, const Variant& v) {
   if (v.newton_tolerance > 0)
     deck = std::regex_replace(deck, std::regex("(^|\\n)(\\s*)tolerance: [^;]*;"),
                               "$1$2tolerance: " + test::number_text(v.newton_tolerance) + ";");
+  if (v.output_every > 0)
+    deck = std::regex_replace(deck, std::regex("begin: control data;"),
+                              "begin: control data;\n\toutput meter: closest next, 0., forever, const, " +
+                                  test::number_text(v.output_every) + ";");
   const test::TextDeckRun run = test::run_deck_text("adaptive_" + name, deck);
   Outcome o;
   o.rc = run.rc;
@@ -98,7 +103,8 @@ Outcome run_variant(const std::string& name, const Variant& v) {
     o.final_positions.push_back(x);
     lines.push_back(x);
   }
-  // The time of each step (one record each), the last one the run's end.
+  // The time of each step that wrote a record (its last column, Out, is 1; all of them without an
+  // output meter), the last one the run's end.
   std::istringstream out(test::read_file(run.output("out")));
   std::size_t record = 0;
   for (std::string line; std::getline(out, line);)
@@ -106,7 +112,8 @@ Outcome run_variant(const std::string& name, const Variant& v) {
       std::istringstream ls(line.substr(5));
       long step;
       ls >> step >> o.final_time;
-      if (record < o.records.size()) o.records[record++].first = o.final_time;
+      const bool written = line.back() != '0';
+      if (written && record < o.records.size()) o.records[record++].first = o.final_time;
     }
   EXPECT_EQ(record, o.records.size()) << "records of the .mov against the steps of the .out";
   return o;
@@ -209,35 +216,54 @@ std::vector<std::vector<double>> smooth_pendulum_exact(const Outcome& run) {
   return x;
 }
 
-/// The smooth pendulum under `method` with rtol = atol = each of `tolerances`: error / tolerance
-/// at each. The error is a measure over the run (docs/adaptive.md, "The measure of the error"):
-/// the root mean square over time of the largest difference of the node's coordinates from the
-/// closed form, sqrt(sum_k e_k^2 (t_k - t_(k-1)) / T) over the records k. The error at the final
-/// time alone measures the phase error of the swing only where the mass moves: this deck ends
-/// near a turning point (theta' = 0.33 rad/s at 5 s against 5.9 at the bottom), where a phase
-/// error hardly moves the mass, and crossings of the error through zero made single
+/// The error of a run of the smooth pendulum against the closed form: the root mean square over
+/// time of the largest difference of the node's coordinates, sqrt(sum_k e_k^2 (t_k - t_(k-1)) / T)
+/// over the records k (docs/adaptive.md, "The measure of the error"); at the final time; and the
+/// largest over the records of the difference weighted as the error test weighs it, |x_i -
+/// exact_i| / (tol (1 + |x_i|)) with rtol = atol = tol (the measure `global` brings within 1).
+struct PendulumError {
+  double rms = 0., final = 0., largest_weighted = 0.;
+};
+PendulumError smooth_pendulum_error(const Outcome& run, double tol) {
+  const std::vector<std::vector<double>> exact = smooth_pendulum_exact(run);
+  PendulumError e;
+  double sum = 0., t_prev = 0.;
+  for (std::size_t k = 0; k < run.records.size(); ++k) {
+    double ek = 0.;
+    for (int i = 0; i < 3; ++i) {
+      const double d = std::abs(run.records[k].second[i] - exact[k][i]);
+      ek = std::max(ek, d);
+      e.largest_weighted = std::max(e.largest_weighted, d / (tol * (1. + std::abs(run.records[k].second[i]))));
+    }
+    sum += ek * ek * (run.records[k].first - t_prev);
+    t_prev = run.records[k].first;
+    e.final = ek;
+  }
+  e.rms = std::sqrt(sum / run.final_time);
+  return e;
+}
+
+/// The smooth pendulum under `method` with rtol = atol = each of `tolerances` (and `base`'s other
+/// settings): error / tolerance at each, the error over the run (smooth_pendulum_error's rms). The
+/// error at the final time alone measures the phase error of the swing only where the mass moves:
+/// this deck ends near a turning point (theta' = 0.33 rad/s at 5 s against 5.9 at the bottom),
+/// where a phase error hardly moves the mass, and crossings of the error through zero made single
 /// tolerances look 10-1000 times more accurate than the run was.
-std::vector<double> error_over_tolerance(const std::string& method, std::initializer_list<double> tolerances) {
+std::vector<double> error_over_tolerance(const std::string& method, std::initializer_list<double> tolerances,
+                                         const Variant& base = {}, const std::string& strategy_options = "") {
   std::vector<double> ratios;
   for (double tol : tolerances) {
-    const std::string strategy = fmt::format("error control, {}, {}", tol, tol);
-    const Outcome run = run_variant("pendulum_smooth", {method, strategy});
+    Variant v = base;
+    v.method = method;
+    v.strategy = fmt::format("error control, {}, {}{}", tol, tol, strategy_options);
+    const Outcome run = run_variant("pendulum_smooth", v);
     EXPECT_EQ(run.rc, 0) << method << " tolerance " << tol << "\n" << run.log;
     if (run.rc != 0) return ratios;
     EXPECT_EQ(run.final_time, 5.0);
-    const std::vector<std::vector<double>> exact = smooth_pendulum_exact(run);
-    double sum = 0., t_prev = 0., e_final = 0.;
-    for (std::size_t k = 0; k < run.records.size(); ++k) {
-      double e = 0.;
-      for (int i = 0; i < 3; ++i) e = std::max(e, std::abs(run.records[k].second[i] - exact[k][i]));
-      sum += e * e * (run.records[k].first - t_prev);
-      t_prev = run.records[k].first;
-      e_final = e;
-    }
-    const double e = std::sqrt(sum / run.final_time);
+    const PendulumError e = smooth_pendulum_error(run, tol);
     std::printf("%-24s tol %.0e: %ld steps, error %.3g (%.2f tol; at the final time %.2f tol)\n", method.c_str(), tol,
-                run.steps, e, e / tol, e_final / tol);
-    ratios.push_back(e / tol);
+                run.steps, e.rms, e.rms / tol, e.final / tol);
+    ratios.push_back(e.rms / tol);
   }
   return ratios;
 }
@@ -284,6 +310,58 @@ TEST(ErrorFollowsToleranceFirstOrder, OnTheSmoothPendulum) {
   EXPECT_LE(euler[1], 100.);
   EXPECT_GE(euler[1] / euler[0], 0.5);
   EXPECT_LE(euler[1] / euler[0], 2.);
+}
+
+// `global` (docs/adaptive.md, "Global error"): implicit euler's run at 1e-3 estimates its global
+// error along the run (168 times the tolerance at its largest, weighted as the error test weighs
+// it) and is repeated with the tolerances scaled to it; the repeated run's error is within the
+// band, its largest weighted error at most the tolerance, and the estimate it reports is that
+// error to within a factor of 1.5. Its steps are ~2 us: the deck's Newton tolerance, 1e-10, is
+// below the round-off of its constraint rows there (docs/adaptive.md), hence 1e-8; an output
+// meter keeps its 7e6 steps to 5001 records.
+TEST(ErrorFollowsToleranceFirstOrder, ImplicitEulerWithGlobalOnTheSmoothPendulum) {
+  Variant v{"implicit euler", "error control, 1.e-3, 1.e-3, global"};
+  v.newton_tolerance = 1e-8;
+  v.output_every = 1e-3;
+  const Outcome run = run_variant("pendulum_smooth", v);
+  ASSERT_EQ(run.rc, 0) << run.log;
+  EXPECT_EQ(run.final_time, 5.0);
+  EXPECT_EQ(run.records.size(), 5001u);
+  const std::smatch first = [&run] {
+    std::smatch m;
+    std::regex_search(run.log, m, std::regex("global error estimate reached ([0-9.e+-]+) times"));
+    return m;
+  }();
+  ASSERT_FALSE(first.empty()) << run.log;
+  EXPECT_GT(std::stod(first[1]), 100.);
+  std::smatch repeated;
+  ASSERT_TRUE(std::regex_search(run.log, repeated, std::regex("repeated run's global error estimate is ([0-9.e+-]+) times")))
+      << run.log;
+  const PendulumError e = smooth_pendulum_error(run, 1e-3);
+  std::printf("implicit euler, global: first estimate %s, repeated %s; error rms %.3g tol, largest weighted %.3g\n",
+              first[1].str().c_str(), repeated[1].str().c_str(), e.rms / 1e-3, e.largest_weighted);
+  EXPECT_GE(e.rms / 1e-3, 0.1);
+  EXPECT_LE(e.rms / 1e-3, 10.);
+  EXPECT_LE(e.largest_weighted, 1.);
+  EXPECT_NEAR(std::log(std::stod(repeated[1]) / e.largest_weighted), 0., std::log(1.5));
+}
+
+// `global` asks for a first-order transport of the error with the step's one matrix: refused with
+// the methods that have none (ESDIRK, second-order forms) or whose transport grows (hope), at the
+// keyword; and a run whose estimate stays within the tolerance is not repeated.
+TEST(GlobalError, RefusedWhereNotTransportedAndNoRepeatWithinTheTolerance) {
+  for (const char* method : {"Bathe, 0.6", "hope, 0.6", "generalized alpha, 0.6"}) {
+    const Outcome run = run_variant("pendulum_smooth", {method, "error control, 1.e-3, 1.e-3, global"});
+    EXPECT_EQ(run.rc, 2) << method;
+    EXPECT_NE(run.log.find("expected implicit euler, crank nicolson, bdf"), std::string::npos) << run.log;
+    EXPECT_NE(run.log.find(":22:"), std::string::npos) << run.log;  // the keyword's line (pendulum_smooth.mbd)
+  }
+  Variant short_run{"ms, 0.6", "error control, 1.e-3, 1.e-3, global"};
+  short_run.final_time = 0.2;
+  const Outcome run = run_variant("pendulum_smooth", short_run);
+  ASSERT_EQ(run.rc, 0) << run.log;
+  EXPECT_NE(run.log.find("global error estimate reached"), std::string::npos) << run.log;
+  EXPECT_EQ(run.log.find("repeated"), std::string::npos) << run.log;
 }
 
 TEST(ErrorControl, EndsAtTheFinalTimeWithEveryStepInTheOutAndASummary) {
