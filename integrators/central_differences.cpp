@@ -320,25 +320,25 @@ StepResult CentralDifferencesIntegrator::second_order_step(Problem& problem, Sec
     if (!r.converged) return r;
   }
   const CentralDifferencesParameters& c = method_.parameters();
-  const double omega = CentralDifferences::highest_frequency(p, t - dt, s);
-  // Error control (docs/adaptive.md): the step the stability limit allows from this point, the
-  // bound of the next step too (omega changes little over a step; a next step above the limit
-  // at its own point is retried at that point's bound).
-  const double stable_step = omega > 0.0 ? method_.step_limit() / omega : HUGE_VAL;
-  if (omega * dt > method_.step_limit()) {
+  // A step must be within the stability limit at both its ends (docs/adaptive.md): at the point
+  // it starts from (measured when the step that reached it was accepted, under error control) and,
+  // under error control, at the point it reaches (below).
+  const double omega = s.omega >= 0.0 ? s.omega : CentralDifferences::highest_frequency(p, t - dt, s);
+  auto above_limit = [&](double omega_at, const char* where) {
     failure.failure = error_control() ? FailureReason::StabilityLimit : FailureReason::InvalidParameter;
-    failure.stable_step = stable_step;
+    failure.stable_step = method_.step_limit() / omega_at;
     failure.message = fmt::format(
         "central differences of degree {} (alpha {}, beta {}{}): the step {} exceeds the stability "
-        "limit omega*dt <= {:.4g}{} (omega_max = {:.6g}, omega*dt = {:.4g})",
+        "limit omega*dt <= {:.4g}{} at the point {} (omega_max = {:.6g}, omega*dt = {:.4g})",
         c.degree, c.alpha, c.beta,
         c.degree >= 4 ? fmt::format(", gamma {}{}", c.gamma, c.degree == 5 ? fmt::format(", zeta {}", c.zeta) : "")
                       : std::string(),
         dt, method_.step_limit(),
         method_.stability_limit() > 0 ? "" : " (weakly unstable parameters: spurious growth <= 0.1 % per step)",
-        omega, omega * dt);
+        where, omega_at, omega_at * dt);
     return failure;
-  }
+  };
+  if (omega * dt > method_.step_limit()) return above_limit(omega, "it starts from");
   // A step of the size the point before was solved for is the fixed-step step (the same
   // operations); another size solves that point again for it under error control. `factor` and
   // `change` keep what they did before error control existed: the point before stays as solved
@@ -346,22 +346,39 @@ StepResult CentralDifferencesIntegrator::second_order_step(Problem& problem, Sec
   StepResult r = method_.variable_step(p, t, dt, s, opt, error_control());
   if (!r.converged) return r;
   state_ = std::move(s);
-  r.stable_step = stable_step;
   if (!error_control()) {
     finish(problem, p, t, state_.d[0], state_.d[1], state_.lambda, out);
     return r;
   }
-  // The first steps (fewer than three past points for the values, family_error_estimate):
-  // C h^3 x''' with x''' = (a_t - a_(t-dt)) / dt from the accelerations of the step's two points
+  // The first steps (fewer than three past points for the values, family_error_estimate) and
+  // those across a jump of the stiffness (below): C h^3 x''' with x''' = (a_t - a_(t-dt)) / dt from the accelerations of the step's two points
   // (degree 3, the only one under error control; the estimate of Zienkiewicz & Xie for Newmark's
   // method, Earthquake Eng. Struct. Dyn. 20, 1991, 871-887, has this form), a configuration
   // increment measured in the first-order unknowns (positions, orientation parameters).
-  if (static_cast<int>(history_.size()) < error_history_points()) {
-    const Vector e_dq = (method_.error_constant() * dt * dt) * (state_.d[1] - state_.d_prev[1]);
-    estimate_.setZero(n_);
-    p.increment_to_first_order(e_dq, estimate_);
-  }
+  const Vector e_dq = (method_.error_constant() * dt * dt) * (state_.d[1] - state_.d_prev[1]);
+  estimate_.setZero(n_);
+  p.increment_to_first_order(e_dq, estimate_);
+  // The point reached: a step that enters a stiffening (a contact) is solved from the point before
+  // it, where nothing bounds it; checked here, it is retried at the new point's limit (the caller
+  // puts the problem back) instead of keeping a point that went too far into it. Its omega_max
+  // bounds the next step (StepResult::stable_step) and serves that step's check at its start.
   finish(problem, p, t, state_.d[0], state_.d[1], state_.lambda, out);
+  state_.omega = CentralDifferences::highest_frequency(p, t, state_);
+  if (state_.omega * dt > method_.step_limit()) {
+    const StepResult above = above_limit(state_.omega, "it reaches");
+    restore_family_state();
+    return above;
+  }
+  // A stiffness that changes by more than a factor of 2 within the step (a contact entered or
+  // left), at a step that does not resolve it, is a jump the values of the points cannot show: the new position was computed from the
+  // point before it (explicit in the positions), on the smooth curve of the past points. The
+  // accelerations' estimate above sees it (a_t - a_(t-dt) holds the contact force); the values'
+  // one (family_error_estimate) serves the other steps.
+  // Where the step resolves the faster motion (omega h below a tenth of the limit) the change is
+  // smooth however large its ratio (a pendulum's omega passing near zero).
+  const double omega_max = std::max(omega, state_.omega);
+  accelerations_estimate_ = omega_max > 2.0 * std::min(omega, state_.omega) && omega_max * dt > 0.1 * method_.step_limit();
+  r.stable_step = state_.omega > 0.0 ? method_.step_limit() / state_.omega : HUGE_VAL;
   return r;
 }
 
@@ -372,7 +389,7 @@ bool CentralDifferencesIntegrator::family_error_estimate(Problem& problem, const
   // O(h (h_out - h_in)) (the multipliers meet the constraints one step ahead, eqs. 84-90, and take
   // up the velocity's normal component / h), while the positions stay smooth.
   const int degree = method_.parameters().degree;
-  if (static_cast<int>(history_.size()) < degree) return true;  // the accelerations' (above)
+  if (static_cast<int>(history_.size()) < degree || accelerations_estimate_) return true;  // the accelerations' (above)
   std::vector<const Point*> ptrs{&out};
   for (int j = 0; j < degree; ++j) ptrs.push_back(&history_[j]);
   values_divided_difference(rebased(problem, ptrs), estimate_);

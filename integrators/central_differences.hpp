@@ -49,6 +49,9 @@ struct CentralDifferencesState {
   std::array<Vector, 4> d_prev;
   double h_in = 0, h_out = 0;
   bool at_start = false;
+  /// Error control: omega_max at this point, measured when the step that reached it was accepted
+  /// (the next step's bound; < 0: not measured).
+  double omega = -1.0;
 };
 
 class CentralDifferences {
@@ -127,6 +130,8 @@ class CentralDifferencesIntegrator : public SecondOrderIntegratorWithState<Centr
 
  private:
   CentralDifferences method_;
+  /// The step just solved takes the accelerations' estimate (a stiffness jump within it).
+  bool accelerations_estimate_ = false;
 };
 
 }  // namespace mbl::integrators

@@ -282,11 +282,6 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   strategy.min_time_step = s.min_time_step;
   strategy.max_time_step_at = s.max_time_step;
   integrators::StepController control(strategy, s.time_step, opt.max_iterations);
-  // Error control with a conditionally stable method (docs/adaptive.md, central differences): the
-  // limit is checked at the start of each step, so a stiffening met within a step (a contact) is
-  // seen only at the next one, after the point reached with the larger step is kept.
-  double accepted_dt = 0.0;
-  bool warned_stability_overshoot = false;
   // `strategy: error control` (ours, docs/adaptive.md): the integrator tests each step's error.
   if (control.error_control()) integrator->set_error_test(control.error_test(integrator->error_estimate_order()));
   model.set_time(t, s.time_step, 0);
@@ -370,15 +365,6 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
       continue;
     }
     if (!r.converged) {
-      if (r.failure == integrators::FailureReason::StabilityLimit && accepted_dt > r.stable_step &&
-          !warned_stability_overshoot) {
-        warned_stability_overshoot = true;
-        log << fmt::format("warning: step {} at time {}: the step of {} s that reached time {} is above the "
-                           "stability limit found there ({} s); the point it reached is kept, so the run may be "
-                           "wrong from there (a contact or a stiffening met within one step): bound the step "
-                           "with `max time step` below that limit\n",
-                           step, t, accepted_dt, t, r.stable_step);
-      }
       const integrators::StepController::Decision d = control.after_failure(t, r);
       if (d.retry) {
         log << fmt::format("info: step {} at time {} did not converge ({}); retrying with time step {}\n",
@@ -410,7 +396,6 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
                          integrator->yp());
     if (control.error_control()) {
       if (strategy.global_error) report.global_error = std::max(report.global_error, integrator->global_error_norm());
-      accepted_dt = dt;
       control.count_accepted(t, dt);
       dt = control.after_accepted(t, r.error_norm, r.stable_step);
     } else {
