@@ -300,6 +300,11 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
   }
   const double t_end = s.forever ? std::numeric_limits<double>::infinity() : s.final_time;
   double dt = control.initial_step();
+  // Retries after Newton stopped near its tolerance (the hint of a stop below the resolution).
+  struct {
+    long count = 0;
+    double smallest = HUGE_VAL, largest = 0.0;
+  } stalled;
   long step = 0;
   // Like MBDyn, the time accumulates step by step and the loop runs while the current time is
   // strictly before the final time, with no tolerance: 0.01 added 300 times falls just short of
@@ -321,6 +326,14 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
       report.status = RunStatus::SolutionFailure;
       report.message = fmt::format("step {} at time {}: error control reduced the time step to {}, below the "
                                    "resolution of the time", step + 1, t, dt);
+      // Newton stopping just above its tolerance at ever smaller steps: the residual's round-off
+      // (constraint rows hold Phi / dCoef, docs/adaptive.md) may be what a smaller step cannot cure.
+      if (stalled.count > 0)
+        report.message += fmt::format(
+            "; {} retries after Newton stopped within 1000 times its tolerance (residual errors {:g} .. {:g} against "
+            "`tolerance: {:g}`): at small steps the residual's round-off can exceed the tolerance, and a looser "
+            "`tolerance:` may let the run go on",
+            stalled.count, stalled.smallest, stalled.largest, opt.residual_tolerance);
       break;
     }
     model.set_time(t_new, dt, step + 1);
@@ -367,6 +380,12 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
     if (!r.converged) {
       const integrators::StepController::Decision d = control.after_failure(t, r);
       if (d.retry) {
+        if (r.failure == integrators::FailureReason::MaxIterations && opt.residual_tolerance > 0.0 &&
+            r.residual_error < 1e3 * opt.residual_tolerance) {
+          ++stalled.count;
+          stalled.smallest = std::min(stalled.smallest, r.residual_error);
+          stalled.largest = std::max(stalled.largest, r.residual_error);
+        }
         log << fmt::format("info: step {} at time {} did not converge ({}); retrying with time step {}\n",
                            step + 1, t_new, describe_failure(model, r), d.dt);
         dt = d.dt;

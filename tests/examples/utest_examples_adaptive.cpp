@@ -364,6 +364,18 @@ TEST(GlobalError, RefusedWhereNotTransportedAndNoRepeatWithinTheTolerance) {
   EXPECT_EQ(run.log.find("repeated"), std::string::npos) << run.log;
 }
 
+// A run whose step error control drives below the resolution of the time after Newton stopped
+// just above its tolerance says so: implicit euler at the pendulum deck's own tolerances (1e-5,
+// 1e-7) asks for steps of ~1e-6 s from the start, where the constraint rows' round-off is above
+// the deck's Newton tolerance, 1e-10 (docs/adaptive.md).
+TEST(ErrorControl, AStepCollapseAfterNewtonStalledNearItsToleranceNamesTheTolerance) {
+  const Outcome run = run_variant("pendulum_smooth", {"implicit euler", "error control, 1.e-5, 1.e-7"});
+  EXPECT_EQ(run.rc, 3) << run.log;
+  EXPECT_NE(run.log.find("below the resolution of the time"), std::string::npos) << run.log;
+  EXPECT_NE(run.log.find("against `tolerance: 1e-10`"), std::string::npos) << run.log;
+  EXPECT_NE(run.log.find("a looser `tolerance:` may let the run go on"), std::string::npos) << run.log;
+}
+
 TEST(ErrorControl, EndsAtTheFinalTimeWithEveryStepInTheOutAndASummary) {
   const Outcome run = run_variant("pendulum_smooth", {"ms, 0.6", "error control, 1.e-4"});
   ASSERT_EQ(run.rc, 0) << run.log;
