@@ -133,6 +133,36 @@ end: elements;
   EXPECT_GT(rec[10][0], 0.3);
 }
 
+// A rod of law tdclw held stretched (both nodes clamped, strain .2): its .jnt record ends with W,
+// which the first converged point moves from W0 = -.2 by (F + 0)(0 - .2) / 2, F = d K .2 with
+// d = 1 + .5 exp(W0 / 1); the strain does not change after that, nor does W; the force is then
+// softened by W.
+TEST(WorkSofteningLaw, RodOutputEndsWithTheWork) {
+  const std::string deck = R"(
+begin: data; problem: initial value; end: data;
+begin: initial value; initial time: 0.; final time: .03; time step: .01; tolerance: 1e-10; end: initial value;
+begin: control data; structural nodes: 2; joints: 3; end: control data;
+begin: nodes;
+  structural: 1, static, null, eye, null, null;
+  structural: 2, static, 1.2, 0., 0., eye, null, null;
+end: nodes;
+begin: elements;
+  joint: 1, clamp, 1, node, node;
+  joint: 2, clamp, 2, node, node;
+  joint: 3, rod, 1, 2, 1., tdclw, .5, -1., initial work, -.2, linear elastic, 10.;
+end: elements;
+)";
+  const auto run = test::run_deck_text("tdclw_rod", deck);
+  ASSERT_EQ(run.rc, 0) << run.log();
+  const auto rec = test::last_record(run.output("jnt"), 3);
+  ASSERT_EQ(rec.size(), 18u);  // F, M local and global, l, axis, l', W
+  const double F0 = (1.0 + 0.5 * std::exp(-0.2)) * 10.0 * 0.2;
+  const double W = -0.2 - 0.1 * F0;
+  EXPECT_NEAR(rec[17], W, 1e-5);
+  const double F = (1.0 + 0.5 * std::exp(W)) * 10.0 * 0.2;  // the rod's force, softened by W
+  EXPECT_NEAR(rec[0], F, 1e-5 * F);
+}
+
 // A retried step gives the work back (save_step_state/restore_step_state), bit for bit.
 TEST(WorkSofteningLaw, RetriedStepRestoresTheWork) {
   std::string deck = mbl::test::kStatefulDeck;
