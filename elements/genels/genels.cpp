@@ -52,13 +52,16 @@ void GenelDistance::jacobian(JacobianSink& J, const StepContext& c) {
   J.add(first_index(), dof2_.unknown(), scale * dof2_.update_coef(c.dCoef));
 }
 
-SpringSupport::SpringSupport(unsigned label, NodeDof row, NodeDof col, std::unique_ptr<ConstitutiveLaw<1>> law)
-    : Element(label), row_(row), col_(col), law_(std::move(law)) {}
+SpringSupport::SpringSupport(unsigned label, NodeDof row, NodeDof col, std::unique_ptr<ConstitutiveLaw<1>> law,
+                             std::optional<double> x0)
+    : Element(label), row_(row), col_(col), law_(std::move(law)), x0_(x0) {}
+
+void SpringSupport::initial_state(Vector& y, Vector&) const { x0_from_node_ = y[col_.unknown()]; }
 
 void SpringSupport::evaluate(const StepContext& c) {
   const int i = col_.unknown();
   Eigen::Matrix<double, 1, 1> eps, eps_dot;
-  eps[0] = (*c.y)[i];
+  eps[0] = (*c.y)[i] - x0_.value_or(x0_from_node_);
   eps_dot[0] = col_.has_derivative() ? (*c.yp)[i] : 0.0;
   law_->update(eps, eps_dot, c.t);
   strain_ = eps[0];
@@ -114,11 +117,11 @@ void read_spring_support(CardReader& in, BuildContext& ctx, unsigned label, bool
   const NodeDof col = cross ? read_node_dof(in, ctx) : row;
   auto law = laws::read_constitutive_law<1>(in, ctx);
   if (!law) return;
-  // MBDyn's spring support (genel.cc, ReadGenel) takes `position, {from node | <x0>}`: the
-  // strain is measured from x0.
-  if (!cross && in.peek_keyword_is("position"))
-    return in.not_implemented("spring support `position` (the reference value of the strain; input manual §8.9)");
-  add_genel(in, ctx, std::make_unique<SpringSupport>(label, row, col, std::move(law)));
+  // `position, {from node | <x0>}` (spring support only; genel.cc ReadGenel): the strain is
+  // measured from x0, by default 0.
+  std::optional<double> x0 = 0.0;
+  if (!cross && in.keyword_is("position")) x0 = in.keyword_is("from node") ? std::nullopt : std::optional(in.real());
+  add_genel(in, ctx, std::make_unique<SpringSupport>(label, row, col, std::move(law), x0));
 }
 
 void read_distance(CardReader& in, BuildContext& ctx, unsigned label) {

@@ -4,6 +4,7 @@
 // a 1D constitutive law of the value (and derivative) of a degree of freedom to its equation,
 // `cross spring support` to the equation of another one.
 #include <memory>
+#include <optional>
 
 #include "elements/genels/node_dof.hpp"
 #include "mbdyn-like/core/constitutive_law.hpp"
@@ -60,7 +61,10 @@ class GenelDistance final : public Element {
 /// f(q_col, q_col') on the equation of `row` (the same degree of freedom for `spring support`).
 class SpringSupport final : public Element {
  public:
-  SpringSupport(unsigned label, NodeDof row, NodeDof col, std::unique_ptr<ConstitutiveLaw<1>> law);
+  /// The law's strain is the value of col minus x0 (`position`, genel.cc ReadGenel); a null x0 is
+  /// the value of col at the initial state (`position, from node`).
+  SpringSupport(unsigned label, NodeDof row, NodeDof col, std::unique_ptr<ConstitutiveLaw<1>> law,
+                std::optional<double> x0 = 0.0);
 
   std::string_view kind() const override { return "genel"; }
   std::string_view type_name() const override { return cross() ? "cross spring support" : "spring support"; }
@@ -69,13 +73,14 @@ class SpringSupport final : public Element {
   void after_convergence(const StepContext&) override { law_->after_convergence(); }
   void save_step_state() override { law_->save_step_state(); }
   void restore_step_state() override { law_->restore_step_state(); }
+  void initial_state(Vector& y, Vector& yp) const override;
 
   // Private data (genel_.cc GenelSpringSupport): "F", the law's force, and "X", its strain.
   unsigned private_data_count() const override { return 2; }
   double private_data(unsigned i) const override { return i == 1 ? law_->force()[0] : i == 2 ? strain_ : 0.0; }
   DatumInfo private_data_info(unsigned i) const override {
     if (i == 1) return {"F", "force of the law"};
-    return i == 2 ? DatumInfo{"X", "value of the degree of freedom (the law's strain)"} : DatumInfo{};
+    return i == 2 ? DatumInfo{"X", "the law's strain (value of the degree of freedom minus its position)"} : DatumInfo{};
   }
 
  private:
@@ -84,6 +89,8 @@ class SpringSupport final : public Element {
   double strain_ = 0.0;  ///< the value the law saw last (private datum "X")
   NodeDof row_, col_;
   std::unique_ptr<ConstitutiveLaw<1>> law_;
+  std::optional<double> x0_;      ///< null: from the node, x0_from_node_
+  mutable double x0_from_node_ = 0.0;
 };
 
 }  // namespace mbl::elements

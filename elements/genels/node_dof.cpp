@@ -6,7 +6,7 @@
 
 namespace mbl::elements {
 
-NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx) {
+NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx, bool with_order) {
   NodeDof d;
   const parser::SourceLocation at = in.location();
   const unsigned label = in.label();
@@ -31,6 +31,7 @@ NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx) {
                                                  d.node->dof_count(), k));
     d.k = static_cast<int>(k - 1);
   }
+  if (!with_order) return d;
   if (read_dof_differential(in)) {
     if (!d.has_derivative())
       throw parser::InputError(at, fmt::format("{} node {}: the degree of freedom has no derivative", type, label));

@@ -41,8 +41,9 @@ struct NodeDof {
 };
 
 /// Reads a NodeDof (the order defaults to algebraic; it is meaningless where only the equation is
-/// used). Errors are InputErrors at the offending argument.
-NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx);
+/// used). Errors are InputErrors at the offending argument. Without `with_order`, no order is
+/// read (MBDyn's ReadScalarDof with bOrder false): the value, algebraic.
+NodeDof read_node_dof(parser::CardReader& in, BuildContext& ctx, bool with_order = true);
 
 /// The order after a node's degree of freedom (MBDyn's GetDofOrder, dataman3.cc): `differential`
 /// or `order, 1` (the derivative), `algebraic`, `order, 0` or nothing (the value). `order, 2`, the

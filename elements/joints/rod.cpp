@@ -110,7 +110,7 @@ void Rod::output_setup_extra(OutputSink& out, const std::string& base) {
   nc_v_ = output::nc_declare(out, base, output::nc::joint_v);
   // MBDyn's OutputAppendPrepare(name + "CL"): "<base>.CL.<item>".
   nc_law_.clear();
-  for (int i = 0; i < law_->output_count(); ++i) {
+  for (int i = 0; i < law_->netcdf_output_count(); ++i) {
     const LawOutputItem item = law_->output_item(i);
     nc_law_.push_back(out.declare(base + ".CL." + std::string(item.name), NcShape::Scalar, std::string(item.units),
                                   std::string(item.description)));

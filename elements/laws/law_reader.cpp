@@ -183,6 +183,20 @@ void register_wrappers() {
     if (!law) return nullptr;
     return std::make_unique<DriveScaledLaw<N>>(w, std::move(law));
   });
+  // `tdclw, <a>, [scale deformation, <s_eps>,] [scale force, <s_F>,] <W_ref>, [initial work,
+  // <W0>,] <law>` (struct/tdclw.cc TDCLWR::Read; W_ref negative, W0 not positive).
+  r.add("tdclw", [](CardReader& in, BuildContext& ctx) -> LawPtr<N> {
+    typename WorkSofteningLaw<N>::Params p;
+    p.amplitude = in.real();
+    if (in.keyword_is("scale deformation")) p.scale_strain = in.real();
+    if (in.keyword_is("scale force")) p.scale_force = in.real();
+    p.reference_work = parser::checked_real(in, [](double v) { return v < 0.0; }, "a negative reference work");
+    if (in.keyword_is("initial work"))
+      p.initial_work = parser::checked_real(in, [](double v) { return v <= 0.0; }, "a non-positive initial work");
+    LawPtr<N> law = read_constitutive_law<N>(in, ctx);
+    if (!law) return nullptr;
+    return std::make_unique<WorkSofteningLaw<N>>(p, std::move(law));
+  });
   // Scalar function elastic (§2.10.10-2.10.11): one function for all components (isotropic)
   // or one (or `null`) per component (orthotropic).
   const auto sf_isotropic = [](CardReader& in, BuildContext&) -> LawPtr<N> {

@@ -1,7 +1,9 @@
 #pragma once
 // Constitutive laws that wrap other laws (input manual §2.10 prestress/prestrain, §2.10.38-2.10.41):
 // prestress/prestrain, array, drive caller wrapper, bistop (also the linear elastic/viscoelastic
-// bistop laws), axial wrapper.
+// bistop laws), axial wrapper, tdclw.
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -75,6 +77,7 @@ class PrestressedLaw final : public SingleWrapperLaw<PrestressedLaw<N>, N> {
   LawOutputItem output_item(int i) const override { return this->law_->output_item(i); }
   double output_value(int i) const override { return this->law_->output_value(i); }
   int private_data_count() const override { return this->law_->private_data_count(); }
+  int netcdf_output_count() const override { return this->law_->netcdf_output_count(); }
 
  private:
   VecN prestress_;
@@ -160,6 +163,77 @@ class DriveScaledLaw final : public SingleWrapperLaw<DriveScaledLaw<N>, N> {
 
  private:
   DriveCallerPtr w_;
+};
+
+/// `tdclw` (MBDyn's TDConstitutiveLawWrapper, struct/tdclw.cc; not in the input manual): the
+/// wrapped law sees the strain scaled by s_eps and its force is scaled by
+///   d = s_F (1 + a exp(-min(0, W) / W_ref)),   W_ref < 0,
+/// where W, the work done on the law, starts at the initial work and grows at each converged step
+/// by the trapezoidal (F + F_prev) . (eps_prev - eps) / 2 of the (scaled) force and strain: a law
+/// (1 + a) s_F stiff that softens to s_F as work is done on it. d is constant within a step. MBDyn
+/// leaves the s_eps factor out of the derivatives (an approximate Jacobian); ours has it, so the
+/// solution is the same and Newton converges as for the wrapped law.
+template <int N>
+class WorkSofteningLaw final : public SingleWrapperLaw<WorkSofteningLaw<N>, N> {
+ public:
+  using VecN = typename ConstitutiveLaw<N>::VecN;
+  struct Params {
+    double amplitude = 0.0;       ///< a, MBDyn's dF
+    double reference_work = -1.0; ///< W_ref < 0, MBDyn's dW
+    double scale_strain = 1.0;    ///< s_eps, `scale deformation`
+    double scale_force = 1.0;     ///< s_F, `scale force`
+    double initial_work = 0.0;    ///< W at the start, `initial work` (not positive)
+  };
+  WorkSofteningLaw(const Params& p, std::unique_ptr<ConstitutiveLaw<N>> law)
+      : SingleWrapperLaw<WorkSofteningLaw<N>, N>(std::move(law)), p_(p), state_{p.initial_work} {}
+  void update(const VecN& eps, const VecN& eps_dot, double t) override {
+    eps_scaled_ = p_.scale_strain * eps;
+    auto& law = *this->law_;
+    law.update(eps_scaled_, p_.scale_strain * eps_dot, t);
+    const double d = factor();
+    this->F_ = d * law.force();
+    this->F_eps_ = d * p_.scale_strain * law.stiffness();
+    this->F_eps_dot_ = d * p_.scale_strain * law.damping();
+  }
+  void after_convergence() override {
+    this->law_->after_convergence();
+    state_.work += 0.5 * (this->F_ + state_.F_prev).dot(state_.eps_prev - eps_scaled_);
+    state_.F_prev = this->F_;
+    state_.eps_prev = eps_scaled_;
+  }
+  void save_step_state() override {
+    this->law_->save_step_state();
+    saved_ = state_;
+  }
+  void restore_step_state() override {
+    this->law_->restore_step_state();
+    state_ = saved_;
+  }
+  /// s_F (1 + a exp(-min(0, W) / W_ref)): a positive W counts as none.
+  double factor() const {
+    return p_.scale_force * (1.0 + p_.amplitude * std::exp(-std::min(0.0, state_.work) / p_.reference_work));
+  }
+  double work() const { return state_.work; }
+  // The wrapped law's items, then W (OutputAppend); the NetCDF output and the private data have
+  // none of them (tdclw.cc prepares no NetCDF variable and keeps SimulationEntity's 0 data).
+  int output_count() const override { return this->law_->output_count() + 1; }
+  LawOutputItem output_item(int i) const override {
+    if (i < this->law_->output_count()) return this->law_->output_item(i);
+    return {"W", "", "work done on the law"};
+  }
+  double output_value(int i) const override {
+    return i < this->law_->output_count() ? this->law_->output_value(i) : state_.work;
+  }
+  int netcdf_output_count() const override { return 0; }
+
+ private:
+  struct State {
+    double work = 0.0;
+    VecN eps_prev = VecN::Zero(), F_prev = VecN::Zero();
+  };
+  Params p_;
+  State state_, saved_;
+  VecN eps_scaled_ = VecN::Zero();
 };
 
 /// Bistop logic with memory (§2.10.40, and the linear elastic/viscoelastic bistop laws of

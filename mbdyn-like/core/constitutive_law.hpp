@@ -46,6 +46,9 @@ class ConstitutiveLaw {
   /// law's own; a wrapper's none (MBDyn's array, bistop, axial and drive caller wrappers do not
   /// forward their laws' private data: they keep SimulationEntity's 0).
   virtual int private_data_count() const { return output_count(); }
+  /// How many of the output items (the first ones) the NetCDF output also has: all, but for a law
+  /// whose OutputAppend writes text only (MBDyn's tdclw).
+  virtual int netcdf_output_count() const { return output_count(); }
 
  protected:
   VecN F_ = VecN::Zero();

@@ -231,6 +231,8 @@ const std::vector<Family>& table() {
         {"linear thermal compressible", "2.11.3"},
         {"super", "2.11.4"},
         {"exponential", "2.11.5"}}},
+      // bulk.cc reads `spring support` (the manual's §8.5.1 says "stiffness spring").
+      {"bulk", {{"spring support", "8.5.1"}}},
       {"genel",
        {{"clamp", "8.9.1"},
         {"distance", "8.9.1"},
