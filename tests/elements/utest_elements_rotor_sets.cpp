@@ -16,30 +16,13 @@
 #include "mbdyn-like/core/model.hpp"
 #include "support/aero_tables.hpp"
 #include "support/element_fixture.hpp"
+#include "support/frc_text_sink.hpp"
 #include "support/run_program.hpp"
 
 using namespace mbl;
 using namespace mbl::elements::aero;
 
 namespace {
-
-/// Keeps the .rot text (labels padded to 8 as MBDyn's setw(8), numbers after one blank).
-class RotTextSink final : public OutputSink {
- public:
-  std::ostringstream rot;
-  std::ostream* text(OutputFile f) override { return f == OutputFile::Rot ? &rot : nullptr; }
-  void write(std::ostream& os, double v) override { os << ' ' << v; }
-  void write_label(std::ostream& os, unsigned label) override {
-    const std::string s = std::to_string(label);
-    os << std::string(s.size() < 8 ? 8 - s.size() : 0, ' ') << s;
-  }
-  bool netcdf() const override { return false; }
-  void declare_entity(const std::string&, const std::string&) override {}
-  VarId declare(const std::string&, NcShape, const std::string&, const std::string&) override { return 0; }
-  void put(VarId, double) override {}
-  void put(VarId, const Vec3&) override {}
-  void put(VarId, const Mat3&) override {}
-};
 
 /// The six numbers after the first word of `line`.
 std::vector<double> six_numbers(const std::string& line) {
@@ -100,12 +83,12 @@ TEST(RotorResultantSets, SumTheListedElementsLoadsAboutTheirPole) {
   EXPECT_NEAR((rotor.thrust_force_W() - (F1 + F2 + F3)).norm(), 0., 1e-12);
 
   // .rot: the rotor's line, then `<label>:<set> F M` per set, sets numbered from 1.
-  RotTextSink out;
+  test_support::FrcTextSink out(OutputFile::Rot, true);  // .rot, labels as MBDyn's setw(8)
   rotor.output(out);
   std::vector<std::string> lines;
-  std::istringstream text(out.rot.str());
+  std::istringstream text(out.frc.str());
   for (std::string line; std::getline(text, line);) lines.push_back(line);
-  ASSERT_EQ(lines.size(), 4u) << out.rot.str();
+  ASSERT_EQ(lines.size(), 4u) << out.frc.str();
   const std::pair<Vec3, Vec3> expected[] = {{F_ext, M_ext}, {F_node, M_node}, {F_local, M_local}};
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(lines[i + 1].substr(0, 10), "       7:" + std::to_string(i + 1)) << lines[i + 1];
