@@ -58,7 +58,7 @@ SpringSupport::SpringSupport(unsigned label, NodeDof row, NodeDof col, std::uniq
 void SpringSupport::evaluate(const StepContext& c) {
   const int i = col_.unknown();
   Eigen::Matrix<double, 1, 1> eps, eps_dot;
-  eps[0] = (*c.y)[i] - x0_;
+  eps[0] = (*c.y)[i];
   eps_dot[0] = col_.has_derivative() ? (*c.yp)[i] : 0.0;
   law_->update(eps, eps_dot, c.t);
   strain_ = eps[0];
@@ -114,14 +114,11 @@ void read_spring_support(CardReader& in, BuildContext& ctx, unsigned label, bool
   const NodeDof col = cross ? read_node_dof(in, ctx) : row;
   auto law = laws::read_constitutive_law<1>(in, ctx);
   if (!law) return;
-  auto e = std::make_unique<SpringSupport>(label, row, col, std::move(law));
   // MBDyn's spring support (genel.cc, ReadGenel) takes `position, {from node | <x0>}`: the
-  // strain is measured from x0 (the cross spring support has no such option).
-  if (!cross && in.keyword_is("position")) {
-    if (in.keyword_is("from node")) e->set_reference_value_from_node();
-    else e->set_reference_value(in.real());
-  }
-  add_genel(in, ctx, std::move(e));
+  // strain is measured from x0.
+  if (!cross && in.peek_keyword_is("position"))
+    return in.not_implemented("spring support `position` (the reference value of the strain; input manual §8.9)");
+  add_genel(in, ctx, std::make_unique<SpringSupport>(label, row, col, std::move(law)));
 }
 
 void read_distance(CardReader& in, BuildContext& ctx, unsigned label) {

@@ -61,13 +61,6 @@ class GenelDistance final : public Element {
 class SpringSupport final : public Element {
  public:
   SpringSupport(unsigned label, NodeDof row, NodeDof col, std::unique_ptr<ConstitutiveLaw<1>> law);
-  /// `position, <x0>`: the law's strain is q - x0 (genel_.cc GenelSpringSupport, dInitVal).
-  void set_reference_value(double x0) { x0_ = x0, x0_from_node_ = false; }
-  /// `position, from node`: x0 is the unknown's initial value (taken at initial_state()).
-  void set_reference_value_from_node() { x0_from_node_ = true; }
-  void initial_state(Vector& y, Vector&) const override {
-    if (x0_from_node_) x0_ = y[col_.unknown()];
-  }
 
   std::string_view kind() const override { return "genel"; }
   std::string_view type_name() const override { return cross() ? "cross spring support" : "spring support"; }
@@ -82,15 +75,13 @@ class SpringSupport final : public Element {
   double private_data(unsigned i) const override { return i == 1 ? law_->force()[0] : i == 2 ? strain_ : 0.0; }
   DatumInfo private_data_info(unsigned i) const override {
     if (i == 1) return {"F", "force of the law"};
-    return i == 2 ? DatumInfo{"X", "value of the degree of freedom less `position` (the law's strain)"} : DatumInfo{};
+    return i == 2 ? DatumInfo{"X", "value of the degree of freedom (the law's strain)"} : DatumInfo{};
   }
 
  private:
   void evaluate(const StepContext& c);
   bool cross() const { return row_.node != col_.node || row_.k != col_.k; }
   double strain_ = 0.0;  ///< the value the law saw last (private datum "X")
-  mutable double x0_ = 0.0;  ///< reference value of the strain (`position`)
-  bool x0_from_node_ = false;
   NodeDof row_, col_;
   std::unique_ptr<ConstitutiveLaw<1>> law_;
 };

@@ -392,35 +392,6 @@ end: elements;
   EXPECT_DOUBLE_EQ(f2[3], -1.0);
 }
 
-// `position` (genel.cc ReadGenel, genel_.cc GenelSpringSupport::AssRes: strain q - x0): node 1,
-// k = 4 from x0 = 0.5 under a force 2 -> x = 1; node 2, k = 1 from its initial value 0.25
-// (`position, from node`) under a force 1 -> x = 1.25.
-TEST(Genels, SpringSupportPositionIsTheReferenceValueOfTheStrain) {
-  const std::string deck = R"(
-begin: data; problem: initial value; end: data;
-begin: initial value; initial time: 0.; final time: .01; time step: 1.e-3; tolerance: 1e-10; end: initial value;
-begin: control data; abstract nodes: 2; genels: 2; forces: 2; default output: abstract nodes; end: control data;
-begin: nodes;
-  abstract: 1;
-  abstract: 2, differential, 0.25;
-end: nodes;
-begin: elements;
-  genel: 1, spring support, 1, abstract, algebraic, linear elastic, 4., position, 0.5;
-  force: 1, abstract, 1, abstract, const, 2.;
-  genel: 2, spring support, 2, abstract, algebraic, linear elastic, 1., position, from node;
-  force: 2, abstract, 2, abstract, const, 1.;
-end: elements;
-)";
-  std::string prefix;
-  ASSERT_EQ(run_deck_text("spring_support_position", deck, prefix), 0);
-  const auto n1 = test::last_record(prefix + ".abs", 1);
-  const auto n2 = test::last_record(prefix + ".abs", 2);
-  ASSERT_GE(n1.size(), 1u);
-  ASSERT_GE(n2.size(), 1u);
-  EXPECT_NEAR(n1[0], 1.0, 1e-9);
-  EXPECT_NEAR(n2[0], 1.25, 1e-9);
-}
-
 // MBDyn writes no .abs unless asked (its runs of web.pid and web.cantilever1piezo have none).
 TEST(Genels, AbstractNodesAreNotOutputByDefault) {
   const std::string head = R"(
