@@ -423,6 +423,30 @@ void read_aerodynamic_beam(CardReader& in, BuildContext& ctx, unsigned label, in
 
 // ---- induced velocity ----------------------------------------------------------------------------
 
+/// After `set`: `<n>, { external | node, <node> [, local] }, <count>, <element label> ...` n
+/// times (MBDyn's ReadResSets and ReadResSet, resforces.cc; resultant_set.hpp).
+std::vector<ResultantSet> read_resultant_sets(CardReader& in, BuildContext& ctx) {
+  const auto n = parser::checked_integer(in, [](std::int64_t v) { return v >= 1; }, "at least 1 set");
+  std::vector<ResultantSet> sets(static_cast<std::size_t>(n));
+  for (ResultantSet& set : sets) {
+    if (in.keyword_is("node")) {
+      set.node = &ctx.struct_node(in);
+      set.pole = in.keyword_is("local") ? ResultantSet::Pole::NodeLocal : ResultantSet::Pole::Node;
+    } else if (!in.keyword_is("external")) {
+      in.fail_expected("a force set type (external or node)");
+    }
+    const auto count = parser::checked_integer(in, [](std::int64_t v) { return v >= 1; }, "at least 1 item");
+    for (std::int64_t k = 0; k < count; ++k) {
+      const parser::SourceLocation at = in.location();
+      const unsigned element = in.label();
+      // MBDyn refuses an element listed twice in a set ("unable to insert item").
+      if (!set.elements.insert(element).second)
+        throw parser::InputError(at, fmt::format("expected an element label not yet in the set, found {}", element));
+    }
+  }
+  return sets;
+}
+
 /// `<craft node> [, orientation, <R>], <rotor node> [, induced velocity, <model>, ...]`.
 void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
   RotorParams p;
@@ -494,12 +518,7 @@ void read_rotor_body(CardReader& in, BuildContext& ctx, unsigned label) {
       if (p.tolerance == 0.) p.tolerance = std::numeric_limits<double>::max();
     }
   }
-  // MBDyn's ReadResSets (resforces.cc): `set, <n>, {external | node, <label> [, local]}, <count>,
-  // <element labels>...` groups the aerodynamic elements whose resultants the rotor writes.
-  if (in.peek_keyword_is("set")) {
-    in.not_implemented("rotor force sets `set, ...` (input manual §8.1.6)");
-    throw CardSkipped{};
-  }
+  if (in.keyword_is("set")) p.sets = read_resultant_sets(in, ctx);
   auto e = std::make_unique<Rotor>(label, std::move(p));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "induced velocity elements");

@@ -153,11 +153,11 @@ void AeroSurface::add_point_jacobian(const Mat3& R_WS, const Vec6d& T0, const Ma
 }
 
 void AeroSurface::send_to_induced_velocity(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) const {
-  if (induced_ && !p_.passive && !induced_->sectional_loads()) induced_->add_load(F_W, M_W, x_W);
+  if (induced_ && !p_.passive && !induced_->sectional_loads()) induced_->add_load(label(), F_W, M_W, x_W);
 }
 
 void AeroSurface::send_section_to_induced_velocity(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) const {
-  if (induced_ && !p_.passive && induced_->sectional_loads()) induced_->add_load(F_W, M_W, x_W);
+  if (induced_ && !p_.passive && induced_->sectional_loads()) induced_->add_load(label(), F_W, M_W, x_W);
 }
 
 void AeroSurface::write_points(OutputSink& out, std::ostream& os) const {

@@ -14,8 +14,9 @@ class InducedVelocity : public Element {
   virtual Vec3 velocity(const Vec3& x_W) const = 0;
   /// Rotor angular speed (0 when not a rotor).
   virtual double omega() const { return 0.; }
-  /// Load of one aerodynamic element, applied at point x_W (force and moment about x_W).
-  virtual void add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) = 0;
+  /// Load of aerodynamic element `element_label`, applied at point x_W (force and moment about
+  /// x_W); the label selects the rotor's resultant sets it enters (resultant_set.hpp).
+  virtual void add_load(unsigned element_label, const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) = 0;
   /// True if the elements send the load of each integration point (at the point) rather than
   /// their resultant (MBDyn's InducedVelocity::bSectionalForces, `uniform sectional`).
   virtual bool sectional_loads() const { return false; }

@@ -34,7 +34,8 @@ double Rotor::air_density_at_hub(double t) const {
   return rho;
 }
 
-void Rotor::add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) {
+void Rotor::add_load(unsigned element_label, const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) {
+  for (ResultantSet& set : p_.sets) set.add(element_label, F_W, M_W, x_W);
   // About the craft node: MBDyn's rotors reset their summed loads with the craft node's position
   // as pole (indvel.cc InducedVelocity::ResetForce, after Rotor::InitParam put the rotor's).
   F_W_ += F_W;
@@ -52,6 +53,7 @@ void Rotor::residual(ResidualSink& r, const StepContext& c) {
   if (p_.model == RotorParams::Model::DynamicInflow) dynamic_inflow_residual(r, c);
   F_W_.setZero();
   M_W_.setZero();
+  for (ResultantSet& set : p_.sets) set.reset();
 }
 
 void Rotor::initial_state(Vector& y, Vector& yp) const {
@@ -123,6 +125,14 @@ void Rotor::output(OutputSink& out) const {
   if (p_.model == RotorParams::Model::DynamicInflow)
     for (double v : {v0_, vs_, vc_}) out.write(*os, v);
   *os << '\n';
+  // rotor.cc Rotor::Output: `<label>:<set> F M` after the rotor's line.
+  for (std::size_t i = 0; i < p_.sets.size(); ++i) {
+    out.write_label(*os, label());
+    *os << ':' << i + 1;
+    out.write(*os, p_.sets[i].force_out());
+    out.write(*os, p_.sets[i].moment_out());
+    *os << '\n';
+  }
 }
 
 void Rotor::after_convergence(const StepContext& c) {

@@ -33,11 +33,15 @@
 //
 // Output (.rot, input manual §8.1.6): label, force and moment in the disc frame, U, the speed of
 // the airstream at the hub, the disc angle, mu, lambda, chi, psi0, the convergence flag and the
-// iterations of the inflow iteration, and (dynamic inflow) v0, vs, vc.
+// iterations of the inflow iteration, and (dynamic inflow) v0, vs, vc; then a line per resultant
+// set (resultant_set.hpp).
 #include <string>
 #include <tuple>
 
+#include <vector>
+
 #include "elements/aero/induced_velocity.hpp"
+#include "elements/aero/resultant_set.hpp"
 #include "mbdyn-like/core/drive_caller.hpp"
 #include "mbdyn-like/core/struct_node.hpp"
 
@@ -61,6 +65,7 @@ struct RotorParams {
   int max_iterations = 1;
   double tolerance = 0., eta = 1., hover_correction = 1., forward_flight_correction = 1.;
   double v_const = 0., v_sine = 0., v_cosine = 0.;  ///< dynamic inflow: initial states
+  std::vector<ResultantSet> sets;                   ///< `set, ...` (resultant_set.hpp)
 };
 
 class Rotor final : public InducedVelocity {
@@ -83,13 +88,15 @@ class Rotor final : public InducedVelocity {
 
   Vec3 velocity(const Vec3& x_W) const override;
   double omega() const override { return omega_; }
-  void add_load(const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) override;
+  void add_load(unsigned element_label, const Vec3& F_W, const Vec3& M_W, const Vec3& x_W) override;
   bool sectional_loads() const override { return p_.sectional_loads; }
 
   /// Mean induced velocity of the last evaluation and of the last converged step.
   double mean_velocity() const { return u_mean_; }
   double mean_velocity_converged() const { return u_mean_prev_; }
   const Vec3& thrust_force_W() const { return F_W_; }
+  /// The resultant sets, with the loads summed since the last evaluation.
+  const std::vector<ResultantSet>& resultant_sets() const { return p_.sets; }
   /// Moment about the craft node of the loads summed since the last evaluation (with thrust_force_W(),
   /// MBDyn's private data Tx ... Mz of an induced velocity element, global frame).
   const Vec3& summed_moment_W() const { return M_W_; }

@@ -139,7 +139,8 @@ void read_external_structural(CardReader& in, BuildContext& ctx, unsigned label)
   auto e = std::make_unique<ExternalStructuralForce>(label, std::move(p));
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "forces");
-  if (in.keyword_is("kinematics")) return in.not_implemented("external structural force: the `kinematics` output");
+  // After `output`; it turns the output on (strext.cc ReadStructExtForce).
+  if (in.keyword_is("kinematics")) e->enable_kinematics_output();
   ctx.model().add_element(std::move(e));
 }
 

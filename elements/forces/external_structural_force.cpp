@@ -386,6 +386,21 @@ void ExternalStructuralForce::output(OutputSink& out) const {
       out.write(*os, moment_[i]);
       *os << '\n';
     }
+    if (p_.kinematics_output) {
+      using O = ExternalStructuralParams::Orientation;
+      const OrientationOutput kind = p_.orientation == O::Matrix   ? OrientationOutput::Matrix
+                                     : p_.orientation == O::Vector ? OrientationOutput::OrientationVector
+                                                                   : OrientationOutput::Euler123;
+      for (std::size_t i = 0; i < p_.points.size(); ++i) {
+        const Motion m = motion(i);
+        *os << label() << '.' << p_.points[i].label;
+        out.write(*os, m.x);
+        write_orientation(out, *os, m.R, kind);
+        out.write(*os, m.v);
+        out.write(*os, m.w);
+        *os << '\n';
+      }
+    }
   }
 }
 

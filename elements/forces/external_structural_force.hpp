@@ -22,6 +22,11 @@
 // reference node and `use reference node forces` (default) the reference node takes the peer's
 // reference force (rotated to the global frame unless `rotate reference node forces, no`) minus
 // the resultant of the points' forces. They are data from the peer: no Jacobian contribution.
+// Output (.frc, strext.cc StructExtForce::Output): `<label>#<reference>` with the reference
+// node's loads, `<label>@<point>` f m per point, and with `kinematics` (output forced on)
+// `<label>.<point>` x R v w per point: the motion as exchanged (relative to the reference node
+// with one), R in the card's orientation format (`none` as Euler 123 degrees, the matrix row
+// by row). The exchange is the same with or without it.
 #include <memory>
 #include <vector>
 
@@ -66,6 +71,8 @@ struct ExternalStructuralParams {
   bool accelerations = false;
   Orientation orientation = Orientation::Matrix;
   std::vector<Point> points;
+  /// `kinematics` after `output`: a `<label>.<point>` line per point in the .frc file.
+  bool kinematics_output = false;
 };
 
 class ExternalStructuralForce final : public ExternalForceElement {
@@ -74,6 +81,8 @@ class ExternalStructuralForce final : public ExternalForceElement {
   std::string_view type_name() const override { return "external structural"; }
   void residual(ResidualSink& r, const StepContext& c) override;
   void output(OutputSink& out) const override;
+  /// `kinematics`: the points' motion in the .frc file too, output on.
+  void enable_kinematics_output() { p_.kinematics_output = true, set_output_enabled(true); }
   std::string log_line() const override;
 
   // ExternalPeer

@@ -1051,8 +1051,8 @@ end: elements;
     auto& rotor = const_cast<elements::aero::Rotor&>(
         dynamic_cast<const elements::aero::Rotor&>(element(b, "induced velocity", 5)));
     const Vec3 F1(1., -2., 3.), M1(0.1, 0.2, -0.3), x1(1.5, 2., 3.), F2(-0.5, 1., 2.), M2(0., 0.4, 0.), x2(1., 1., 3.5);
-    rotor.add_load(F1, M1, x1);
-    rotor.add_load(F2, M2, x2);
+    rotor.add_load(1, F1, M1, x1);
+    rotor.add_load(1, F2, M2, x2);
     std::map<std::string, double> x;
     put3(x, "T{1}", Vec3(F1 + F2));
     put3(x, "M{1}", Vec3(M1 + M2 + (x1 - x_hub).cross(F1) + (x2 - x_hub).cross(F2)));

@@ -188,7 +188,7 @@ TEST(ElementAero, UniformInflowInHoverIsMomentumTheory) {
   StepContext c;
   // Loads along the axis, summed before the rotor's evaluation; the elements see the new value
   // after convergence. Hover: mu = 0 only if the hub does not move relative to the air.
-  rotor.add_load(axis * T, Vec3::Zero(), f.n2->x_W());
+  rotor.add_load(1, axis * T, Vec3::Zero(), f.n2->x_W());
   rotor.residual(sink, c);
   rotor.after_convergence(c);
   const double U = rotor.velocity(Vec3::Zero()).dot(axis);
@@ -228,7 +228,7 @@ TEST(ElementAero, DynamicInflowInSteadyHoverIsMomentumTheory) {
   c.yp = &yp;
   Vector r = Vector::Zero(f.model.size());
   ResidualSink sink(r, nullptr);
-  rotor.add_load(Vec3(0., 0., T), Vec3::Zero(), f.n2->x_W());
+  rotor.add_load(1, Vec3(0., 0., T), Vec3::Zero(), f.n2->x_W());
   rotor.residual(sink, c);
   EXPECT_NEAR(r[rotor.first_index()], 0., 1e-12);
   EXPECT_NEAR(r[rotor.first_index() + 1], 0., 1e-14);
@@ -270,7 +270,7 @@ TEST(ElementAero, DynamicInflowTakesMomentsInTheWindFrame) {
   auto coefficients = [&](const Vec3& M_W) {
     Vector r = Vector::Zero(f.model.size());
     ResidualSink sink(r, nullptr);
-    rotor.add_load(Vec3::Zero(), M_W, f.n2->x_W());
+    rotor.add_load(1, Vec3::Zero(), M_W, f.n2->x_W());
     rotor.residual(sink, c);
     return Vec3(r[i0], r[i0 + 1], r[i0 + 2]);
   };

@@ -139,7 +139,7 @@ struct ManglerRotor {
     Vector r = Vector::Zero(1);
     ResidualSink sink(r, nullptr);
     StepContext c;
-    rotor->add_load(Vec3(0., 0., T), Vec3::Zero(), f.n2->x_W());
+    rotor->add_load(1, Vec3(0., 0., T), Vec3::Zero(), f.n2->x_W());
     rotor->residual(sink, c);
     rotor->after_convergence(c);
   }
@@ -239,7 +239,7 @@ class LoadRecorder final : public InducedVelocity {
   void residual(ResidualSink&, const StepContext&) override {}
   void jacobian(JacobianSink&, const StepContext&) override {}
   Vec3 velocity(const Vec3&) const override { return Vec3::Zero(); }
-  void add_load(const Vec3& F_W, const Vec3&, const Vec3& x_W) override { at.push_back(x_W), F.push_back(F_W); }
+  void add_load(unsigned, const Vec3& F_W, const Vec3&, const Vec3& x_W) override { at.push_back(x_W), F.push_back(F_W); }
   bool sectional_loads() const override { return sectional_; }
   std::vector<Vec3> at, F;
 

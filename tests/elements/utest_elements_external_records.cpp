@@ -198,6 +198,79 @@ TEST(ExternalStructuralRecords, Euler123AnglesAreSentInDegrees) {
   EXPECT_NEAR(v[5], 1.4 * 180.0 / M_PI, 1e-4);
 }
 
+// `kinematics` (strext.cc StructExtForce::Output, OUTPUT_KIN): after the `@` lines, one
+// `<label>.<point>` line per point, x R v w. With a reference node r, relative to it in its frame:
+// R_r^T (x - x_r), R_r^T R (the matrix row by row with `orientation matrix`), R_r^T (v - v_r -
+// w_r x (x - x_r)), R_r^T (w - w_r); without, global, `orientation none` as Euler 123 degrees.
+TEST(ExternalStructuralRecords, KinematicsLinesGiveEachPointsMotion) {
+  StructuralRecords s;
+  s.force->set_output_enabled(false);
+  s.force->enable_kinematics_output();  // turns the output on, as MBDyn's fOut = 1
+  EXPECT_TRUE(s.force->output_enabled());
+  FrcSink out;
+  out.frc.precision(17);
+  s.force->output(out);
+  std::istringstream frc(out.frc.str());
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(frc, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 1u + 3u + 3u) << out.frc.str();
+  const StructNode& r = *s.n1;
+  const Mat3 RrT = r.R_WN().transpose();
+  const std::pair<const StructNode*, Vec3> points[3] = {
+      {s.n2, Vec3(0.1, 0.2, 0.3)}, {s.n2, Vec3(-0.2, 0.1, 0.0)}, {s.n1, Vec3::Zero()}};
+  const int labels[3] = {20, 30, 40};
+  for (int i = 0; i < 3; ++i) {
+    std::istringstream line(lines[4 + i]);
+    std::string id;
+    line >> id;
+    EXPECT_EQ(id, "5." + std::to_string(labels[i]));
+    std::vector<double> v(18);
+    for (double& x : v) line >> x;
+    EXPECT_TRUE(line) << lines[4 + i];
+    const auto& [n, offset_N] = points[i];
+    const Vec3 f = n->R_WN() * offset_N, dx = n->x_W() + f - r.x_W();
+    const Vec3 x_rel = RrT * dx, v_rel = RrT * (n->v_W() + n->w_W().cross(f) - r.v_W() - r.w_W().cross(dx));
+    const Vec3 w_rel = RrT * (n->w_W() - r.w_W());
+    const Mat3 R_rel = RrT * n->R_WN();
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(v[k], x_rel[k], 1e-12) << i;
+      EXPECT_NEAR(v[12 + k], v_rel[k], 1e-12) << i;
+      EXPECT_NEAR(v[15 + k], w_rel[k], 1e-12) << i;
+      for (int c = 0; c < 3; ++c) EXPECT_NEAR(v[3 + 3 * k + c], R_rel(k, c), 1e-12) << i;  // row by row
+    }
+  }
+
+  // No reference node, `orientation, none`: global motion, Euler 123 angles in degrees.
+  ElementFixture f;
+  ExternalStructuralParams p;
+  p.orientation = ExternalStructuralParams::Orientation::None;
+  p.points = {{f.n2, 2, Vec3(0.3, 0., -0.1)}};
+  ExternalStructuralForce force(6, std::move(p));
+  Vector y, yp;
+  test_support::numbered_initial_state(f.model, y, yp);
+  f.model.update(0.0, y, yp);
+  force.enable_kinematics_output();
+  FrcSink out2;
+  out2.frc.precision(17);
+  force.output(out2);
+  const std::string text = out2.frc.str();
+  std::istringstream kin(text.substr(text.find("6.2")));
+  std::string id;
+  kin >> id;
+  EXPECT_EQ(id, "6.2");
+  std::vector<double> v(12);
+  for (double& x : v) kin >> x;
+  const Vec3 off = f.n2->R_WN() * Vec3(0.3, 0., -0.1);
+  const Vec3 x = f.n2->x_W() + off, vel = f.n2->v_W() + f.n2->w_W().cross(off);
+  const Vec3 angles = Vec3(0.5, -0.4, 1.4) * (180.0 / M_PI);  // node 2 of the fixture: R_123(0.5, -0.4, 1.4)
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(v[k], x[k], 1e-12);
+    EXPECT_NEAR(v[3 + k], angles[k], 1e-10);
+    EXPECT_NEAR(v[6 + k], vel[k], 1e-12);
+    EXPECT_NEAR(v[9 + k], f.n2->w_W()[k], 1e-12);
+  }
+}
+
 TEST(ExternalModalRecords, TheRigidPartIsTheModalNodesMotionAndLoads) {
   ElementFixture f;
   ExternalModalParams p;
