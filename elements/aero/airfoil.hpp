@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "elements/aero/c81_data.hpp"
+#include "elements/misc/quadrature.hpp"
 
 namespace mbl::elements::aero {
 
@@ -82,8 +83,7 @@ struct Shape1D {
   double at(double x) const;
 };
 
-/// Gauss-Legendre points and weights on [-1, 1], ascending.
-void gauss_legendre(int n, std::vector<double>& points, std::vector<double>& weights);
+using quadrature::gauss_legendre;
 
 /// The airfoil tables at each integration point: one table (`c81, <label>`), or chosen by the
 /// point's span coordinate (`multiple`), or blended between the two bounding ones

@@ -11,6 +11,7 @@
 #include "elements/electric/motor.hpp"
 #include "elements/input/drive_input.hpp"
 #include "elements/input/file_path.hpp"
+#include "elements/input/unit_direction.hpp"
 #include "mbdyn-like/core/mbdyn_kinds.hpp"
 #include "parser/size_limits.hpp"
 #include "parser/errors.hpp"
@@ -34,14 +35,6 @@ const AbstractNode& scalar_node(CardReader& in, BuildContext& ctx, std::string_v
   return *n;
 }
 
-/// A direction relative to `node`, normalised (MBDyn's GetUnitVecRel).
-Vec3 unit_direction(CardReader& in, const StructNode& node) {
-  const parser::SourceLocation at = in.location();
-  const Vec3 d = in.direction(node.frame());
-  if (d.norm() == 0.0) throw parser::InputError(at, "expected a direction, found a null vector");
-  return d.normalized();
-}
-
 void add(CardReader& in, BuildContext& ctx, std::unique_ptr<Element> e) {
   e->where = in.card_location();
   ctx.read_output_flag(in, *e, "electric elements");
@@ -54,7 +47,7 @@ void read_accelerometer(CardReader& in, BuildContext& ctx, unsigned label) {
   AccelerometerParams p;
   p.node = &ctx.struct_node(in);
   p.output = &scalar_node(in, ctx, "abstract");
-  p.direction_N = unit_direction(in, *p.node);
+  p.direction_N = read_unit_direction(in, *p.node);
   if (translational || rotational) {
     // MBDyn reads the translational accelerometer's position even without the keyword.
     if (in.keyword_is("position") || in.keyword_is("offset") || translational) p.position_N = in.position(p.node->frame());
@@ -102,7 +95,7 @@ void read_motor(CardReader& in, BuildContext& ctx, unsigned label) {
   p.node1 = &ctx.struct_node(in);
   p.node2 = &ctx.struct_node(in);
   const bool oriented = in.keyword_is("orientation");
-  p.Rn_N1 = oriented ? in.orientation(p.node1->frame()) : frame_about_axis(unit_direction(in, *p.node1));
+  p.Rn_N1 = oriented ? in.orientation(p.node1->frame()) : frame_about_axis(read_unit_direction(in, *p.node1));
   p.elec1 = &scalar_node(in, ctx, "electric");
   p.elec2 = &scalar_node(in, ctx, "electric");
   p.gain = in.real();

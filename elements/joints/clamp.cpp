@@ -51,6 +51,12 @@ void Clamp::jacobian(JacobianSink& J, const StepContext&) {
   J.add(row + 3, node_.dof_index() + 3, Mat3(-I));
 }
 
+// genj.cc ClampJoint::SetValue: the multipliers start from the `initial state` reaction.
+void Clamp::initial_state(Vector& y, Vector&) const {
+  y.segment<3>(first_index()) = initial_F_;
+  y.segment<3>(first_index() + 3) = initial_M_;
+}
+
 void Clamp::after_convergence(const StepContext& c) {
   F_W_ = lambda3(c, 0);
   M_W_ = lambda3(c, 3);

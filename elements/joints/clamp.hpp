@@ -18,6 +18,8 @@ class Clamp final : public Joint {
   bool concurrent_jacobian() const override { return true; }
   void after_convergence(const StepContext& c) override;
   std::string log_line() const override;
+  InitialReaction initial_reaction_form() const override { return InitialReaction::ForceMoment; }
+  void initial_state(Vector& y, Vector& yp) const override;
   // genj.cc ClampJoint: Fx..Fz, Mx..Mz, the reaction in the global frame.
   double private_data(unsigned i) const override;
   DatumInfo private_data_info(unsigned i) const override;

@@ -3,8 +3,14 @@
 #include "elements/joints/deformable_joint.hpp"
 #include "elements/joints/joint_input.hpp"
 #include "elements/joints/rod.hpp"
+#include "elements/joints/rod_bezier.hpp"
 #include "elements/laws/law_reader.hpp"
 #include "parser/errors.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
 
 namespace mbl::elements {
 namespace {
@@ -34,6 +40,48 @@ void read_rod(CardReader& in, BuildContext& ctx, unsigned label, bool with_offse
   }
   if (!law) return;
   add_joint(in, ctx, std::make_unique<Rod>(label, with_offset, a, b, l0, std::move(law)));
+}
+
+// MBDyn's `rod bezier` (joint.cc ReadJoint, RODBEZIER): node 1 with the offsets of the control
+// points O and A, node 2 with those of B and I (`reference, other node` is node 1 at O), the
+// reference length or `from nodes`, [`integration order`, n (1 to 10, default 2)],
+// [`integration segments`, n (default 3)], a 1D law.
+void read_rod_bezier(CardReader& in, BuildContext& ctx, unsigned label) {
+  RodBezier::Geometry g;
+  g.node1 = &ctx.struct_node(in);
+  in.keyword_is("position");
+  g.fO_N1 = in.position(g.node1->frame());
+  in.keyword_is("position");
+  g.fA_N1 = in.position(g.node1->frame());
+  const parser::OtherSide side1 = Attachment{g.node1, g.fO_N1}.other_side();
+  g.node2 = &ctx.struct_node(in);
+  in.keyword_is("position");
+  g.fB_N2 = in.position(g.node2->frame(), &side1);
+  in.keyword_is("position");
+  g.fI_N2 = in.position(g.node2->frame(), &side1);
+  double l0 = 0.0;  // from nodes
+  if (!in.keyword_is("from nodes")) {
+    const parser::SourceLocation at = in.location();
+    l0 = in.real();
+    if (!(l0 > 0.0)) throw parser::InputError(at, "expected a positive rod length, found " + std::to_string(l0));
+  }
+  // MBDyn raises an order below 1 to 1 and uses at most 10 points (GaussData).
+  if (in.keyword_is("integration order")) g.order = std::clamp(static_cast<int>(in.integer()), 1, 10);
+  if (in.keyword_is("integration segments")) {
+    const parser::SourceLocation at = in.location();
+    g.segments = static_cast<int>(in.integer());
+    // MBDyn only warns, then finds a null length at the first residual.
+    if (g.segments < 1)
+      throw parser::InputError(at, fmt::format("expected a positive number of integration segments, found {}", g.segments));
+  }
+  // The forces' directions A - O and B - I (RodBezier's l1, l2) must exist.
+  if ((g.fA_N1 - g.fO_N1).norm() == 0.0 || (g.fB_N2 - g.fI_N2).norm() == 0.0)
+    in.fail("the rod bezier's control points A and O (or B and I) coincide: no direction for its force");
+  std::unique_ptr<ConstitutiveLaw<1>> law = laws::read_constitutive_law<1>(in, ctx);
+  if (!law) return;
+  auto rod = std::make_unique<RodBezier>(label, g, l0, std::move(law));
+  if (!(rod->reference_length() > 0.0)) in.fail("the rod bezier's length computed from the nodes is zero");
+  add_joint(in, ctx, std::move(rod));
 }
 
 void read_deformable(CardReader& in, BuildContext& ctx, unsigned label, Kind kind, bool invariant) {
@@ -82,6 +130,7 @@ const bool registered =
         "rod", [](CardReader& in, BuildContext& c, unsigned l) { read_rod(in, c, l, false); }) &&
     CardRegistry::family("joint").add(
         "rod with offset", [](CardReader& in, BuildContext& c, unsigned l) { read_rod(in, c, l, true); }) &&
+    CardRegistry::family("joint").add("rod bezier", read_rod_bezier) &&
     CardRegistry::family("joint").add("deformable hinge", deformable(Kind::Hinge, false)) &&
     CardRegistry::family("joint").add("invariant deformable hinge", deformable(Kind::Hinge, true)) &&
     CardRegistry::family("joint").add("deformable displacement joint", deformable(Kind::Displacement, false)) &&

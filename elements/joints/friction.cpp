@@ -143,7 +143,7 @@ double JointFriction::shape(double f) const {
     case FrictionShape::Simple: return f;
     case FrictionShape::SimplePlaneHinge: return f / std::sqrt(1.0 + f * f);
     case FrictionShape::ScrewJoint: {
-      const double k = thread_.radius / radius_, s = sec_half_thread_angle_, t = tan_pitch_;
+      const double k = shape_scale_, s = sec_half_thread_angle_, t = tan_pitch_;
       return k * f * s * (1.0 + t * t) / (f * s * t - 1.0);
     }
   }
@@ -155,7 +155,7 @@ double JointFriction::shape_derivative(double f) const {
     case FrictionShape::Simple: return 1.0;
     case FrictionShape::SimplePlaneHinge: return std::pow(1.0 + f * f, -1.5);
     case FrictionShape::ScrewJoint: {
-      const double k = thread_.radius / radius_, s = sec_half_thread_angle_, t = tan_pitch_;
+      const double k = shape_scale_, s = sec_half_thread_angle_, t = tan_pitch_;
       const double d = f * s * t - 1.0;
       return -k * s * (1.0 + t * t) / (d * d);
     }
@@ -168,6 +168,7 @@ double JointFriction::shape_derivative(double f) const {
 void JointFriction::set_screw_pitch(double pitch) {
   tan_pitch_ = pitch / (2.0 * M_PI * thread_.radius);
   radius_ = thread_.radius / std::cos(std::atan(tan_pitch_));
+  shape_scale_ = thread_.radius / radius_;
 }
 
 double JointFriction::residual(ResidualSink& r, const StepContext& c, int row, double rate, double F_norm) {

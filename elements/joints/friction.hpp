@@ -128,7 +128,7 @@ class JointFriction {
   JointFriction(std::unique_ptr<FrictionModel> model, FrictionShape shape, double preload, double radius,
                 ScrewThread thread = {})
       : model_(std::move(model)), shape_(shape), preload_(preload), radius_(radius),
-        sec_half_thread_angle_(1.0 / std::cos(thread.half_thread_angle)), thread_(thread) {}
+        sec_half_thread_angle_(1.0 / std::cos(thread.half_thread_angle)), shape_scale_(thread.radius), thread_(thread) {}
   /// The screw joint with pitch p (advance per turn) sets the thread's lead: tan(pitch angle) =
   /// p / (2 pi r); the contact point slides at r / cos(pitch angle) times the relative spin
   /// (MBDyn's ComputePitchAngle), and Q = sh(f) |F| r / cos(pitch angle) is then the thread's
@@ -165,8 +165,10 @@ class JointFriction {
   FrictionShape shape_;
   double preload_, radius_;
   // The screw joint shape: sh(f) = k f sec (1 + t^2) / (f sec t - 1), t the tangent of the pitch
-  // angle (0 until set_screw_pitch), k the thread radius over radius_.
-  double sec_half_thread_angle_, tan_pitch_ = 0.0;
+  // angle (0 until set_screw_pitch), k the thread radius over radius_ in the screw; in any other
+  // joint (no pitch) MBDyn's ScrewJointSh_c gives sh = -r_thread f sec, which the joint multiplies
+  // by its own radius as any shape: k = r_thread.
+  double sec_half_thread_angle_, tan_pitch_ = 0.0, shape_scale_;
   ScrewThread thread_;
   double Q_ = 0.0, f_ = 0.0;
 };

@@ -29,19 +29,17 @@ FrictionShape read_shape_function(CardReader& in, ScrewThread& thread) {
   if (in.keyword_is("simple plane hinge")) return FrictionShape::SimplePlaneHinge;
   if (in.keyword_is("simple")) return FrictionShape::Simple;
   if (!in.keyword_is("screw joint")) in.fail_expected("a friction shape function (simple, simple plane hinge, screw joint)");
-  if (!in.keyword_is("radius")) in.fail_expected("\"radius\"");
-  thread.radius = parser::checked_real(in, [](double v) { return v > 0.0; }, "a positive thread radius");
-  if (!in.keyword_is("half thread angle")) in.fail_expected("\"half thread angle\"");
-  thread.half_thread_angle = in.real();
+  // ParseShapeCoefficient: both keywords are optional (0 when missing, with a pedantic warning).
+  if (in.keyword_is("radius")) thread.radius = in.real();
+  if (in.keyword_is("half thread angle")) thread.half_thread_angle = in.real();
   return FrictionShape::ScrewJoint;
 }
 
 }  // namespace
 
-bool read_friction(CardReader& in, BuildContext& ctx, std::string_view joint, FrictionRadius radius,
+bool read_friction(CardReader& in, BuildContext& /*ctx*/, std::string_view /*joint*/, FrictionRadius radius,
                    std::unique_ptr<JointFriction>& out) {
   out.reset();
-  const parser::SourceLocation where = in.location();
   if (!in.keyword_is("friction")) return true;
   const double r = radius == FrictionRadius::Required ? in.real() : 1.0;  // average radius
   double preload = 0.0;
@@ -53,10 +51,10 @@ bool read_friction(CardReader& in, BuildContext& ctx, std::string_view joint, Fr
   const bool screw = radius == FrictionRadius::Screw;
   if (screw && shape != FrictionShape::ScrewJoint)
     throw parser::InputError(shape_at, "expected the \"screw joint\" shape function (the only one of a screw joint's friction)");
-  if (!screw && shape == FrictionShape::ScrewJoint) {
-    ctx.read().report(parser::Diagnostic{where, "not implemented", "friction in " + std::string(joint)});
-    return false;
-  }
+  // The screw's lead angle divides the pitch by the thread's circumference (ComputePitchAngle).
+  if (screw && !(thread.radius > 0.0))
+    throw parser::InputError(shape_at, "expected a positive thread radius for the screw joint's friction, found " +
+                                           std::to_string(thread.radius));
   out = std::make_unique<JointFriction>(std::move(model), shape, preload, r, thread);
   return true;
 }

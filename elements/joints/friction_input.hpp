@@ -15,9 +15,9 @@ namespace mbl::elements {
 enum class FrictionRadius { None, Required, Screw };
 
 /// If the next argument is `friction`, reads the sub-card into `out`; returns false (the caller
-/// must not build the joint) when it uses a form that is not implemented (the `screw joint`
-/// shape function outside the screw joint), reported at the `friction` keyword as "friction in
-/// <joint>". Without `friction`, reads nothing, leaves `out` empty and returns true.
+/// must not build the joint) when it uses a form that is not implemented, reported at the
+/// `friction` keyword as "friction in <joint>" (none today: the `screw joint` shape function is
+/// MBDyn's in every joint). Without `friction`, reads nothing, leaves `out` empty and returns true.
 bool read_friction(parser::CardReader& in, BuildContext& ctx, std::string_view joint, FrictionRadius radius,
                    std::unique_ptr<JointFriction>& out);
 

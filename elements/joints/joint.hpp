@@ -24,6 +24,19 @@ class Joint : public Element {
   double private_data(unsigned i) const override;
   DatumInfo private_data_info(unsigned i) const override;
 
+  /// What `initial state, ...` at the end of the card gives this joint (MBDyn's ReadInitialState,
+  /// called for every joint by joint.cc ReadJoint): nothing (SimulationEntity's default), the
+  /// reaction force and moment (genj.cc ClampJoint), or the force and the two moment multipliers
+  /// (planej.cc PlaneHingeJoint, PlanePinJoint).
+  enum class InitialReaction { None, ForceMoment, ForceTwoMoments };
+  virtual InitialReaction initial_reaction_form() const { return InitialReaction::None; }
+  /// The reaction read after `initial state` (M's third component is 0 for ForceTwoMoments): the
+  /// starting values of the multipliers (MBDyn's SetValue).
+  void set_initial_reaction(const Vec3& F, const Vec3& M) {
+    initial_F_ = F;
+    initial_M_ = M;
+  }
+
  protected:
   /// Joint-specific columns after the 12 standard ones (none by default).
   virtual void output_extra(OutputSink& out, std::ostream& os) const {}
@@ -47,6 +60,8 @@ class Joint : public Element {
   Vec3 F_W_ = Vec3::Zero();  ///< reaction force, global
   Vec3 M_W_ = Vec3::Zero();  ///< reaction moment, global
   Mat3 R_WJ_ = Mat3::Identity();  ///< joint frame for the local components
+  Vec3 initial_F_ = Vec3::Zero();  ///< `initial state` force (set_initial_reaction)
+  Vec3 initial_M_ = Vec3::Zero();  ///< `initial state` moment
 
  private:
   int nc_f_ = -1, nc_m_ = -1, nc_F_ = -1, nc_M_ = -1;

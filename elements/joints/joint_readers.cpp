@@ -1,10 +1,12 @@
 // Reader of the `joint:` card (input manual §8.12): dispatches on the joint type through the
 // "joint" registry; each joint kind registers its own reader (below, and in other files).
 #include "elements/input/drive_input.hpp"
+#include "elements/input/unit_direction.hpp"
 #include "elements/joints/clamp.hpp"
 #include "elements/joints/distance.hpp"
 #include "elements/joints/friction_input.hpp"
 #include "elements/joints/joint_input.hpp"
+#include "elements/joints/point_contact.hpp"
 #include "elements/joints/revolute_hinge.hpp"
 #include "elements/joints/spherical_hinge.hpp"
 #include "mbdyn-like/core/card_registry.hpp"
@@ -15,15 +17,48 @@ namespace {
 
 using parser::CardReader;
 
+/// `initial state` ends any joint card in MBDyn (joint.cc ReadJoint, after the output flag): the
+/// reaction a restart file gives the clamp and the revolute hinge and pin (genj.cc, planej.cc
+/// ReadInitialState); every other joint reads nothing after it.
+void read_initial_state(CardReader& in, BuildContext& ctx, unsigned label) {
+  const auto& elements = ctx.model().elements();
+  auto* joint = elements.empty() ? nullptr : dynamic_cast<Joint*>(elements.back().get());
+  if (!joint || joint->label() != label || joint->kind() != "joint") return;  // the card was skipped
+  switch (joint->initial_reaction_form()) {
+    case Joint::InitialReaction::None: return;
+    case Joint::InitialReaction::ForceMoment: {
+      const Vec3 F = in.vec3();
+      const Vec3 M = in.vec3();
+      joint->set_initial_reaction(F, M);
+      return;
+    }
+    case Joint::InitialReaction::ForceTwoMoments: {
+      const Vec3 F = in.vec3();
+      const double M1 = in.real();
+      const double M2 = in.real();
+      joint->set_initial_reaction(F, Vec3(M1, M2, 0.0));
+      return;
+    }
+  }
+}
+
 void read_joint(CardReader& in, BuildContext& ctx, unsigned label) {
   if (const CardReaderFn* reader = CardRegistry::family("joint").match_keyword(in)) {
     (*reader)(in, ctx, label);
-    // `initial state, ...` ends any joint card in MBDyn (joint.cc, ReadJoint): the reaction a
-    // restart file gives the clamp and the revolute hinge and pin (genj.cc, planej.cc).
-    if (in.peek_keyword_is("initial state")) in.not_implemented("joint `initial state` (input manual §8.12)");
+    if (in.keyword_is("initial state")) read_initial_state(in, ctx, label);
     return;
   }
   kinds::reject(in, "joint", "joint type");
+}
+
+// MBDyn's `point contact` (joint.cc ReadJoint, POINT_SURFACE_CONTACT): the point's node, the
+// surface's node, the surface's normal in the surface node's frame (GetUnitVecRel), the stiffness.
+void read_point_contact(CardReader& in, BuildContext& ctx, unsigned label) {
+  StructNode& point = ctx.struct_node(in);
+  StructNode& surface = ctx.struct_node(in);
+  const Vec3 normal_S = read_unit_direction(in, surface);
+  const double stiffness = in.real();
+  add_joint(in, ctx, std::make_unique<PointContact>(label, point, surface, normal_S, stiffness));
 }
 
 void read_clamp(CardReader& in, BuildContext& ctx, unsigned label) {
@@ -92,6 +127,7 @@ using V = RevoluteHinge::Variant;
 const bool registered =
     CardRegistry::family("element").add("joint", read_joint) &&
     CardRegistry::family("joint").add("clamp", read_clamp) &&
+    CardRegistry::family("joint").add("point contact", read_point_contact) &&
     CardRegistry::family("joint").add(
         "revolute hinge", [](CardReader& in, BuildContext& c, unsigned l) { read_revolute(in, c, l, V::Hinge); }) &&
     CardRegistry::family("joint").add(

@@ -32,6 +32,15 @@ const std::vector<AxisPair>& RevoluteHinge::axes() const {
   return variant_ == Variant::Pin ? kPinAxes : kRevoluteAxes;
 }
 
+// PlaneHingeJoint::SetValue starts the force and the two moment multipliers from `initial state`;
+// PlanePinJoint::SetValue reads it but leaves its multipliers alone.
+void RevoluteHinge::initial_state(Vector& y, Vector&) const {
+  if (variant_ != Variant::Hinge) return;
+  y.segment<3>(first_index()) = initial_F_;
+  y[first_index() + 3] = initial_M_[0];
+  y[first_index() + 4] = initial_M_[1];
+}
+
 DofOrder RevoluteHinge::dof_order(int i) const {
   return friction_ && first_index() + i == friction_row() ? friction_->dof_order() : DofOrder::Algebraic;
 }

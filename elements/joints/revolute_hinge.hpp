@@ -31,6 +31,11 @@ class RevoluteHinge final : public Joint {
   void describe_dofs(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   void describe_equations(std::ostream& os, std::string_view prefix, int first, bool initial) const override;
   DofOrder dof_order(int i) const override;
+  /// planej.cc: the hinge and the pin read F and two moments; the rotation reads nothing.
+  InitialReaction initial_reaction_form() const override {
+    return variant_ == Variant::Rotation ? InitialReaction::None : InitialReaction::ForceTwoMoments;
+  }
+  void initial_state(Vector& y, Vector& yp) const override;
   void residual(ResidualSink& r, const StepContext& c) override;
   void jacobian(JacobianSink& J, const StepContext& c) override;
   void after_convergence(const StepContext& c) override;

@@ -5,7 +5,9 @@
 #include <array>
 #include <cmath>
 #include <span>
+#include <numbers>
 #include <stdexcept>
+#include <vector>
 
 namespace mbl::elements::quadrature {
 
@@ -21,6 +23,30 @@ inline std::span<const Point1D> gauss(int n) {
   if (n == 2) return g2;
   if (n == 3) return g3;
   throw std::invalid_argument("gauss: only the 2- and 3-point rules are tabulated");
+}
+
+/// Gauss-Legendre points and weights of any n >= 1 on [-1, 1], ascending.
+inline void gauss_legendre(int n, std::vector<double>& points, std::vector<double>& weights) {
+  points.assign(n, 0.);
+  weights.assign(n, 0.);
+  // Newton on the Legendre polynomial P_n from Chebyshev guesses; roots come out descending.
+  for (int i = 0; i < n; ++i) {
+    double x = std::cos(std::numbers::pi * (i + .75) / (n + .5)), dp = 0.;
+    for (int it = 0; it < 100; ++it) {
+      double p0 = 1., p1 = x;
+      for (int k = 2; k <= n; ++k) {
+        const double p2 = ((2. * k - 1.) * x * p1 - (k - 1.) * p0) / k;
+        p0 = p1;
+        p1 = p2;
+      }
+      dp = n * (x * p1 - p0) / (x * x - 1.);
+      const double dx = p1 / dp;
+      x -= dx;
+      if (std::fabs(dx) < 1e-16) break;
+    }
+    points[n - 1 - i] = x;
+    weights[n - 1 - i] = 2. / ((1. - x * x) * dp * dp);
+  }
 }
 
 struct TrianglePoint {

@@ -90,6 +90,9 @@ class Element : public parser::PrivateDataOwner {
   virtual void describe_equations(std::ostream&, std::string_view prefix, int first, bool initial) const {}
   /// Own unknowns during MBDyn's initial assembly (iGetInitialNumDof); -1: not known here.
   virtual int initial_dof_count() const { return dof_count() == 0 ? 0 : -1; }
+  /// A joint without unknowns that MBDyn does not count as deformable (Elem::bIsDeformable false,
+  /// e.g. the point contact): it takes part in the initial assembly as the constraints do.
+  virtual bool assembles_as_constraint() const { return false; }
   bool output_enabled() const { return output_; }
   void set_output_enabled(bool on) { output_ = on; }
 

@@ -206,6 +206,7 @@ VelocityOutcome assemble_velocities(Model& model, const RunSettings& s, const st
 bool takes_part_in_assembly(const Element& e, const RunSettings& s) {
   const std::string_view kind = e.kind();
   if (kind == "joint" && e.dof_count() > 0) return true;  // constraints
+  if (e.assembles_as_constraint()) return true;
   if (std::find(s.assembly_use.begin(), s.assembly_use.end(), kind) != s.assembly_use.end()) return true;
   // Deformable and force elements no longer take part by default (input manual §5.2.2).
   const bool deformable_or_force = kind == "joint" || kind == "beam" || kind == "force" || kind == "couple";

@@ -88,8 +88,9 @@ TEST(FrictionJacobians, DiscreteCoulombStuckAndSliding) {
 namespace {
 
 /// A block (node 2, mass m) on a line along x through the clamped node 1, gravity g along -z,
-/// initial velocity v0, a force F = k t along x, friction coefficient 0.2.
-std::string block_deck(const std::string& model, double v0, double k, double final_time) {
+/// initial velocity v0, a force F = k t along x, friction coefficient 0.2, the shape function `shape`.
+std::string block_deck(const std::string& model, double v0, double k, double final_time,
+                       const std::string& shape = "simple") {
   using test::number_text;
   return "begin: data; problem: initial value; end: data;\n"
          "begin: initial value; initial time: 0.; final time: " + number_text(final_time) +
@@ -101,7 +102,7 @@ std::string block_deck(const std::string& model, double v0, double k, double fin
          "end: nodes;\n"
          "begin: elements;\n"
          "  joint: 1, clamp, 1, node, node;\n"
-         "  joint: 2, in line, 1, null, 3, 1., 0., 0., 2, 0., 1., 0., 2, friction, " + model + ", simple;\n"
+         "  joint: 2, in line, 1, null, 3, 1., 0., 0., 2, 0., 1., 0., 2, friction, " + model + ", " + shape + ";\n"
          "  body: 2, 2, 2., null, diag, 1., 1., 1.;\n"
          "  force: 1, absolute, 2, position, null, 1., 0., 0., linear, 0., " + number_text(k) + ";\n"
          "  gravity: uniform, 0., 0., -1., const, 9.81;\n"
@@ -128,6 +129,25 @@ TEST(FrictionClosedForms, BlockSlidesToRestAfterTheCoulombDistance) {
   EXPECT_NEAR(mov.back()[0], d, 2e-3);
   EXPECT_NEAR(mov[500][6], 0.0, 0.05);  // at rest at t = 0.5 s > v0 / (mu g) = 0.51 s - a step
   EXPECT_NEAR(mov.back()[2], 0.0, 1e-9);  // on the line
+}
+
+TEST(FrictionClosedForms, ScrewJointShapeOutsideTheScrew) {
+  // Without a pitch, MBDyn's ScrewJointSh_c gives sh(f) = r f sec(hta) (1 + 0) / (0 - 1): with
+  // r sec(hta) = 1 the friction force is the Coulomb one reversed, and the sliding block speeds
+  // up by mu g as much as it slows down with the `simple` shape: the velocity changes mirrored once
+  // sliding is established (the discrete Coulomb state takes its first step or two to settle).
+  const double v0 = 1.0, mu = 0.2, g = 9.81, T = 0.4;
+  const auto screw = test::run_deck_text(
+      "friction_screw_shape",
+      block_deck(kCoulomb, v0, 0.0, T, "screw joint, radius, 0.5, half thread angle, " + test::number_text(std::acos(0.5))));
+  ASSERT_EQ(screw.rc, 0) << screw.log();
+  const auto simple = test::run_deck_text("friction_simple_shape", block_deck(kCoulomb, v0, 0.0, T));
+  ASSERT_EQ(simple.rc, 0) << simple.log();
+  const auto a = test::records(screw.output("mov"), 2), b = test::records(simple.output("mov"), 2);
+  ASSERT_EQ(a.size(), 401u);
+  ASSERT_EQ(b.size(), 401u);
+  for (std::size_t i = 50; i < a.size(); i += 50) EXPECT_NEAR(a[i][6] - a[10][6], -(b[i][6] - b[10][6]), 1e-5) << i;
+  EXPECT_NEAR(a.back()[6], v0 + mu * g * T, 5e-3);
 }
 
 TEST(FrictionClosedForms, StickSlipUnderARampForce) {
