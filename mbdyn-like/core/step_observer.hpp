@@ -17,6 +17,8 @@ class StepObserver {
   virtual void after_step_iterations(long step, int newton_iterations) {}
   /// After the records of the step to time t are written.
   virtual void after_output(double t) {}
+  /// After the last step, before the run's closing lines are written (its summaries).
+  virtual void after_last_step() {}
 };
 
 /// A user-supplied function (a script, ...) failed while the model was evaluated: the run stops

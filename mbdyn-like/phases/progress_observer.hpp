@@ -18,6 +18,8 @@ class ProgressObserver final : public StepObserver {
   ProgressObserver(std::FILE* out, double initial_time, double final_time, double interval_s = 0.25);
   void after_step_iterations(long step, int newton_iterations) override;
   void after_output(double t) override;
+  /// The run's closing lines start on a clean line.
+  void after_last_step() override { finish(); }
   /// Erases the line (the summary or an error message then starts a clean line).
   void finish();
   /// The line for these numbers (no "\r"), for the tests.

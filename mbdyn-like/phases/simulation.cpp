@@ -421,6 +421,7 @@ RunReport run_phases(Model& model, const RunSettings& s, RunOutput& output, std:
       dt = control.after_success(t, r.iterations);
     }
   }
+  for (const auto& o : model.step_observers()) o->after_last_step();
   if (control.error_control()) {
     const integrators::StepController::Summary& c = control.summary();
     log << fmt::format("error control: {} steps accepted, {} rejected by the error test, {} retried after "

@@ -431,6 +431,25 @@ TEST(Progress, NoLineWhenSilentOrNotATerminal) {
   EXPECT_NE(log.find(" steps to time 0.3"), std::string::npos) << log;
 }
 
+// The run's closing lines (the error-control summary, written by the simulation before it returns)
+// start on a clean line: the progress line is erased after the last step.
+TEST(Progress, ErasedAfterTheLastStep) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  ProgressObserver progress(f, 0.0, 1.0, 0.0);
+  progress.after_step_iterations(1, 2);
+  progress.after_output(0.5);
+  progress.after_last_step();
+  std::rewind(f);
+  std::string written;
+  for (int ch; (ch = std::fgetc(f)) != EOF;) written.push_back(static_cast<char>(ch));
+  std::fclose(f);
+  // "\r<line>" shown, then "\r<as many spaces>\r".
+  ASSERT_EQ(written.substr(0, 5), "\rt = ") << written;
+  const std::string shown = written.substr(1, written.find('\r', 1) - 1);
+  EXPECT_EQ(written, "\r" + shown + "\r" + std::string(shown.size(), ' ') + "\r");
+}
+
 TEST(Progress, LineText) {
   // Half of 0..2 s done in 3 s of wall time: 3 s left.
   EXPECT_EQ(ProgressObserver::line(1.0, 0.0, 2.0, 100, 2.5, 3.0),
